@@ -1,0 +1,5 @@
+"""``python -m smtpuzzles``."""
+
+from .cli import main
+
+main()

@@ -1,0 +1,200 @@
+"""The engine every puzzle shares: solvers, time and memory limits, interrupts,
+statistics and SMT-LIB export.
+
+Z3 answers Ctrl-C and its own ``timeout`` parameter with ``unknown``; this module
+turns those answers into :class:`Interrupted` and :class:`MemoryLimitExceeded`
+exceptions or a plain ``unknown``, so a puzzle's search loop can report what it
+knows so far instead of crashing.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import z3
+
+#: Engines a puzzle can ask for. ``sat`` is Z3's SAT core for finite-domain problems
+#: (integers bounded by their declarations are bit-blasted); ``smt`` is the general
+#: QF_LIA solver with its simplex.
+ENGINES = ("sat", "smt")
+
+
+class Interrupted(Exception):
+    """Ctrl-C (SIGINT) stopped a search; the CLI exits 130 after printing what is known."""
+
+
+class MemoryLimitExceeded(Exception):
+    """Z3 hit the ``--memory`` cap; reported as one line, not a crash."""
+
+
+def new_solver(engine: str = "sat") -> z3.Solver:
+    """A fresh incremental solver for ``engine`` (see :data:`ENGINES`)."""
+    if engine == "sat":
+        return z3.SolverFor("QF_FD")
+    if engine == "smt":
+        return z3.SolverFor("QF_LIA")
+    raise ValueError(f"unknown engine {engine!r}; expected one of {ENGINES}")
+
+
+def set_memory_limit(megabytes: int | None) -> None:
+    """Cap Z3's memory (a global Z3 setting; ``None`` leaves it unlimited)."""
+    if megabytes is not None:
+        z3.set_param("memory_max_size", int(megabytes))
+
+
+class Budget:
+    """A wall-clock limit shared by every probe of one search."""
+
+    def __init__(self, timeout_s: float | None = None) -> None:
+        self.started = time.monotonic()
+        self.timeout_s = timeout_s
+
+    def elapsed(self) -> float:
+        return time.monotonic() - self.started
+
+    def remaining(self) -> float | None:
+        """Seconds left, or ``None`` when there is no limit."""
+        if self.timeout_s is None:
+            return None
+        return max(0.0, self.timeout_s - self.elapsed())
+
+    def expired(self) -> bool:
+        left = self.remaining()
+        return left is not None and left <= 0.0
+
+
+@dataclass
+class Stats:
+    """Z3 statistics summed over every check of one search."""
+
+    checks: int = 0
+    solver_s: float = 0.0
+    conflicts: int = 0
+    decisions: int = 0
+    max_memory_mb: float = 0.0
+    probes: list[dict[str, Any]] = field(default_factory=list)
+
+    def add(self, solver: z3.Solver, seconds: float, label: str, answer: str) -> None:
+        """Fold one check's statistics in; ``label`` names the probe (e.g. ``T=22``)."""
+        raw = statistics_dict(solver)
+        self.checks += 1
+        self.solver_s += seconds
+        # Z3 reports counters cumulatively for an incremental solver; keep the largest.
+        conflicts = int(raw.get("conflicts", raw.get("sat conflicts", 0)))
+        decisions = int(raw.get("decisions", raw.get("sat decisions", 0)))
+        self.conflicts = max(self.conflicts, conflicts)
+        self.decisions = max(self.decisions, decisions)
+        self.max_memory_mb = max(self.max_memory_mb, float(raw.get("max memory", 0.0)))
+        self.probes.append({"label": label, "answer": answer, "seconds": round(seconds, 4)})
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "checks": self.checks,
+            "solver_s": round(self.solver_s, 4),
+            "conflicts": self.conflicts,
+            "decisions": self.decisions,
+            "max_memory_mb": round(self.max_memory_mb, 2),
+            "probes": self.probes,
+        }
+
+
+def statistics_dict(solver: z3.Solver | z3.Optimize) -> dict[str, Any]:
+    """Z3's statistics of ``solver`` as a plain dict (keys as Z3 names them)."""
+    st = solver.statistics()
+    return {key: st.get_key_value(key) for key in st.keys()}
+
+
+def check(
+    solver: z3.Solver | z3.Optimize,
+    budget: Budget,
+    assumptions: Sequence[z3.BoolRef] = (),
+    stats: Stats | None = None,
+    label: str = "",
+) -> z3.CheckSatResult:
+    """``solver.check`` within the budget.
+
+    Returns ``sat``, ``unsat`` or ``unknown`` (time ran out). Raises
+    :class:`Interrupted` on Ctrl-C and :class:`MemoryLimitExceeded` on the memory cap.
+    """
+    left = budget.remaining()
+    if left is not None:
+        if left <= 0.0:
+            return z3.unknown
+        solver.set("timeout", max(1, int(left * 1000)))
+    began = time.monotonic()
+    try:
+        answer = solver.check(*assumptions)
+    except z3.Z3Exception as exc:
+        message = str(exc)
+        if "memory" in message.lower():
+            raise MemoryLimitExceeded(message) from None
+        if "cancel" in message.lower() or "interrupt" in message.lower():
+            raise Interrupted() from None
+        raise
+    seconds = time.monotonic() - began
+    if stats is not None:
+        stats.add(solver, seconds, label, str(answer))
+    if answer == z3.unknown:
+        reason = solver.reason_unknown().lower()
+        if "keyboard" in reason or "interrupt" in reason or "cancel" in reason:
+            raise Interrupted()
+        if "memory" in reason:
+            raise MemoryLimitExceeded(f"Z3 stopped: {solver.reason_unknown()}")
+    return answer
+
+
+def smtlib_script(
+    assertions: Iterable[z3.BoolRef],
+    logic: str = "QF_LIA",
+    comments: Sequence[str] = (),
+) -> str:
+    """A complete SMT-LIB 2 script: logic, declarations, assertions, ``(check-sat)``.
+
+    Standard syntax only, as long as the terms are (``ite`` sums, not pseudo-Boolean
+    atoms): other solvers such as cvc5 read it.
+    """
+    printer = z3.Solver()
+    for a in assertions:
+        printer.add(a)
+    body = printer.to_smt2().splitlines()
+    body = [line for line in body if not line.startswith("; benchmark generated")]
+    head = [f"; {c}" for c in comments]
+    kept: list[str] = []
+    for line in body:
+        kept.append(line)
+        if line.startswith("(set-info :status"):
+            kept.append(f"(set-logic {logic})")
+    if not any(line.startswith("(set-logic") for line in kept):
+        kept.insert(0, f"(set-logic {logic})")
+    return "\n".join(head + kept).rstrip() + "\n"
+
+
+def optimize_script(opt: z3.Optimize, comments: Sequence[str] = ()) -> str:
+    """The script of a Z3 ``Optimize`` (Z3's own dialect: ``minimize`` is no SMT-LIB 2)."""
+    head = [f"; {c}" for c in comments]
+    head.append("; Z3 dialect: (minimize ...) is a Z3 extension, not standard SMT-LIB 2")
+    return "\n".join(head) + "\n(set-logic QF_LIA)\n" + opt.sexpr().rstrip() + "\n"
+
+
+def formula_size(assertions: Sequence[z3.BoolRef]) -> dict[str, int]:
+    """Counts a ``--dry-run`` prints: assertions, Boolean and integer constants."""
+    seen: set[int] = set()
+    bools = ints = 0
+    stack: list[z3.ExprRef] = list(assertions)
+    while stack:
+        e = stack.pop()
+        key = e.get_id()
+        if key in seen:
+            continue
+        seen.add(key)
+        if z3.is_const(e) and e.decl().kind() == z3.Z3_OP_UNINTERPRETED:
+            if z3.is_bool(e):
+                bools += 1
+            elif z3.is_int(e):
+                ints += 1
+            continue
+        stack.extend(e.children())
+    return {"assertions": len(assertions), "bool_vars": bools, "int_vars": ints}
