@@ -1,0 +1,1 @@
+"""Flood-It: boards, clusters, the SMT encoding, the search modes and the checker."""
