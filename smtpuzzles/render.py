@@ -548,8 +548,6 @@ def loop_box_chars(graph: Graph, loop: Sequence[int]) -> dict[int, str]:
     if graph.coords is None or graph.kind == "hex":
         raise ValueError(f"box-drawing loops need a square grid, not {graph.kind!r}")
     cells = _loop_cells(loop)
-    if len(cells) < 4:
-        raise ValueError("a loop on a square grid visits at least 4 cells")
     result = {}
     for k, cell in enumerate(cells):
         before, after = cells[k - 1], cells[(k + 1) % len(cells)]
