@@ -312,7 +312,7 @@ def graph_svg(
         )
     for i in sorted(marks):
         x, y = layout.centres[i]
-        corner = cell_px * (0.3 if graph.coords is not None else 0.32)
+        corner = cell_px * 0.3
         parts.append(
             _text(x + corner, y - corner, marks[i], cell_px * 0.32, text_colour(fill.get(i)))
         )
