@@ -126,3 +126,39 @@ def optimum_by_bfs(
                     seen.add(grown)
                     nxt.append(grown)
         frontier = nxt
+
+
+def exact_lengths(grid: Sequence[Sequence[int]], up_to: int) -> set[int]:
+    """Lengths T <= ``up_to`` of colour sequences that flood the board at move T and
+    not before, where only consecutive colours must differ (no-op moves allowed).
+
+    The semantics of color-flood-rs's exact-length formulas, by layered search over
+    (region, last colour).
+    """
+    board = CellBitBoard(grid)
+    lengths = {0} if board.start == board.full else set()
+    layer = {(board.start, -1)} if board.start != board.full else set()
+    for t in range(1, up_to + 1):
+        nxt = set()
+        for region, last in layer:
+            for colour, cells in enumerate(board.colour_cells):
+                if colour == last:
+                    continue
+                grown = board.grow(region, region | cells)
+                if grown == board.full:
+                    lengths.add(t)
+                else:
+                    nxt.add((grown, colour))
+        layer = nxt
+    return lengths
+
+
+def replay_allowing_noops(
+    grid: Sequence[Sequence[int]], moves: Sequence[int], start: tuple[int, int] = (0, 0)
+) -> Grid:
+    """Play ``moves`` as color-flood-rs allows them: a move may flood nothing."""
+    board = [list(row) for row in grid]
+    for move in moves:
+        for r, c in flood_region(board, start):
+            board[r][c] = move
+    return board
