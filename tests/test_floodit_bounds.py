@@ -89,6 +89,8 @@ def test_lower_bound_from_the_whole_board_is_zero() -> None:
     g = cluster_graph([[0, 1], [2, 3]])
     assert lower_bound(g, frozenset(range(len(g)))) == 0
     assert lower_bound(g, frozenset({g.start})) == lower_bound(g) == 3
+    with pytest.raises(ValueError, match="no cluster 4"):
+        lower_bound(g, frozenset({0, 4}))
 
 
 def test_search_gives_up_past_its_node_limit() -> None:

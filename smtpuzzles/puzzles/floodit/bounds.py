@@ -102,9 +102,11 @@ def _puchert(bits: _Bits, flooded: int, border: int) -> int:
         if count:
             moves += count
             absorbed = completed
-        else:
+        elif border:
             moves += 1
             absorbed = border
+        else:
+            raise ValueError("the flood cannot reach every cluster: is the graph connected?")
         flooded |= absorbed
         border = (border | bits.spread(absorbed)) & ~flooded
     return moves
@@ -124,6 +126,8 @@ def lower_bound(g: ClusterGraph, flooded: frozenset[int] | None = None) -> int:
     if flooded is not None:
         mask = 0
         for i in flooded:
+            if not 0 <= i < len(g):
+                raise ValueError(f"no cluster {i}: the graph has clusters 0..{len(g) - 1}")
             mask |= 1 << i
     return _puchert(bits, mask, bits.border(mask))
 
