@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 import z3
 
 from ...errors import CheckFailure
-from ...solving import Budget, Stats, check, new_solver
+from ...solving import Budget, Interrupted, Stats, check, new_solver
 from .check import problems, walk_loop
 from .puzzle import Koburin, Solution
 from .rules import Encoding, encode
@@ -33,6 +33,7 @@ class Outcome:
     count: int | None = None
     count_exact: bool = False  #: ``count`` is every solution (the search ran dry)
     cuts: int = 0  #: separate-loop cuts added (lazy connectivity)
+    interrupted: bool = False  #: Ctrl-C stopped the search (what is known is kept)
     assertions: list[z3.BoolRef] = field(default_factory=list)  #: the final formula
 
 
@@ -114,7 +115,10 @@ def solve(
     found: list[Solution] = []
     last = "unsat"
     while len(found) < wanted:
-        result = search.next(budget, stats)
+        try:
+            result = search.next(budget, stats)
+        except Interrupted:
+            result = "interrupted"
         if isinstance(result, str):
             last = result
             break
@@ -122,11 +126,12 @@ def solve(
         if len(found) < wanted:
             search.block(result)
     outcome = Outcome(status="unsat", cuts=search.cuts, assertions=search.assertions)
+    outcome.interrupted = last == "interrupted"
     if found:
         outcome.status = "solved"
         outcome.solution = found[0]
         outcome.other = found[1] if len(found) > 1 else None
-    elif last == "unknown":
+    elif last in ("unknown", "interrupted"):
         outcome.status = "unknown"
     ran_dry = len(found) < wanted and last == "unsat"
     if len(found) > 1:
@@ -137,8 +142,3 @@ def solve(
         outcome.count = len(found)
         outcome.count_exact = ran_dry
     return outcome
-
-
-def encoding_script_assertions(puzzle: Koburin, connectivity: str = "distance") -> list[z3.BoolRef]:
-    """The formula a ``--dry-run`` shows: the encoding before any solving."""
-    return encode(puzzle, connectivity).assertions()
