@@ -39,8 +39,8 @@ class ClueGrid:
         return InputError(message, self.source, line, col)
 
 
-_HEADER = re.compile(r"\s*(\d+)\s+(\d+)\s*")
-_NUMBER = re.compile(r"\d+")
+_HEADER = re.compile(r"\s*([0-9]+)\s+([0-9]+)\s*")
+_NUMBER = re.compile(r"[0-9]+")
 
 
 def _tokens(line: str) -> list[tuple[str, int]]:

@@ -22,7 +22,7 @@ from .grid import UNKNOWN, Clue
 
 Cell = Clue | None
 
-_HOSTS = ("puzz.link/p", "pzv.jp/p.html", "pzprxs.vercel.app/p", "pzplus.tck.mn/p")
+_DIGITS = re.compile(r"[0-9]{1,6}")
 
 
 @dataclass
@@ -55,9 +55,9 @@ def parse_url(text: str, source: str = "<url>", kind: str | None = None) -> Puzz
         raise InputError(f"URL is for {found!r}, not {kind!r}", source)
     flags = ""
     rest = parts[1:]
-    if rest and not rest[0].isdigit():
+    if rest and not _DIGITS.fullmatch(rest[0]):
         flags, rest = rest[0], rest[1:]
-    if len(rest) < 2 or not rest[0].isdigit() or not rest[1].isdigit():
+    if len(rest) < 2 or not _DIGITS.fullmatch(rest[0]) or not _DIGITS.fullmatch(rest[1]):
         raise InputError("URL needs the grid size as COLS/ROWS", source)
     cols, rows = int(rest[0]), int(rest[1])
     if not (1 <= cols <= 500 and 1 <= rows <= 500):
