@@ -19,7 +19,7 @@ from ..puzzles.koburin.formats import (
     to_puzzlink,
 )
 from ..puzzles.koburin.generate import generate as make_puzzle
-from ..puzzles.koburin.show import draw, solution_json
+from ..puzzles.koburin.show import draw, solution_json, svg
 from ..solving import Budget, Stats, formula_size, set_memory_limit, smtlib_script
 from ..sources import read_source
 from .common import (
@@ -33,6 +33,7 @@ from .common import (
     Output,
     PrintAsserts,
     ShowStats,
+    Svg,
     Timeout,
     bench_app,
     cli_errors,
@@ -127,6 +128,7 @@ def solve_command(
     stats: ShowStats = False,
     as_json: AsJson = False,
     output: Output = None,
+    svg_path: Svg = None,
 ) -> None:
     """Solve a Koburin puzzle.
 
@@ -181,6 +183,8 @@ def solve_command(
         result["smtlib"] = script
     if stats:
         result["stats"] = run_stats.as_dict()
+    if svg_path is not None:
+        write_atomic(svg_path, svg(p, outcome.solution, f"koburin {_size(p)}"), [puzzle])
     if as_json:
         _emit(dump_json(result), output, [puzzle])
     else:

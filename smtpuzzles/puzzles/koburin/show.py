@@ -1,4 +1,5 @@
-"""Koburin answers as text: ``#`` black, numbers, and the loop in box-drawing characters.
+"""Koburin answers as pictures: text with ``#`` black, numbers, and the loop in
+box-drawing characters, or SVG (both through :mod:`smtpuzzles.render`).
 
 On a grid each cell is one character and a ``─`` joins two cells the loop links side by
 side, so the loop reads as one line. A puzzle on a table has no picture: its black and
@@ -9,39 +10,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...render import WALL, graph_svg, loop_box_chars
 from .puzzle import Koburin, Solution
-
-#: The loop's shape in a cell, by the sides it leaves the cell by.
-SHAPES = {
-    frozenset("ns"): "│",
-    frozenset("ew"): "─",
-    frozenset("se"): "┌",
-    frozenset("sw"): "┐",
-    frozenset("ne"): "└",
-    frozenset("nw"): "┘",
-}
 
 
 def is_grid(puzzle: Koburin) -> bool:
     g = puzzle.graph
     return g.coords is not None and g.rows is not None and g.cols is not None and g.kind != "hex"
-
-
-def _side(puzzle: Koburin, a: int, b: int) -> str:
-    """The side of ``a`` that faces its neighbour ``b`` (``?`` if they are not in line)."""
-    g = puzzle.graph
-    assert g.coords is not None and g.rows is not None and g.cols is not None
-    (r1, c1), (r2, c2) = g.coords[a], g.coords[b]
-    dr, dc = (r2 - r1) % g.rows, (c2 - c1) % g.cols
-    if dc == 0 and dr == 1:
-        return "s"
-    if dc == 0 and dr == g.rows - 1:
-        return "n"
-    if dr == 0 and dc == 1:
-        return "e"
-    if dr == 0 and dc == g.cols - 1:
-        return "w"
-    return "?"
 
 
 def _clue_text(puzzle: Koburin, i: int) -> str:
@@ -55,13 +30,8 @@ def draw(puzzle: Koburin, solution: Solution | None = None) -> str:
         return _listing(puzzle, solution)
     g = puzzle.graph
     assert g.rows is not None and g.cols is not None
-    sides: dict[int, set[str]] = {}
-    joined: set[tuple[int, int]] = set()
-    if solution is not None:
-        for a, b in solution.edges:
-            sides.setdefault(a, set()).add(_side(puzzle, a, b))
-            sides.setdefault(b, set()).add(_side(puzzle, b, a))
-            joined.add((min(a, b), max(a, b)))
+    shapes = loop_box_chars(g, solution.loop()) if solution is not None else {}
+    joined = set(solution.edges) if solution is not None else set()
     lines = []
     for r in range(g.rows):
         out = []
@@ -76,7 +46,7 @@ def draw(puzzle: Koburin, solution: Solution | None = None) -> str:
             elif i in solution.black:
                 ch = "#"
             else:
-                ch = SHAPES.get(frozenset(sides.get(i, ())), "?")
+                ch = shapes.get(i, "?")
             out.append(ch)
             if c + 1 < g.cols:
                 j = g.at(r, c + 1)
@@ -94,6 +64,14 @@ def _listing(puzzle: Koburin, solution: Solution | None) -> str:
         lines.append("black: " + (" ".join(names[i] for i in sorted(solution.black)) or "(none)"))
         lines.append("loop: " + " ".join(names[i] for i in solution.loop()))
     return "\n".join(lines)
+
+
+def svg(puzzle: Koburin, solution: Solution | None, title: str | None = None) -> str:
+    """A picture: black cells filled, numbers written, the loop drawn through the centres."""
+    fill = {i: WALL for i in solution.black} if solution is not None else {}
+    label = {i: _clue_text(puzzle, i) for i in puzzle.clues}
+    loops = [solution.loop()] if solution is not None else []
+    return graph_svg(puzzle.graph, fill=fill, label=label, loops=loops, title=title)
 
 
 def cell_json(puzzle: Koburin, i: int) -> Any:

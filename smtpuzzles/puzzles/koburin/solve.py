@@ -29,6 +29,7 @@ class Outcome:
     status: str  #: "solved", "unsat" or "unknown"
     solution: Solution | None = None
     other: Solution | None = None  #: a second solution, when one was found
+    solutions: list[Solution] = field(default_factory=list)  #: every solution found
     unique: bool | None = None
     count: int | None = None
     count_exact: bool = False  #: ``count`` is every solution (the search ran dry)
@@ -131,6 +132,7 @@ def solve(
         outcome.status = "solved"
         outcome.solution = found[0]
         outcome.other = found[1] if len(found) > 1 else None
+        outcome.solutions = found
     elif last in ("unknown", "interrupted"):
         outcome.status = "unknown"
     ran_dry = len(found) < wanted and last == "unsat"
