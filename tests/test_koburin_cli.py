@@ -141,8 +141,10 @@ def test_binary_input_exit_2(tmp_path: Path) -> None:
 
 
 def test_dry_run_prints_sizes(seed_file: Path) -> None:
-    obj = json.loads(run("koburin", "solve", str(seed_file), "--dry-run", "--json").output)
-    assert obj["bool_vars"] > 25 and obj["int_vars"] > 0
+    for connectivity, ints in (("distance", 21), ("lazy", 0)):
+        args = ["--dry-run", "--json", "--connectivity", connectivity]
+        obj = json.loads(run("koburin", "solve", str(seed_file), *args).output)
+        assert obj["bool_vars"] > 25 and obj["int_vars"] == ints
 
 
 def _z3_answer(script: str) -> str:
@@ -170,20 +172,30 @@ def _cvc5_answer(script: str) -> str:
     return answer or ""
 
 
-@pytest.mark.parametrize("extra, expected", [([], "sat"), (["--unique"], "unsat")])
+@pytest.mark.parametrize(
+    "extra, expected",
+    [
+        (["--connectivity", "distance"], "sat"),
+        (["--connectivity", "distance", "--unique"], "unsat"),
+        (["--connectivity", "lazy", "--unique"], "unsat"),
+        (["--connectivity", "lazy", "--count", "2"], "unsat"),
+    ],
+)
 def test_print_asserts_read_by_z3_and_cvc5(
     seed_file: Path, extra: list[str], expected: str
 ) -> None:
     result = run("koburin", "solve", str(seed_file), "--print-asserts", "--json", *extra)
     script = json.loads(result.output)["smtlib"]
     assert "(set-logic QF_LIA)" in script and script.rstrip().endswith("(check-sat)")
-    assert "black_r0c1" in script and "loop_dist_" in script
+    assert "(declare-fun black_r0c1 () Bool)" in script
+    assert ("loop_dist_" in script) == ("distance" in extra)
     assert _z3_answer(script) == expected
     assert _cvc5_answer(script) == expected
 
 
 def test_print_asserts_dry_run_is_a_script(seed_file: Path) -> None:
-    result = run("koburin", "solve", str(seed_file), "--print-asserts", "--dry-run")
+    args = ["--print-asserts", "--dry-run", "--connectivity", "distance"]
+    result = run("koburin", "solve", str(seed_file), *args)
     assert result.exit_code == 0
     assert result.output.rstrip().endswith("(check-sat)")
     assert _z3_answer(result.output) == "sat"

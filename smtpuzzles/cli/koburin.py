@@ -69,8 +69,8 @@ Connectivity = Annotated[
     str,
     typer.Option(
         "--connectivity",
-        help="'distance': one loop by distances to a root; 'lazy': forbid separate "
-        "loops as they turn up.",
+        help="'lazy' (faster): solve without connectivity and forbid each separate loop "
+        "found; 'distance': one formula, loop connected by distances to a root.",
     ),
 ]
 
@@ -116,7 +116,7 @@ def solve_command(
         int | None,
         typer.Option("--count", min=1, help="Count solutions, stopping at N."),
     ] = None,
-    connectivity: Connectivity = "distance",
+    connectivity: Connectivity = "lazy",
     to: Annotated[
         str | None,
         typer.Option("--to", help="Print the puzzle as 'puzzlink' (a URL) or 'grid'; no solving."),
@@ -151,7 +151,9 @@ def solve_command(
         assertions = encode(p, connectivity).assertions()
         if print_asserts:
             _emit(
-                smtlib_script(assertions, comments=_comments(p, puzzle)).rstrip(), output, [puzzle]
+                smtlib_script(assertions, comments=_comments(p, puzzle, connectivity)).rstrip(),
+                output,
+                [puzzle],
             )
             return
         size = formula_size(assertions)
@@ -176,7 +178,7 @@ def solve_command(
         result["count_complete"] = outcome.count_exact
     script = None
     if print_asserts:
-        comments = _comments(p, puzzle)
+        comments = _comments(p, puzzle, connectivity)
         if len(outcome.assertions) > len(encode(p, connectivity).assertions()):
             comments.append("includes the cuts and blocking clauses added while solving")
         script = smtlib_script(outcome.assertions, comments=comments)
@@ -203,11 +205,13 @@ def solve_command(
     raise typer.Exit(EXIT_OK)
 
 
-def _comments(p: Koburin, source: str) -> list[str]:
+def _comments(p: Koburin, source: str, connectivity: str) -> list[str]:
     return [
         f"koburin {_size(p)} from {source}, {len(p.clues)} numbers, variant {p.variant}",
         "black_<cell>: painted black; loop_<a>_<b>: the loop joins cells a and b;",
-        "loop_dist_<cell>: steps from the loop's root (its cell of least index)",
+        "loop_dist_<cell>: steps from the loop's root (its cell of least index)"
+        if connectivity == "distance"
+        else "connectivity is lazy: the loop is kept in one piece by the cuts at the end",
     ]
 
 
@@ -321,7 +325,7 @@ def bench_command(
     timeout: Annotated[
         float, typer.Option("--timeout", min=0.1, help="Per puzzle, seconds.")
     ] = 60.0,
-    connectivity: Connectivity = "distance",
+    connectivity: Connectivity = "lazy",
     unique: Annotated[
         bool, typer.Option("--unique", help="Also prove each solution unique.")
     ] = False,
