@@ -7,6 +7,7 @@ once. Every solution passes :mod:`.check` before it is returned.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import z3
@@ -57,11 +58,13 @@ class Search:
         self.solver.add(constraints)
         self.assertions.extend(constraints)
 
-    def next(self, budget: Budget, stats: Stats | None) -> Solution | str:
+    def next(
+        self, budget: Budget, stats: Stats | None, assumptions: Sequence[z3.BoolRef] = ()
+    ) -> Solution | str:
         """The next solution, or ``"unsat"`` / ``"unknown"``."""
         while True:
             label = f"solution {len(stats.probes) + 1 if stats else ''}".strip()
-            answer = check(self.solver, budget, stats=stats, label=label)
+            answer = check(self.solver, budget, assumptions, stats=stats, label=label)
             if answer != z3.sat:
                 return "unsat" if answer == z3.unsat else "unknown"
             solution = self.read(self.solver.model())
