@@ -132,7 +132,7 @@ def solve_command(
 ) -> None:
     """Solve a Koburin puzzle.
 
-    Example: smtpuzzles koburin solve instances/koburin/k05x05_seed002.txt --unique
+    Example: smtpuzzles koburin solve instances/koburin/gen_8x8_s1.txt --unique
     """
     budget = Budget(timeout)
     if connectivity not in CONNECTIVITY:

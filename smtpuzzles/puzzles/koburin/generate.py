@@ -29,7 +29,7 @@ def scatter_numbers(graph: Graph, rng: random.Random, density: float = 0.5) -> s
     numbered: set[int] = set()
     for i in rng.sample(range(len(graph)), len(graph)):
         r, c = graph.coords[i]
-        around = {graph.at(r + dr, c + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)}
+        around = {graph.at(r + dr, c + dc) for dr, dc in ((0, 0), (0, 1), (1, 0), (0, -1), (-1, 0))}
         if not around & numbered and rng.random() < density:
             numbered.add(i)
     changed = True
