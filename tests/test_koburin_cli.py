@@ -63,7 +63,7 @@ def test_stdin_and_count_and_stats() -> None:
     assert result.exit_code == 0
     obj = json.loads(result.output)
     assert obj["count"] == 3 and obj["count_complete"] is False and obj["unique"] is False
-    assert obj["stats"]["checks"] == 3
+    assert obj["stats"]["checks"] >= 3  # lazy connectivity may check again after a cut
 
 
 def test_unsat_exits_1() -> None:

@@ -95,7 +95,7 @@ def generate(
     cols: int,
     seed: int,
     budget: Budget | None = None,
-    reach: int = 1,
+    reach: int = 2,
     attempts: int = 50,
 ) -> tuple[Koburin, Solution, str] | None:
     """A puzzle with a unique solution, that solution, and the solution in ``.sol`` text
