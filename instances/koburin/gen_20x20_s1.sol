@@ -1,0 +1,21 @@
+20 20
+es ew ew ew sw - x es ew sw - es sw - es ew ew ew ew sw
+ns x - x ne ew ew nw - ne ew nw ns es nw es ew ew sw ns
+ns - es sw - x - es ew sw x - ne nw es nw - - ne nw
+ne ew nw ne ew sw es nw - ns - es sw es nw - es ew sw -
+x - x - - ne nw - x ns x ns ne nw - - ne sw ne sw
+es sw es ew sw - es ew ew nw es nw x - x es ew nw es nw
+ns ne nw - ne ew nw - es ew nw - es ew ew nw - x ne sw
+ns - - es ew ew ew ew nw - es sw ne ew sw es ew sw x ns
+ne sw - ne ew sw - x - x ns ne sw - ne nw - ns - ns
+- ne sw x - ns x es ew ew nw - ne sw - es sw ns x ns
+es ew nw - x ns - ns x es ew sw x ne ew nw ns ns - ns
+ns - es ew ew nw es nw - ns - ne ew sw x - ns ns x ns
+ne sw ne sw x - ns x es nw x - x ns - x ne nw - ns
+- ns - ns - x ne ew nw - es ew ew nw es ew sw - es nw
+es nw x ne ew sw - x - x ns - x - ns x ne sw ns -
+ns x - x es nw x es ew ew nw es ew ew nw - x ne nw x
+ne ew sw - ns x - ns - x - ne sw - x es sw - es sw
+- x ns x ne ew ew nw x es sw - ne ew ew nw ne ew nw ns
+es ew nw - x - es ew sw ns ns es ew sw es ew sw - es nw
+ne ew ew ew ew ew nw - ne nw ne nw - ne nw - ne ew nw -

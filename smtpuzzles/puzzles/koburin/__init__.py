@@ -1,0 +1,21 @@
+"""Koburin: paint some cells black and draw one loop through all the others."""
+
+from __future__ import annotations
+
+from .check import problems
+from .puzzle import VARIANTS, Koburin, Solution
+from .rules import Encoding, encode
+from .solve import CONNECTIVITY, Outcome, Search, solve
+
+__all__ = [
+    "CONNECTIVITY",
+    "VARIANTS",
+    "Encoding",
+    "Koburin",
+    "Outcome",
+    "Search",
+    "Solution",
+    "encode",
+    "problems",
+    "solve",
+]

@@ -1,0 +1,161 @@
+"""The rules of Koburin as constraints, one function per rule of seeds/002.
+
+A  Paint some empty white cells black:        ``black_<cell>`` for every cell.
+B  One closed loop through all other cells:   :func:`loop_exists`, :func:`loop_connected`.
+C  A number counts its black neighbours:      :func:`numbers_count_black_neighbours`.
+D  Black cells may be away from numbers:      nothing ties a black cell to a number.
+E  Numbered cells are never painted black:    :func:`numbered_cells_never_black`.
+F  Black cells never touch orthogonally:      :func:`black_cells_never_touch`.
+G  The loop never crosses or branches:        :func:`loop_degree_two`.
+H  Loop sections join neighbouring cells:     ``loop_<a>_<b>`` only for linked cells,
+                                              one variable per link, so "linked back" holds.
+
+A cell is on the loop exactly when it has no number and is not black. G and H together
+say every loop cell has exactly two chosen links and every other cell none; B adds that
+the chosen links form one piece (distance to a root over chosen links, from
+:mod:`smtpuzzles.connectivity`), which makes them a single cycle.
+
+Rules C to H are written as SMT-LIB terms and parsed by Z3 in one go: building the same
+terms through Z3's Python API costs about ten times as long (0.1 to 0.3 s for a 12x12
+puzzle, more than Z3 needs to solve it), and the text is what ``--print-asserts`` shows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import z3
+
+from ...connectivity import connected
+from .puzzle import Koburin
+
+Edge = tuple[int, int]
+
+
+@dataclass
+class Encoding:
+    """The variables of one puzzle and its constraints grouped by rule."""
+
+    puzzle: Koburin
+    black: dict[int, z3.BoolRef] = field(default_factory=dict)
+    link: dict[Edge, z3.BoolRef] = field(default_factory=dict)
+    incident: dict[int, list[Edge]] = field(default_factory=dict)
+    rules: dict[str, list[z3.BoolRef]] = field(default_factory=dict)
+
+    def b(self, cell: int) -> str:
+        """The SMT-LIB name of "cell is black"."""
+        return f"black_{self.puzzle.graph.names[cell]}"
+
+    def v(self, edge: Edge) -> str:
+        """The SMT-LIB name of "the loop uses this link"."""
+        names = self.puzzle.graph.names
+        return f"loop_{names[edge[0]]}_{names[edge[1]]}"
+
+    def on_loop(self, cell: int) -> z3.BoolRef:
+        """A cell is on the loop iff it has no number and is not black."""
+        if cell in self.puzzle.clues:
+            return z3.BoolVal(False)
+        return z3.Not(self.black[cell])
+
+    def assertions(self) -> list[z3.BoolRef]:
+        return [c for constraints in self.rules.values() for c in constraints]
+
+
+def _count(terms: list[str]) -> str:
+    """SMT-LIB for "how many of these are true" (an ``ite`` sum, standard syntax)."""
+    ones = [f"(ite {t} 1 0)" for t in terms]
+    if not ones:
+        return "0"
+    return ones[0] if len(ones) == 1 else f"(+ {' '.join(ones)})"
+
+
+def declare(puzzle: Koburin) -> Encoding:
+    """Rules A and H: a black variable per cell, a loop variable per link of empty cells."""
+    enc = Encoding(puzzle)
+    enc.black = {i: z3.Bool(enc.b(i)) for i in range(len(puzzle.graph))}
+    for e in puzzle.edges():
+        enc.link[e] = z3.Bool(enc.v(e))
+        enc.incident.setdefault(e[0], []).append(e)
+        enc.incident.setdefault(e[1], []).append(e)
+    return enc
+
+
+def numbers_count_black_neighbours(enc: Encoding) -> list[str]:
+    """C: a number equals the count of black cells it sees (``?`` says nothing)."""
+    return [
+        f"(= {_count([enc.b(j) for j in enc.puzzle.counted[i]])} {number})"
+        for i, number in sorted(enc.puzzle.clues.items())
+        if number is not None
+    ]
+
+
+def numbered_cells_never_black(enc: Encoding) -> list[str]:
+    """E: a numbered cell is not black (nor on the loop: it has no loop variables)."""
+    return [f"(not {enc.b(i)})" for i in sorted(enc.puzzle.clues)]
+
+
+def black_cells_never_touch(enc: Encoding) -> list[str]:
+    """F: no two linked cells are both black."""
+    clues = enc.puzzle.clues
+    return [
+        f"(not (and {enc.b(i)} {enc.b(j)}))"
+        for i, j in enc.puzzle.undirected.undirected_edges()
+        if i not in clues and j not in clues
+    ]
+
+
+def loop_degree_two(enc: Encoding) -> list[str]:
+    """G, H: a loop cell has exactly two chosen links; a black cell has none."""
+    constraints = []
+    for i in enc.puzzle.empty:
+        links = [enc.v(e) for e in enc.incident.get(i, [])]
+        constraints.append(f"(=> (not {enc.b(i)}) (= {_count(links)} 2))")
+        constraints.extend(f"(=> {enc.b(i)} (not {v}))" for v in links)
+    return constraints
+
+
+def loop_exists(enc: Encoding) -> list[str]:
+    """B: there is a loop: some empty cell is not black."""
+    empty = enc.puzzle.empty
+    if not empty:
+        return ["false"]
+    return [f"(or {' '.join(f'(not {enc.b(i)})' for i in empty)} false)"]
+
+
+def loop_connected(enc: Encoding) -> list[z3.BoolRef]:
+    """B: every loop cell reaches the root (the loop cell of least index) over chosen
+    links, one step closer each time (distance to a root)."""
+    member = {i: enc.on_loop(i) for i in enc.puzzle.empty}
+    region = connected(enc.puzzle.undirected, member, "loop", edges=enc.link)
+    return region.constraints
+
+
+def _parse(enc: Encoding, rules: dict[str, list[str]]) -> None:
+    """Parse every rule's terms at once and file the results under their rules."""
+    decls = {enc.b(i): v for i, v in enc.black.items()}
+    decls.update({enc.v(e): v for e, v in enc.link.items()})
+    text = "".join(f"(assert {t})\n" for terms in rules.values() for t in terms)
+    parsed = list(z3.parse_smt2_string(text, decls=decls)) if text else []
+    at = 0
+    for name, terms in rules.items():
+        enc.rules[name] = parsed[at : at + len(terms)]
+        at += len(terms)
+
+
+def encode(puzzle: Koburin, connectivity: str = "distance") -> Encoding:
+    """All rules; with ``connectivity="lazy"`` rule B's distances are left out (the
+    solver then adds cuts against separate loops as it finds them)."""
+    enc = declare(puzzle)
+    _parse(
+        enc,
+        {
+            "C numbers count black neighbours": numbers_count_black_neighbours(enc),
+            "E numbered cells never black": numbered_cells_never_black(enc),
+            "F black cells never touch": black_cells_never_touch(enc),
+            "G/H loop degree two": loop_degree_two(enc),
+            "B loop exists": loop_exists(enc),
+        },
+    )
+    if connectivity == "distance":
+        enc.rules["B loop connected"] = loop_connected(enc)
+    return enc

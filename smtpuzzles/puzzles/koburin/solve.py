@@ -1,0 +1,150 @@
+"""Solving Koburin: one solution, a proof of uniqueness, or a count of solutions.
+
+Solutions are told apart by their loop links alone (the links fix which cells are on the
+loop, hence which are black), so different distance labellings of one picture count
+once. Every solution passes :mod:`.check` before it is returned.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import z3
+
+from ...errors import CheckFailure
+from ...solving import Budget, Interrupted, Stats, check, new_solver
+from .check import problems, walk_loop
+from .puzzle import Koburin, Solution
+from .rules import Encoding, encode
+
+#: ``lazy`` (the default, faster on every puzzle measured): solve without rule B's
+#: distances and forbid each separate loop found, until one loop is left;
+#: ``distance``: rule B as distances to a root (one formula, solved once).
+CONNECTIVITY = ("lazy", "distance")
+
+
+@dataclass
+class Outcome:
+    """What a search established. ``count`` is set when solutions were counted."""
+
+    status: str  #: "solved", "unsat" or "unknown"
+    solution: Solution | None = None
+    other: Solution | None = None  #: a second solution, when one was found
+    solutions: list[Solution] = field(default_factory=list)  #: every solution found
+    unique: bool | None = None
+    count: int | None = None
+    count_exact: bool = False  #: ``count`` is every solution (the search ran dry)
+    cuts: int = 0  #: separate-loop cuts added (lazy connectivity)
+    interrupted: bool = False  #: Ctrl-C stopped the search (what is known is kept)
+    assertions: list[z3.BoolRef] = field(default_factory=list)  #: the final formula
+
+
+class Search:
+    """One incremental solver over one encoding: next solution, block it, repeat."""
+
+    def __init__(self, puzzle: Koburin, connectivity: str = "lazy", engine: str = "sat"):
+        if connectivity not in CONNECTIVITY:
+            raise ValueError(f"unknown connectivity {connectivity!r}")
+        self.puzzle = puzzle
+        self.lazy = connectivity == "lazy"
+        self.enc: Encoding = encode(puzzle, connectivity)
+        self.solver = new_solver(engine)
+        self.assertions: list[z3.BoolRef] = []
+        self.cuts = 0
+        self.add(self.enc.assertions())
+
+    def add(self, constraints: list[z3.BoolRef]) -> None:
+        self.solver.add(constraints)
+        self.assertions.extend(constraints)
+
+    def next(
+        self, budget: Budget, stats: Stats | None, assumptions: Sequence[z3.BoolRef] = ()
+    ) -> Solution | str:
+        """The next solution, or ``"unsat"`` / ``"unknown"``."""
+        while True:
+            label = f"solution {len(stats.probes) + 1 if stats else ''}".strip()
+            answer = check(self.solver, budget, assumptions, stats=stats, label=label)
+            if answer != z3.sat:
+                return "unsat" if answer == z3.unsat else "unknown"
+            solution = self.read(self.solver.model())
+            pieces = walk_loop(solution.edges)
+            if self.lazy and len(pieces) > 1:
+                self.add([self.separate_loop_cut(set(p)) for p in pieces])
+                self.cuts += len(pieces)
+                continue
+            found = problems(self.puzzle, solution.black, solution.edges, solution.loop())
+            if found:
+                raise CheckFailure("solver answer breaks the rules: " + "; ".join(found))
+            return solution
+
+    def read(self, model: z3.ModelRef) -> Solution:
+        enc = self.enc
+
+        def true(v: z3.BoolRef) -> bool:
+            return z3.is_true(model.eval(v, model_completion=True))
+
+        black = frozenset(i for i in self.puzzle.empty if true(enc.black[i]))
+        links = frozenset(e for e, v in enc.link.items() if true(v))
+        return Solution(black, links)
+
+    def block(self, solution: Solution) -> None:
+        """Forbid this picture: some link must differ."""
+        self.add(
+            [z3.Or([z3.Not(v) if e in solution.edges else v for e, v in self.enc.link.items()])]
+        )
+
+    def separate_loop_cut(self, piece: set[int]) -> z3.BoolRef:
+        """A loop through ``piece`` that is not the whole loop must leave it: if a cell of
+        the piece is on the loop and a cell outside is too, a link crosses the border."""
+        enc = self.enc
+        crossing = [v for (i, j), v in enc.link.items() if (i in piece) != (j in piece)]
+        outside = [enc.on_loop(i) for i in self.puzzle.empty if i not in piece]
+        inside = enc.on_loop(min(piece))
+        return z3.Or(*crossing, z3.Not(inside), z3.Not(z3.Or(outside)))
+
+
+def solve(
+    puzzle: Koburin,
+    budget: Budget | None = None,
+    stats: Stats | None = None,
+    unique: bool = False,
+    count: int | None = None,
+    connectivity: str = "lazy",
+) -> Outcome:
+    """Find a solution; with ``unique`` look for a second one; with ``count`` find up to
+    ``count`` solutions."""
+    budget = budget or Budget()
+    search = Search(puzzle, connectivity)
+    wanted = max(count or 1, 2 if unique else 1)
+    found: list[Solution] = []
+    last = "unsat"
+    while len(found) < wanted:
+        try:
+            result = search.next(budget, stats)
+        except Interrupted:
+            result = "interrupted"
+        if isinstance(result, str):
+            last = result
+            break
+        found.append(result)
+        if len(found) < wanted:
+            search.block(result)
+    outcome = Outcome(status="unsat", cuts=search.cuts, assertions=search.assertions)
+    outcome.interrupted = last == "interrupted"
+    if found:
+        outcome.status = "solved"
+        outcome.solution = found[0]
+        outcome.other = found[1] if len(found) > 1 else None
+        outcome.solutions = found
+    elif last in ("unknown", "interrupted"):
+        outcome.status = "unknown"
+    ran_dry = len(found) < wanted and last == "unsat"
+    if len(found) > 1:
+        outcome.unique = False
+    elif found and ran_dry:
+        outcome.unique = True
+    if count is not None:
+        outcome.count = len(found)
+        outcome.count_exact = ran_dry
+    return outcome
