@@ -179,7 +179,7 @@ def _run(mode: str, args: tuple[int, ...], o: _Options) -> None:
                 [o.board],
             )
             return
-        size = formula_size(formula.assertions(horizon) + formula.goal(horizon, exact))
+        size = formula_size(formula.assertions(horizon, exact))
         info = {
             "puzzle": "floodit",
             "mode": mode,

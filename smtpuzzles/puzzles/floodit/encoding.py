@@ -4,7 +4,7 @@ Variables: ``colour_t<t>`` (Int in ``[0, k)``, the colour chosen by move t),
 ``flooded_c<i>_t<t>`` (cluster i is flooded after t moves) and ``done_t<t>`` (every
 cluster is flooded after t moves). A search asks for "done by T" by passing ``done_t<T>``
 as an assumption, so one incremental solver answers every horizon and keeps what it
-learned. The rules, one small function each:
+learned. The rules, one small method each:
 
 - a move changes the region's colour (:meth:`FloodFormula._move_rules`);
 - a cluster is flooded after move t iff it was, or it has the move's colour and a
@@ -14,8 +14,13 @@ learned. The rules, one small function each:
   T" is monotone in T, which makes searching over T sound (:meth:`_done_rules`);
 - until done, every move floods at least one new cluster (:meth:`_progress_rule`);
 - redundant colour counting: after u moves, every colour that still owns an unflooded
-  cluster needs a move of its own, so done by s needs at most ``s - u`` such colours
-  (:meth:`_counting_rules`; ``If`` sums, standard SMT-LIB).
+  cluster needs a move of its own, so done by s leaves at most ``s - u`` such colours
+  (:meth:`_counting_rules`; ``ite`` sums, standard SMT-LIB).
+
+The rules are written as SMT-LIB text and handed to Z3's parser a layer at a time: the
+parser builds terms in C, many times faster than the Python API term by term (the
+building used to dominate the solving time). The same text is what ``--print-asserts``
+prints, after Z3 has read it back.
 """
 
 from __future__ import annotations
@@ -27,38 +32,51 @@ import z3
 from ...solving import new_solver, smtlib_script
 from .clusters import ClusterGraph
 
-#: ``flooded[t][i]``: a Bool term, or ``None`` where the cluster cannot be flooded yet.
-Layer = list[z3.BoolRef | None]
+#: ``flooded[t][i]``: the name of the variable, ``"true"`` for the start cluster, or
+#: ``None`` where cluster i cannot be flooded after t moves.
+Layer = list[str | None]
+
+
+def _or(terms: Sequence[str]) -> str:
+    if not terms:
+        return "false"
+    return terms[0] if len(terms) == 1 else f"(or {' '.join(terms)})"
+
+
+def _and(terms: Sequence[str]) -> str:
+    if not terms:
+        return "true"
+    return terms[0] if len(terms) == 1 else f"(and {' '.join(terms)})"
+
+
+def _sum(terms: Sequence[str]) -> str:
+    return terms[0] if len(terms) == 1 else f"(+ {' '.join(terms)})"
 
 
 class FloodFormula:
-    """The formula for horizons ``0 .. horizon``; :meth:`extend` adds moves."""
+    """The formula for horizons ``0 .. horizon``; :meth:`extend` adds moves.
+
+    Each layer goes into an incremental solver of ``engine`` as soon as it is built;
+    ``feed=False`` only collects the text (for Z3's Optimize, which reads it at once).
+    """
 
     def __init__(
-        self,
-        g: ClusterGraph,
-        engine: str = "sat",
-        counting: bool = True,
-        solver: z3.Solver | None = None,
+        self, g: ClusterGraph, engine: str = "sat", counting: bool = True, feed: bool = True
     ) -> None:
         self.g = g
         self.k = g.n_colours
         self.dist = g.distances()
-        self.eccentricity = max(self.dist)
         self.counting = counting
-        self.ctx = z3.main_ctx()
-        self.solver = solver if solver is not None else new_solver(engine)
+        self.solver: z3.Solver | None = new_solver(engine) if feed else None
         self.by_colour: list[list[int]] = [[] for _ in range(self.k)]
         for i, c in enumerate(g.colours):
             self.by_colour[c].append(i)
-        self.colour: list[z3.ArithRef] = []
-        self.picks: list[list[z3.BoolRef]] = []  #: picks[t][c] is ``colour_t == c``
-        self.done: list[z3.BoolRef] = []
-        start_layer: Layer = [None] * len(g)
-        start_layer[g.start] = z3.BoolVal(True)
-        self.flooded: list[Layer] = [start_layer]
-        self.layers: list[list[z3.BoolRef]] = [[]]  #: assertions, by the last time they mention
+        first: Layer = [None] * len(g)
+        first[g.start] = "true"
+        self.flooded: list[Layer] = [first]
+        self.layers: list[list[str]] = [[]]  #: declarations and assertions, by time
         self._add_done(0)
+        self._feed(0)
 
     @property
     def horizon(self) -> int:
@@ -66,25 +84,28 @@ class FloodFormula:
 
     # -- building -------------------------------------------------------------------------
 
-    def _assert(self, t: int, fact: z3.BoolRef) -> None:
-        self.layers[t].append(fact)
-        self.solver.add(fact)
+    def _say(self, t: int, line: str) -> None:
+        self.layers[t].append(line)
+
+    def _feed(self, t: int) -> None:
+        if self.solver is not None:
+            self.solver.from_string("\n".join(self.layers[t]))
 
     def extend(self, horizon: int) -> None:
         """Add layers until the formula reaches ``horizon`` moves."""
         while self.horizon < horizon:
-            self._add_move()
+            t = self.horizon
+            self._add_move(t)
+            self._feed(t + 1)
 
-    def _add_move(self) -> None:
-        t = self.horizon  # the move being added takes the board from time t to t+1
+    def _add_move(self, t: int) -> None:
+        """Move t takes the board from time t to time t+1."""
         self.layers.append([])
-        colour = z3.Int(f"colour_t{t}")
-        self.colour.append(colour)
-        self.picks.append([colour == c for c in range(self.k)])
+        self._say(t + 1, f"(declare-fun colour_t{t} () Int)")
         self._move_rules(t)
         before = self.flooded[t]
         after: Layer = [None] * len(self.g)
-        after[self.g.start] = before[self.g.start]
+        after[self.g.start] = "true"
         for i in range(len(self.g)):
             if i != self.g.start and self.dist[i] <= t + 1:
                 after[i] = self._flood_rule(t, i, before)
@@ -94,29 +115,24 @@ class FloodFormula:
 
     def _move_rules(self, t: int) -> None:
         """Move t picks a colour of the board, other than the region's current colour."""
-        colour = self.colour[t]
-        self._assert(t + 1, z3.And(colour >= 0, colour < self.k))
-        previous = self.colour[t - 1] if t > 0 else self.g.colours[self.g.start]
-        self._assert(t + 1, colour != previous)
+        self._say(t + 1, f"(assert (and (<= 0 colour_t{t}) (< colour_t{t} {self.k})))")
+        previous = f"colour_t{t - 1}" if t > 0 else str(self.g.colours[self.g.start])
+        self._say(t + 1, f"(assert (not (= colour_t{t} {previous})))")
 
-    def _flood_rule(self, t: int, i: int, before: Layer) -> z3.BoolRef:
+    def _flood_rule(self, t: int, i: int, before: Layer) -> str:
         """Cluster i is flooded after move t iff it was, or it takes the move's colour and
         touches the flooded region."""
-        var = z3.Bool(f"flooded_c{i}_t{t + 1}")
-        pick = self.picks[t][self.g.colours[i]]
-        if self.g.start in self.g.neighbours[i]:
-            grows = pick  # the start cluster is always flooded
-        else:
-            touching = [before[j] for j in self.g.neighbours[i] if before[j] is not None]
-            reached = touching[0] if len(touching) == 1 else z3.Or(touching)
-            grows = z3.And(pick, reached)
+        var = f"flooded_c{i}_t{t + 1}"
+        self._say(t + 1, f"(declare-fun {var} () Bool)")
+        pick = f"(= colour_t{t} {self.g.colours[i]})"
+        touching = [before[j] for j in self.g.neighbours[i] if before[j] is not None]
+        grows = pick if "true" in touching else f"(and {pick} {_or(touching)})"
         was = before[i]
-        self._assert(t + 1, var == (grows if was is None else z3.Or(was, grows)))
+        self._say(t + 1, f"(assert (= {var} {grows if was is None else f'(or {was} {grows})'}))")
         return var
 
     def _add_done(self, t: int) -> None:
-        done = z3.Bool(f"done_t{t}")
-        self.done.append(done)
+        self._say(t, f"(declare-fun done_t{t} () Bool)")
         self._done_rules(t)
         if self.counting:
             self._counting_rules(t)
@@ -125,16 +141,12 @@ class FloodFormula:
         """done_t: every cluster is flooded after t moves; and done stays done."""
         layer = self.flooded[t]
         if any(f is None for f in layer):
-            self._assert(t, z3.Not(self.done[t]))
+            self._say(t, f"(assert (not done_t{t}))")
         elif len(layer) > 1:
-            self._assert(
-                t,
-                z3.Implies(
-                    self.done[t], z3.And([f for i, f in enumerate(layer) if i != self.g.start])
-                ),
-            )
+            rest = [f for i, f in enumerate(layer) if i != self.g.start and f is not None]
+            self._say(t, f"(assert (=> done_t{t} {_and(rest)}))")
         if t > 0:
-            self._assert(t, z3.Implies(self.done[t - 1], self.done[t]))
+            self._say(t, f"(assert (=> done_t{t - 1} done_t{t}))")
 
     def _progress_rule(self, t: int) -> None:
         """Until the board is done, move t floods at least one new cluster."""
@@ -143,34 +155,34 @@ class FloodFormula:
         for i, f in enumerate(after):
             if f is None or i == self.g.start:
                 continue
-            fresh.append(f if before[i] is None else z3.And(z3.Not(before[i]), f))
-        self._assert(t + 1, z3.Or([self.done[t], *fresh]))
+            fresh.append(f if before[i] is None else f"(and (not {before[i]}) {f})")
+        self._say(t + 1, f"(assert {_or([f'done_t{t}', *fresh])})")
 
-    def _colours_left(self, u: int) -> tuple[int, list[z3.BoolRef]]:
+    def _colours_left(self, u: int) -> tuple[int, list[str]]:
         """Colours owning an unflooded cluster after u moves: (certain count, open cases)."""
         layer = self.flooded[u]
         certain = 0
-        open_cases: list[z3.BoolRef] = []
+        open_cases: list[str] = []
         for members in self.by_colour:
             if any(layer[i] is None for i in members):
                 certain += 1
-            else:
-                unflooded = [z3.Not(layer[i]) for i in members if i != self.g.start]
-                if unflooded:
-                    open_cases.append(unflooded[0] if len(unflooded) == 1 else z3.Or(unflooded))
+                continue
+            unflooded = [f"(not {layer[i]})" for i in members if i != self.g.start]
+            if unflooded:
+                open_cases.append(_or(unflooded))
         return certain, open_cases
 
     def _counting_rules(self, s: int) -> None:
-        """done by s leaves at most ``s - u`` colours unflooded after u moves (u < s)."""
+        """Done by s leaves at most ``s - u`` colours unflooded after u moves (u < s)."""
         for u in range(max(0, s - self.k + 1), s):
             certain, open_cases = self._colours_left(u)
             room = s - u - certain
             if room < 0:
-                self._assert(s, z3.Not(self.done[s]))
+                self._say(s, f"(assert (not done_t{s}))")
                 return
             if room < len(open_cases):
-                count = z3.Sum([z3.If(b, 1, 0) for b in open_cases])
-                self._assert(s, z3.Implies(self.done[s], count <= room))
+                count = _sum([f"(ite {b} 1 0)" for b in open_cases])
+                self._say(s, f"(assert (=> done_t{s} (<= {count} {room})))")
 
     # -- asking -----------------------------------------------------------------------------
 
@@ -178,22 +190,28 @@ class FloodFormula:
         """Assumptions for "done within ``horizon`` moves" (``exact``: not one fewer)."""
         self.extend(horizon)
         if exact and horizon > 0:
-            return [self.done[horizon], z3.Not(self.done[horizon - 1])]
-        return [self.done[horizon]]
+            return [z3.Bool(f"done_t{horizon}"), z3.Not(z3.Bool(f"done_t{horizon - 1}"))]
+        return [z3.Bool(f"done_t{horizon}")]
 
     def moves(self, model: z3.ModelRef) -> list[int]:
         """The moves of a model, up to the first time the board is done."""
         length = next(
-            t for t in range(len(self.done)) if z3.is_true(model.eval(self.done[t], True))
+            t
+            for t in range(self.horizon + 1)
+            if z3.is_true(model.eval(z3.Bool(f"done_t{t}"), True))
         )
-        return [model.eval(self.colour[t], True).as_long() for t in range(length)]
+        return [model.eval(z3.Int(f"colour_t{t}"), True).as_long() for t in range(length)]
 
-    def assertions(self, horizon: int) -> list[z3.BoolRef]:
-        """Every assertion that mentions no time beyond ``horizon``."""
+    def text(self, horizon: int) -> str:
+        """The declarations and assertions of every layer up to ``horizon``."""
         self.extend(horizon)
-        return [a for layer in self.layers[: horizon + 1] for a in layer]
+        return "\n".join(line for layer in self.layers[: horizon + 1] for line in layer)
+
+    def assertions(self, horizon: int, exact: bool = False) -> list[z3.BoolRef]:
+        """The formula "done within ``horizon`` moves" as Z3 terms (for printing, sizes)."""
+        facts = list(z3.parse_smt2_string(self.text(horizon)))
+        return facts + self.goal(horizon, exact)
 
     def script(self, horizon: int, exact: bool = False, comments: Sequence[str] = ()) -> str:
         """The SMT-LIB 2 script of "done within ``horizon`` moves" (QF_LIA)."""
-        facts = self.assertions(horizon) + self.goal(horizon, exact)
-        return smtlib_script(facts, "QF_LIA", comments)
+        return smtlib_script(self.assertions(horizon, exact), "QF_LIA", comments)

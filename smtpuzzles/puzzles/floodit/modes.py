@@ -117,6 +117,7 @@ class Search:
         """Is there a solution within ``horizon`` moves (exactly, if ``exact``)?"""
         goal = self.formula.goal(horizon, exact)
         label = f"T={horizon}" + (" exact" if exact else "")
+        assert self.formula.solver is not None
         answer = check(self.formula.solver, self.budget, goal, self.outcome.stats, label)
         if answer == z3.sat:
             moves = self.formula.moves(self.formula.solver.model())
@@ -209,10 +210,13 @@ class Search:
         """``opt``: minimise the number of moves before done, within the playout's length."""
         hi = len(self.playout())
         opt = z3.Optimize()
-        formula = FloodFormula(self.graph, counting=self.counting, solver=opt)
-        formula.extend(hi)
-        opt.add(formula.done[hi])
-        opt.minimize(z3.Sum([z3.If(d, 0, 1) for d in formula.done[:hi]]))
+        # Turning 0-1 integers into pseudo-Booleans made Optimize 6x slower here.
+        opt.set("elim_01", False)
+        formula = FloodFormula(self.graph, counting=self.counting, feed=False)
+        opt.from_string(formula.text(hi))
+        done = [z3.Bool(f"done_t{t}") for t in range(hi + 1)]
+        opt.add(done[hi])
+        opt.minimize(z3.Sum([z3.If(d, 0, 1) for d in done[:hi]]))
         answer = check(opt, self.budget, (), self.outcome.stats, f"optimize T<={hi}")
         if answer == z3.sat:
             moves = formula.moves(opt.model())
