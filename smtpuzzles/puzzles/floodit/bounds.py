@@ -1,0 +1,258 @@
+"""Bounds on the optimum of a Flood-It board, found without a solver.
+
+The SMT search is fastest when it starts close to the answer: a strong lower bound
+leaves few "no solution in T moves" proofs to make, and a short solution found up
+front leaves only the proof one move below it. Both work on flooded sets of the
+cluster graph, kept as bitsets (Python ints, bit i = cluster i), because the beam
+search below evaluates thousands of them.
+
+- :func:`lower_bound`: Puchert's admissible heuristic.
+- :func:`upper_bound`: a beam search scored by moves so far + :func:`lower_bound`.
+- :func:`greedy_moves`: a quick playout, the safe fallback.
+- :func:`optimum_by_search`: exact A* with the same heuristic (small boards, tests).
+"""
+
+from __future__ import annotations
+
+import heapq
+import time
+from dataclasses import dataclass
+
+from smtpuzzles.puzzles.floodit.clusters import ClusterGraph
+
+
+@dataclass(frozen=True)
+class _Bits:
+    """The cluster graph as bitsets: what every search here works on."""
+
+    everything: int  #: every cluster
+    neighbours: tuple[int, ...]  #: neighbours of cluster i
+    of_colour: tuple[int, ...]  #: clusters of colour c
+    size: tuple[int, ...]  #: cells in cluster i
+
+    def border(self, flooded: int) -> int:
+        """Unflooded clusters adjacent to ``flooded``."""
+        return self.spread(flooded) & ~flooded
+
+    def spread(self, clusters: int) -> int:
+        """Union of the neighbours of ``clusters``."""
+        reached = 0
+        neighbours = self.neighbours
+        while clusters:
+            low = clusters & -clusters
+            reached |= neighbours[low.bit_length() - 1]
+            clusters ^= low
+        return reached
+
+    def cells(self, clusters: int) -> int:
+        """Number of cells in ``clusters``."""
+        total = 0
+        size = self.size
+        while clusters:
+            low = clusters & -clusters
+            total += size[low.bit_length() - 1]
+            clusters ^= low
+        return total
+
+
+_CACHE: dict[int, tuple[ClusterGraph, _Bits]] = {}
+
+
+def _bits(g: ClusterGraph) -> _Bits:
+    """The bitset view of ``g``, built once per graph object."""
+    hit = _CACHE.get(id(g))
+    if hit is not None and hit[0] is g:
+        return hit[1]
+    of_colour = [0] * g.n_colours
+    for i, colour in enumerate(g.colours):
+        of_colour[colour] |= 1 << i
+    bits = _Bits(
+        everything=(1 << len(g)) - 1,
+        neighbours=tuple(sum(1 << j for j in ns) for ns in g.neighbours),
+        of_colour=tuple(m for m in of_colour if m),
+        size=tuple(len(cs) for cs in g.cells),
+    )
+    if len(_CACHE) >= 16:
+        _CACHE.clear()
+    _CACHE[id(g)] = (g, bits)
+    return bits
+
+
+def _puchert(bits: _Bits, flooded: int, border: int) -> int:
+    """Puchert's bound from ``flooded`` (whose border is ``border``), on bitsets.
+
+    Why it is admissible: a colour is only ever removed from the board by moves of
+    that colour, so each colour counted in a "complete" step stands for a real move of
+    its own; and a colour-blind step only happens when every remaining colour still
+    has a cluster beyond the border, so the real game needs at least one move to get
+    past that layer too. A relaxation in which one move floods the whole border is
+    never slower than the game.
+    """
+    moves = 0
+    everything = bits.everything
+    while flooded != everything:
+        completed = 0
+        count = 0
+        for mask in bits.of_colour:
+            left = mask & ~flooded
+            if left and not left & ~border:
+                completed |= left
+                count += 1
+        if count:
+            moves += count
+            absorbed = completed
+        else:
+            moves += 1
+            absorbed = border
+        flooded |= absorbed
+        border = (border | bits.spread(absorbed)) & ~flooded
+    return moves
+
+
+def lower_bound(g: ClusterGraph, flooded: frozenset[int] | None = None) -> int:
+    """Puchert's admissible lower bound on the moves still needed from ``flooded``.
+
+    Repeatedly: if some colours have all their unflooded clusters adjacent to the
+    (virtual) flood, count one move per such colour and absorb them all; otherwise
+    count one colour-blind move that absorbs every cluster adjacent to the flood.
+    Never above the optimum; at least the start cluster's eccentricity and at least
+    the number of colours still on the board.
+    """
+    bits = _bits(g)
+    mask = 1 << g.start
+    if flooded is not None:
+        mask = 0
+        for i in flooded:
+            mask |= 1 << i
+    return _puchert(bits, mask, bits.border(mask))
+
+
+def _flood(bits: _Bits, flooded: int, border: int, colour_mask: int) -> tuple[int, int]:
+    """Flooded set and border after a move whose colour's clusters are ``colour_mask``."""
+    absorbed = border & colour_mask
+    flooded |= absorbed
+    # Equal-coloured clusters never touch, so one step absorbs all that this move can.
+    return flooded, (border | bits.spread(absorbed)) & ~flooded
+
+
+def _colour_index(g: ClusterGraph) -> list[int]:
+    """The colour behind each entry of ``_Bits.of_colour`` (colours in use only)."""
+    return sorted(set(g.colours))
+
+
+def greedy_moves(g: ClusterGraph) -> list[int]:
+    """A quick valid playout: each move takes the colour that floods the most cells.
+
+    Ties go to the colour that floods more clusters, then to the smaller colour. Every
+    move floods something, so the length is at most the number of clusters minus one;
+    a safe horizon for ``solve``.
+    """
+    bits = _bits(g)
+    colours = _colour_index(g)
+    flooded = 1 << g.start
+    border = bits.border(flooded)
+    moves: list[int] = []
+    while flooded != bits.everything:
+        best = max(
+            (i for i, mask in enumerate(bits.of_colour) if border & mask),
+            key=lambda i: (
+                bits.cells(border & bits.of_colour[i]),
+                (border & bits.of_colour[i]).bit_count(),
+                -i,
+            ),
+        )
+        flooded, border = _flood(bits, flooded, border, bits.of_colour[best])
+        moves.append(colours[best])
+    return moves
+
+
+@dataclass(frozen=True)
+class _Node:
+    """A beam entry: moves made so far as a linked list back to the start."""
+
+    flooded: int
+    border: int
+    colour: int  #: index into ``_Bits.of_colour`` of the move that led here
+    parent: _Node | None
+
+
+def _path(node: _Node | None, colours: list[int]) -> list[int]:
+    moves: list[int] = []
+    while node is not None and node.parent is not None:
+        moves.append(colours[node.colour])
+        node = node.parent
+    return moves[::-1]
+
+
+def upper_bound(g: ClusterGraph, width: int = 20, budget_s: float | None = None) -> list[int]:
+    """A valid move sequence from a beam search; its length bounds the optimum above.
+
+    Each depth keeps the ``width`` distinct flooded sets with the least moves so far
+    plus :func:`lower_bound`, ties to the larger flooded area. Every move floods at
+    least one cluster (no no-op moves). The answer is never longer than
+    :func:`greedy_moves`, which is also returned when ``budget_s`` runs out.
+    """
+    began = time.monotonic()
+    best = greedy_moves(g)
+    bits = _bits(g)
+    colours = _colour_index(g)
+    start = 1 << g.start
+    beam = [_Node(start, bits.border(start), -1, None)]
+    depth = 0
+    while beam and depth + 1 < len(best):
+        if budget_s is not None and time.monotonic() - began > budget_s:
+            break
+        depth += 1
+        seen: dict[int, tuple[int, int, _Node]] = {}
+        for node in beam:
+            for i, mask in enumerate(bits.of_colour):
+                if not node.border & mask:
+                    continue
+                flooded, border = _flood(bits, node.flooded, node.border, mask)
+                if flooded in seen:
+                    continue
+                child = _Node(flooded, border, i, node)
+                if flooded == bits.everything:
+                    return _path(child, colours)
+                estimate = _puchert(bits, flooded, border)
+                if depth + estimate >= len(best):
+                    continue  # cannot beat what we already hold
+                seen[flooded] = (estimate, -bits.cells(flooded), child)
+        ranked = sorted(seen.values(), key=lambda entry: entry[:2])
+        beam = [child for _, _, child in ranked[:width]]
+    return best
+
+
+def optimum_by_search(g: ClusterGraph, limit_nodes: int | None = None) -> int | None:
+    """The optimum by A* over flooded sets with :func:`lower_bound` as heuristic.
+
+    Exact (the heuristic is admissible; a state reached again more cheaply is
+    re-opened, so consistency is not needed). Meant for small boards and as an
+    oracle independent of any SMT encoding. Returns ``None`` once more than
+    ``limit_nodes`` states have been expanded.
+    """
+    bits = _bits(g)
+    start = 1 << g.start
+    border = bits.border(start)
+    best_cost = {start: 0}
+    queue = [(_puchert(bits, start, border), 0, start, border)]  # (f, -g, set, border)
+    expanded = 0
+    while queue:
+        _, negative_cost, flooded, border = heapq.heappop(queue)
+        cost = -negative_cost
+        if flooded == bits.everything:
+            return cost
+        if cost > best_cost.get(flooded, cost):
+            continue  # a stale entry: this set was reached more cheaply since
+        expanded += 1
+        if limit_nodes is not None and expanded > limit_nodes:
+            return None
+        for mask in bits.of_colour:
+            if not border & mask:
+                continue
+            child, child_border = _flood(bits, flooded, border, mask)
+            if cost + 1 < best_cost.get(child, cost + 2):
+                best_cost[child] = cost + 1
+                estimate = _puchert(bits, child, child_border)
+                heapq.heappush(queue, (cost + 1 + estimate, -cost - 1, child, child_border))
+    return None  # unreachable: every board can be flooded

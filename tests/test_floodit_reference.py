@@ -1,0 +1,80 @@
+"""The color-flood-rs baseline: its exact-length formulas and its non-monotone ``min``."""
+
+from __future__ import annotations
+
+import random
+
+import z3
+from floodit_oracles import (
+    exact_lengths,
+    is_flooded,
+    optimum_by_bfs,
+    random_grid,
+    replay_allowing_noops,
+)
+
+from smtpuzzles.puzzles.floodit.clusters import cluster_graph
+from smtpuzzles.puzzles.floodit.reference import (
+    loose_bound,
+    reference_exact,
+    reference_formula,
+    reference_min,
+)
+from smtpuzzles.solving import Budget, smtlib_script
+
+
+def parse(text: str) -> list[list[int]]:
+    return [[int(ch) for ch in line] for line in text.split()]
+
+
+def test_exact_formulas_are_sat_exactly_at_the_lengths_play_allows() -> None:
+    rng = random.Random(3)
+    for _ in range(25):
+        grid = random_grid(rng, rng.randint(1, 4), rng.randint(2, 4), rng.randint(2, 3))
+        g = cluster_graph(grid)
+        optimum = optimum_by_bfs(grid)
+        allowed = exact_lengths(grid, optimum + 2)
+        for horizon in range(max(0, optimum - 1), optimum + 3):
+            answer, moves = reference_exact(g, horizon, Budget())
+            assert (answer == z3.sat) == (horizon in allowed), (grid, horizon)
+            if moves is not None:
+                assert len(moves) == horizon
+                assert is_flooded(replay_allowing_noops(grid, moves))
+
+
+def test_min_finds_the_optimum_on_the_color_flood_rs_examples() -> None:
+    grid = parse("011101 011012 021101 100020 000112 110220")  # the README's 6x6 example
+    length, moves, probes = reference_min(cluster_graph(grid), Budget())
+    assert length == optimum_by_bfs(grid)
+    assert moves is not None and is_flooded(replay_allowing_noops(grid, moves))
+    assert [p["horizon"] for p in probes][0] == loose_bound(cluster_graph(grid)) // 2
+
+
+def test_min_misses_an_optimum_of_four_because_exact_lengths_are_not_monotone() -> None:
+    grid = parse(
+        "101010000 000000100 000001000 111110011 100000010 111111111 000000000 000000010 000100100"
+    )
+    assert optimum_by_bfs(grid) == 4
+    length, moves, probes = reference_min(cluster_graph(grid), Budget())
+    assert (length, moves) == (None, None)
+    assert [(p["horizon"], p["answer"]) for p in probes][0] == (6, "unsat")  # 4 and 5 only
+
+
+def test_min_misses_wide_boards_because_its_bound_ignores_width() -> None:
+    grid = [[c % 2 for c in range(12)], [(c + 1) % 2 for c in range(12)]]
+    assert optimum_by_bfs(grid) == 12  # a checkerboard: one move per diagonal
+    assert loose_bound(cluster_graph(grid)) == 2
+    assert reference_min(cluster_graph(grid), Budget())[0] is None
+
+
+def test_one_row_boards_answer_instead_of_crashing() -> None:
+    assert reference_min(cluster_graph([[0, 0]]), Budget())[:2] == (0, [])
+    assert reference_min(cluster_graph([[0, 1, 0]]), Budget())[0] is None  # bound 0
+
+
+def test_the_formula_prints_as_standard_smtlib() -> None:
+    g = cluster_graph(parse("012 120"))
+    script = smtlib_script(reference_formula(g, 3).assertions)
+    assert "(declare-fun colour_t2 () Int)" in script
+    assert "flooded_c0_t3" in script and script.rstrip().endswith("(check-sat)")
+    assert "pbeq" not in script.lower() and "(_ at" not in script.lower()
