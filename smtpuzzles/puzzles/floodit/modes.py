@@ -24,7 +24,7 @@ from .board import Board
 from .check import check_solution
 from .clusters import ClusterGraph, cluster_graph
 from .encoding import FloodFormula
-from .simple_bounds import lower_bound, upper_bound
+from .bounds import lower_bound, upper_bound
 
 #: ``min`` searches upward from the lower bound when the bounds are at most this far
 #: apart, and by bisection otherwise.
