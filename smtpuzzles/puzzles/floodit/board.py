@@ -220,6 +220,7 @@ def parse_board(
     """A board from text in any of the formats (``fmt="auto"`` detects it)."""
     if fmt not in FORMATS:
         raise InputError(f"unknown format {fmt!r}; expected one of {', '.join(FORMATS)}")
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
     if fmt == "auto":
         fmt = detect_format(text)
     if fmt == "lines":

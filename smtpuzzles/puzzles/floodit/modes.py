@@ -21,10 +21,10 @@ import z3
 from ...errors import CheckFailure
 from ...solving import Budget, Interrupted, Stats, check, optimize_script
 from .board import Board
+from .bounds import lower_bound, upper_bound
 from .check import check_solution
 from .clusters import ClusterGraph, cluster_graph
 from .encoding import FloodFormula
-from .bounds import lower_bound, upper_bound
 
 #: ``min`` searches upward from the lower bound when the bounds are at most this far
 #: apart, and by bisection otherwise.
@@ -216,7 +216,8 @@ class Search:
         opt.from_string(formula.text(hi))
         done = [z3.Bool(f"done_t{t}") for t in range(hi + 1)]
         opt.add(done[hi])
-        opt.minimize(z3.Sum([z3.If(d, 0, 1) for d in done[:hi]]))
+        moves_before_done = [z3.If(d, 0, 1) for d in done[:hi]]
+        opt.minimize(z3.Sum(moves_before_done) if moves_before_done else z3.IntVal(0))
         answer = check(opt, self.budget, (), self.outcome.stats, f"optimize T<={hi}")
         if answer == z3.sat:
             moves = formula.moves(opt.model())
