@@ -30,6 +30,7 @@ from .common import (
     bench_app,
     cli_errors,
     dump_json,
+    error_line,
     is_terminal,
     write_atomic,
 )
@@ -214,7 +215,7 @@ def _run(mode: str, args: tuple[int, ...], o: _Options) -> None:
                 typer.echo(f"after {number} moves:" if number else "start:")
                 typer.echo(_picture(grid, ansi))
     if out.stopped == "interrupted":
-        typer.echo("smtpuzzles: interrupted", err=True)
+        error_line("interrupted")
     raise typer.Exit(_exit_code(out))
 
 

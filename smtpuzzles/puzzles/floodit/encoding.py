@@ -134,7 +134,7 @@ class FloodFormula:
     def _add_done(self, t: int) -> None:
         self._say(t, f"(declare-fun done_t{t} () Bool)")
         self._done_rules(t)
-        if self.counting:
+        if self.counting and all(f is not None for f in self.flooded[t]):
             self._counting_rules(t)
 
     def _done_rules(self, t: int) -> None:

@@ -131,9 +131,14 @@ class Search:
             return False
         raise _TimeUp()
 
+    def playout_budget(self) -> float | None:
+        """A quarter of the time left for the beam search, so the solver gets the rest."""
+        left = self.budget.remaining()
+        return None if left is None else left / 4
+
     def playout(self) -> list[int]:
         """A heuristic solution; its length is an upper bound."""
-        moves = upper_bound(self.graph)
+        moves = upper_bound(self.graph, budget_s=self.playout_budget())
         self.accept(moves)
         return moves
 
@@ -189,7 +194,7 @@ class Search:
         if lo > hi:
             self.outcome.status = "unsat"
             return
-        play = upper_bound(self.graph)
+        play = upper_bound(self.graph, budget_s=self.playout_budget())
         known = len(play) <= hi
         if known:
             self.accept(play)
