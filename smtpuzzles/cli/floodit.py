@@ -212,7 +212,9 @@ def _run(mode: str, args: tuple[int, ...], o: _Options) -> None:
         if o.show and out.moves is not None:
             ansi = is_terminal()
             for number, grid in enumerate(play(board.grid, out.moves, start)):
-                typer.echo(f"after {number} moves:" if number else "start:")
+                typer.echo(
+                    f"after {number} move{'' if number == 1 else 's'}:" if number else "start:"
+                )
                 typer.echo(_picture(grid, ansi))
     if out.stopped == "interrupted":
         error_line("interrupted")
