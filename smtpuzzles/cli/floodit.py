@@ -221,11 +221,22 @@ def _run(mode: str, args: tuple[int, ...], o: _Options) -> None:
     raise typer.Exit(_exit_code(out))
 
 
+def _help(text: str, example: str) -> str:
+    """A command's help: what it answers, then an example (paragraphs stay unbroken)."""
+    return f"{text}\n\nExample: {example}"
+
+
 def _options(**kw: Any) -> _Options:
     return _Options(**kw)
 
 
-@app.command()
+@app.command(
+    help=_help(
+        "A solution, quickly: Z3 looks within the length of a heuristic playout (always enough); "
+        "the answer is not necessarily the shortest.",
+        "smtpuzzles floodit solve instances/floodit/b10x10c4.txt --show",
+    )
+)
 @cli_errors
 def solve(
     board: BoardPath,
@@ -243,15 +254,16 @@ def solve(
     no_counting: NoCounting = False,
     output: Output = None,
 ) -> None:
-    """A solution, quickly: Z3 looks within the length of a heuristic playout (always
-    enough); the answer is not necessarily the shortest.
-
-    Example: smtpuzzles floodit solve instances/floodit/b10x10c4.txt --show
-    """
+    """A solution, quickly."""
     _run("solve", (), _options(**locals()))
 
 
-@app.command()
+@app.command(
+    help=_help(
+        "Exactly N moves, each flooding at least one new cluster, or no solution (exit 1).",
+        "smtpuzzles floodit exact 10 instances/floodit/b10x10c4.txt",
+    )
+)
 @cli_errors
 def exact(
     n: Annotated[int, typer.Argument(metavar="N", min=0, help="Number of moves.")],
@@ -270,14 +282,17 @@ def exact(
     no_counting: NoCounting = False,
     output: Output = None,
 ) -> None:
-    """Exactly N moves, each flooding at least one new cluster, or no solution (exit 1).
-
-    Example: smtpuzzles floodit exact 9 instances/floodit/b10x10c4.txt
-    """
+    """Exactly N moves, each flooding at least one new cluster, or no solution (exit 1)."""
     _run("exact", (n,), _options(**locals()))
 
 
-@app.command()
+@app.command(
+    help=_help(
+        "The least length in [LO, HI], proven; or no solution in that range (exit 1). If a "
+        'solution shorter than LO exists, it is reported with status "solved".',
+        "smtpuzzles floodit search 5 12 instances/floodit/b10x10c4.txt",
+    )
+)
 @cli_errors
 def search(
     lo: Annotated[int, typer.Argument(metavar="LO", min=0, help="Least length to consider.")],
@@ -297,18 +312,22 @@ def search(
     no_counting: NoCounting = False,
     output: Output = None,
 ) -> None:
-    """The least length in [LO, HI], proven; or no solution in that range (exit 1).
-
-    If a solution shorter than LO exists, it is reported with status "solved".
-
-    Example: smtpuzzles floodit search 5 12 instances/floodit/b10x10c4.txt
-    """
+    """The least length in [LO, HI], proven."""
     if lo > hi:
         raise InputError(f"search {lo} {hi}: LO must not exceed HI")
     _run("search", (lo, hi), _options(**locals()))
 
 
-@app.command("min")
+@app.command(
+    "min",
+    help=_help(
+        "The least length, proven. LO is an admissible lower bound (Puchert), HI the length of a "
+        "beam-search playout; the search goes upward from LO when they differ by at most one, by "
+        "bisection otherwise. --print-asserts prints two scripts: the formula at the optimum "
+        "(sat) and one move fewer (unsat), separated by comments.",
+        "smtpuzzles floodit min instances/floodit/b10x10c4.txt",
+    ),
+)
 @cli_errors
 def minimum(
     board: BoardPath,
@@ -326,18 +345,18 @@ def minimum(
     no_counting: NoCounting = False,
     output: Output = None,
 ) -> None:
-    """The least length, proven. LO is an admissible lower bound, HI a heuristic playout's
-    length; the search goes upward from LO when they are close, by bisection otherwise.
-
-    --print-asserts prints two scripts: the formula at the optimum (sat) and one move
-    fewer (unsat), separated by comments.
-
-    Example: smtpuzzles floodit min instances/floodit/b10x10c4.txt
-    """
+    """The least length, proven."""
     _run("min", (), _options(**locals()))
 
 
-@app.command()
+@app.command(
+    help=_help(
+        "The least length, proven by Z3's Optimize (minimising the moves made before the board is"
+        " done). --print-asserts prints the Optimize script, in Z3's dialect (minimize is no SMT-"
+        "LIB 2).",
+        "smtpuzzles floodit opt instances/floodit/b10x10c4.txt",
+    )
+)
 @cli_errors
 def opt(
     board: BoardPath,
@@ -355,16 +374,16 @@ def opt(
     no_counting: NoCounting = False,
     output: Output = None,
 ) -> None:
-    """The least length, proven by Z3's Optimize (minimising the moves before done).
-
-    --print-asserts prints the Optimize script, in Z3's dialect (minimize is no SMT-LIB 2).
-
-    Example: smtpuzzles floodit opt instances/floodit/b10x10c4.txt
-    """
+    """The least length through Z3's Optimize."""
     _run("opt", (), _options(**locals()))
 
 
-@app.command()
+@app.command(
+    help=_help(
+        "A random board (every colour used), in the grid format.",
+        "smtpuzzles floodit generate 10 10 4 --seed 1 -o board.txt",
+    )
+)
 @cli_errors
 def generate(
     rows: Annotated[int, typer.Argument(min=1, help="Rows.")],
@@ -373,10 +392,7 @@ def generate(
     seed: Annotated[int, typer.Option("--seed", help="Random seed (same seed, same board).")] = 0,
     output: Output = None,
 ) -> None:
-    """A random board (every colour used), in the grid format.
-
-    Example: smtpuzzles floodit generate 10 10 4 --seed 1 -o board.txt
-    """
+    """A random board (every colour used), in the grid format."""
     board = random_board(rows, cols, colours, seed)
     if output is not None:
         write_atomic(output, board.text())
@@ -463,7 +479,15 @@ def _judge(row: Any) -> str:
     return "ok"
 
 
-@bench_app.command("floodit")
+@bench_app.command(
+    "floodit",
+    help=_help(
+        "Run a mode over boards (each as its own process) and report answers, times and peak "
+        "memory; answers are checked wherever an optimum is known (99problems files, "
+        "solutions_optimal_* beside datasets, instances/floodit/manifest.json).",
+        "smtpuzzles bench floodit ../shared/data/floodit/99problems --mode min --jobs 2",
+    ),
+)
 @cli_errors
 def bench_floodit(
     paths: Annotated[
@@ -482,12 +506,7 @@ def bench_floodit(
     engine: Engine = "sat",
     json: AsJson = False,
 ) -> None:
-    """Run a mode over boards (each as its own process) and report answers, times and peak
-    memory; answers are checked wherever an optimum is known (99problems files,
-    solutions_optimal_* beside datasets, instances/floodit/manifest.json).
-
-    Example: smtpuzzles bench floodit ../shared/data/floodit/99problems --mode min --jobs 2
-    """
+    """Run a Flood-It mode over many boards."""
     from ..bench import run_cases, summary
 
     if mode not in ("solve", "min", "opt"):
