@@ -17,6 +17,7 @@ from floodit_oracles import (
 from smtpuzzles.puzzles.floodit.bounds import (
     greedy_moves,
     lower_bound,
+    lower_bound_by_search,
     optimum_by_search,
     upper_bound,
 )
@@ -39,6 +40,7 @@ def assert_solves(grid: list[list[int]], moves: list[int]) -> None:
 
 @pytest.mark.parametrize("seed", range(4))
 def test_bounds_bracket_the_brute_force_optimum(seed: int) -> None:
+    raised = 0
     for grid in small_boards(80, seed):
         g = cluster_graph(grid)
         optimum = optimum_by_bfs(grid)
@@ -46,8 +48,12 @@ def test_bounds_bracket_the_brute_force_optimum(seed: int) -> None:
         greedy = greedy_moves(g)
         assert lower_bound(g) <= optimum <= len(beam) <= len(greedy), grid
         assert optimum_by_search(g) == optimum, grid
+        searched = lower_bound_by_search(g, limit_nodes=4)
+        assert lower_bound(g) <= searched <= optimum, grid
+        raised += searched > lower_bound(g)
         assert_solves(grid, beam)
         assert_solves(grid, greedy)
+    assert raised > 0, "a bounded search should sometimes beat the plain bound"
 
 
 def test_lower_bound_is_admissible_from_positions_reached_by_play() -> None:
@@ -83,12 +89,16 @@ def test_lower_bound_from_the_whole_board_is_zero() -> None:
     g = cluster_graph([[0, 1], [2, 3]])
     assert lower_bound(g, frozenset(range(len(g)))) == 0
     assert lower_bound(g, frozenset({g.start})) == lower_bound(g) == 3
+    with pytest.raises(ValueError, match="no cluster 4"):
+        lower_bound(g, frozenset({0, 4}))
 
 
 def test_search_gives_up_past_its_node_limit() -> None:
     grid = random_grid(random.Random(5), 6, 6, 6)
     g = cluster_graph(grid)
     assert optimum_by_search(g, limit_nodes=1) is None
+    assert lower_bound(g) <= lower_bound_by_search(g, limit_nodes=1) <= optimum_by_bfs(grid)
+    assert lower_bound_by_search(g, limit_nodes=10**6) == optimum_by_bfs(grid)
     assert optimum_by_search(g, limit_nodes=10**6) == optimum_by_bfs(grid)
 
 

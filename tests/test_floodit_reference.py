@@ -78,3 +78,10 @@ def test_the_formula_prints_as_standard_smtlib() -> None:
     assert "(declare-fun colour_t2 () Int)" in script
     assert "flooded_c0_t3" in script and script.rstrip().endswith("(check-sat)")
     assert "pbeq" not in script.lower() and "(_ at" not in script.lower()
+
+
+def test_an_exhausted_budget_stops_the_search_with_nothing_claimed() -> None:
+    g = cluster_graph(parse("011101 011012 021101 100020 000112 110220"))
+    length, moves, probes = reference_min(g, Budget(0.0))
+    assert (length, moves) == (None, None)
+    assert [p["answer"] for p in probes] == ["unknown"]

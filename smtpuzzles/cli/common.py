@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 import typer
+import z3
 
 from ..errors import CheckFailure, InputError
 from ..solving import Interrupted, MemoryLimitExceeded
@@ -88,6 +89,13 @@ def cli_errors(func: F) -> F:
             raise typer.Exit(EXIT_LIMIT) from None
         except CheckFailure as exc:
             error_line(f"internal error, please report: {exc}")
+            raise typer.Exit(EXIT_INTERNAL) from None
+        except z3.Z3Exception as exc:
+            text = exc.value.decode() if isinstance(exc.value, bytes) else str(exc.value)
+            if "memory" in text.lower():
+                error_line(f"memory limit reached (Z3: {text})")
+                raise typer.Exit(EXIT_LIMIT) from None
+            error_line(f"internal error in Z3, please report: {text}")
             raise typer.Exit(EXIT_INTERNAL) from None
         except BrokenPipeError:
             raise typer.Exit(0) from None

@@ -10,6 +10,7 @@ search below evaluates thousands of them.
 - :func:`upper_bound`: a beam search scored by moves so far + :func:`lower_bound`.
 - :func:`greedy_moves`: a quick playout, the safe fallback.
 - :func:`optimum_by_search`: exact A* with the same heuristic (small boards, tests).
+- :func:`lower_bound_by_search`: a bounded A* run, a stronger lower bound.
 """
 
 from __future__ import annotations
@@ -101,9 +102,11 @@ def _puchert(bits: _Bits, flooded: int, border: int) -> int:
         if count:
             moves += count
             absorbed = completed
-        else:
+        elif border:
             moves += 1
             absorbed = border
+        else:
+            raise ValueError("the flood cannot reach every cluster: is the graph connected?")
         flooded |= absorbed
         border = (border | bits.spread(absorbed)) & ~flooded
     return moves
@@ -123,6 +126,8 @@ def lower_bound(g: ClusterGraph, flooded: frozenset[int] | None = None) -> int:
     if flooded is not None:
         mask = 0
         for i in flooded:
+            if not 0 <= i < len(g):
+                raise ValueError(f"no cluster {i}: the graph has clusters 0..{len(g) - 1}")
             mask |= 1 << i
     return _puchert(bits, mask, bits.border(mask))
 
@@ -231,22 +236,42 @@ def optimum_by_search(g: ClusterGraph, limit_nodes: int | None = None) -> int | 
     oracle independent of any SMT encoding. Returns ``None`` once more than
     ``limit_nodes`` states have been expanded.
     """
+    return _a_star(g, limit_nodes)[0]
+
+
+def lower_bound_by_search(g: ClusterGraph, limit_nodes: int = 2000) -> int:
+    """A lower bound at least :func:`lower_bound`, raised by a bounded A* search.
+
+    While A* runs, some state on an optimal path waits in its queue with its true
+    cost so far, so the least ``moves + lower_bound`` in the queue never exceeds the
+    optimum. Expanding ``limit_nodes`` states lifts that least value; the optimum
+    itself when the search finishes in time.
+    """
+    optimum, proven = _a_star(g, limit_nodes)
+    return optimum if optimum is not None else proven
+
+
+def _a_star(g: ClusterGraph, limit_nodes: int | None) -> tuple[int | None, int]:
+    """A* from the start: (the optimum or ``None`` past the limit, a proven lower bound)."""
     bits = _bits(g)
     start = 1 << g.start
     border = bits.border(start)
     best_cost = {start: 0}
     queue = [(_puchert(bits, start, border), 0, start, border)]  # (f, -g, set, border)
+    proven = queue[0][0]
     expanded = 0
     while queue:
-        _, negative_cost, flooded, border = heapq.heappop(queue)
+        estimate, negative_cost, flooded, border = queue[0]
+        proven = max(proven, estimate)  # the least f in the queue bounds the optimum
+        heapq.heappop(queue)
         cost = -negative_cost
         if flooded == bits.everything:
-            return cost
+            return cost, cost
         if cost > best_cost.get(flooded, cost):
             continue  # a stale entry: this set was reached more cheaply since
         expanded += 1
         if limit_nodes is not None and expanded > limit_nodes:
-            return None
+            return None, proven
         for mask in bits.of_colour:
             if not border & mask:
                 continue
@@ -255,4 +280,4 @@ def optimum_by_search(g: ClusterGraph, limit_nodes: int | None = None) -> int | 
                 best_cost[child] = cost + 1
                 estimate = _puchert(bits, child, child_border)
                 heapq.heappush(queue, (cost + 1 + estimate, -cost - 1, child, child_border))
-    return None  # unreachable: every board can be flooded
+    raise AssertionError("unreachable: every board can be flooded")

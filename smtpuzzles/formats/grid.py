@@ -1,0 +1,136 @@
+"""Clue grids as text: the common shape of Nurikabe and Koburin puzzle files.
+
+Two spellings are read:
+
+* tokens separated by spaces (clues of any size), optionally under a ``ROWS COLS``
+  header line, as in the janko-derived corpora: ``- - 2 -``;
+* one character per cell when no line has a space: ``2____``.
+
+``-``, ``.`` and ``_`` are empty cells, ``?`` is a clue of unknown value. Every error
+names the line and column of the offending token.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ..errors import InputError
+
+EMPTY = frozenset("-._")
+UNKNOWN = "?"  #: a clue whose value is not given
+
+Clue = int | str  #: a number, or UNKNOWN
+
+
+@dataclass
+class ClueGrid:
+    """A rectangle of cells, some with clues; ``where`` keeps each cell's source position."""
+
+    rows: int
+    cols: int
+    clues: dict[tuple[int, int], Clue] = field(default_factory=dict)
+    where: dict[tuple[int, int], tuple[int, int]] = field(default_factory=dict)
+    source: str = "<text>"
+
+    def error(self, cell: tuple[int, int], message: str) -> InputError:
+        """An error pointing at ``cell``'s token in the source text."""
+        line, col = self.where.get(cell, (None, None))
+        return InputError(message, self.source, line, col)
+
+
+_HEADER = re.compile(r"\s*([0-9]+)\s+([0-9]+)\s*")
+_NUMBER = re.compile(r"[0-9]+")
+
+
+def _tokens(line: str) -> list[tuple[str, int]]:
+    """Tokens of a line with their 1-based columns."""
+    return [(m.group(), m.start() + 1) for m in re.finditer(r"\S+", line)]
+
+
+def parse_clue_grid(
+    text: str,
+    source: str = "<text>",
+    first_line: int = 1,
+    max_clue: int | None = None,
+) -> ClueGrid:
+    """Parse a clue grid; ``first_line`` is the line number of ``text``'s first line.
+
+    ``max_clue`` rejects larger clues with a located error (Koburin numbers are 0..4).
+    """
+    lines = [(first_line + k, line.rstrip()) for k, line in enumerate(text.split("\n"))]
+    # Blank lines may end the grid (trailing newlines) but not interrupt it.
+    while lines and not lines[-1][1].strip():
+        lines.pop()
+    while lines and not lines[0][1].strip():
+        lines.pop(0)
+    if not lines:
+        raise InputError("empty puzzle: no grid rows", source)
+    header: tuple[int, int] | None = None
+    m = _HEADER.fullmatch(lines[0][1])
+    if m and len(lines) > 1:
+        rows, cols = int(m.group(1)), int(m.group(2))
+        second = lines[1][1].strip()
+        if rows == len(lines) - 1 or cols in (len(second.split()), len(second)):
+            header = (rows, cols)
+            if rows < 1 or cols < 1:
+                raise InputError(
+                    "the header needs at least one row and column", source, lines[0][0], 1
+                )
+            lines = lines[1:]
+    for lineno, line in lines:
+        if not line.strip():
+            raise InputError("blank line inside the grid", source, lineno, 1)
+    spaced = any(re.search(r"\S\s+\S", line) for _, line in lines)
+    char_mode = not spaced and not (header is not None and header[1] == 1)
+    grid = ClueGrid(rows=len(lines), cols=0, source=source)
+    widths: list[int] = []
+    for r, (lineno, line) in enumerate(lines):
+        if char_mode:
+            indent = len(line) - len(line.lstrip())
+            cells = [(ch, indent + k + 1) for k, ch in enumerate(line.strip())]
+        else:
+            cells = _tokens(line)
+        widths.append(len(cells))
+        expected = header[1] if header else widths[0]
+        if len(cells) != expected:
+            col = cells[expected][1] if len(cells) > expected else len(line) + 1
+            what = "header says" if header else "first row has"
+            raise InputError(
+                f"row {r + 1} has {len(cells)} cells but the {what} {expected}",
+                source,
+                lineno,
+                col,
+            )
+        for c, (token, col) in enumerate(cells):
+            grid.where[(r, c)] = (lineno, col)
+            if token in EMPTY:
+                continue
+            if token == UNKNOWN:
+                grid.clues[(r, c)] = UNKNOWN
+            elif _NUMBER.fullmatch(token):
+                value = int(token)
+                if max_clue is not None and value > max_clue:
+                    raise InputError(
+                        f"clue {value} is out of range 0..{max_clue}", source, lineno, col
+                    )
+                grid.clues[(r, c)] = value
+            else:
+                raise InputError(
+                    f"unexpected {token!r}: expected a number, '?', or '-', '.', '_' for empty",
+                    source,
+                    lineno,
+                    col,
+                )
+    grid.cols = widths[0]
+    if header is not None and header[0] != grid.rows:
+        raise InputError(f"header says {header[0]} rows, found {grid.rows}", source)
+    return grid
+
+
+def format_clue_grid(rows: int, cols: int, clues: dict[tuple[int, int], Clue]) -> str:
+    """The token form with a ``ROWS COLS`` header (inverse of :func:`parse_clue_grid`)."""
+    out = [f"{rows} {cols}"]
+    for r in range(rows):
+        out.append(" ".join(str(clues.get((r, c), "-")) for c in range(cols)))
+    return "\n".join(out) + "\n"

@@ -1,0 +1,114 @@
+"""Distance-to-root connectivity is satisfiable exactly for connected sets.
+
+Every subset of cells (and, for the edge form, every subset of edges) of small graphs
+is tried against a plain BFS; a single incremental solver answers each case under
+assumptions, so the whole enumeration stays fast.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import deque
+
+import pytest
+import z3
+
+from smtpuzzles.connectivity import connected
+from smtpuzzles.graph import Graph, hex_grid, parse_adjacency, rectangle, torus
+
+
+def bfs_connected(graph: Graph, members: set[int], root: int | None) -> bool:
+    """Independent oracle: every member reachable from the root along links."""
+    if not members:
+        return True
+    start = min(members) if root is None else root
+    if start not in members:
+        return False
+    seen, queue = {start}, deque([start])
+    while queue:
+        i = queue.popleft()
+        for j in graph.out[i]:
+            if j in members and j not in seen:
+                seen.add(j)
+                queue.append(j)
+    return seen == members
+
+
+GRAPHS = {
+    "square3x3": rectangle(3, 3),
+    "square2x4": rectangle(2, 4),
+    "torus3x3": torus(3, 3),
+    "hex3x3": hex_grid(3, 3),
+    "diagonal2x3": rectangle(2, 3, diagonal=True),
+    "one-way": parse_adjacency("A: B\nB: C\nC: D\nD:\nE: A D\n"),
+}
+
+
+def solver_for(graph: Graph, root: int | None):
+    member = {i: z3.Bool(f"in_{graph.names[i]}") for i in range(len(graph))}
+    region = connected(graph, member, "s", root=root)
+    solver = z3.SolverFor("QF_FD")
+    solver.add(region.constraints)
+    return solver, member
+
+
+@pytest.mark.parametrize("name", sorted(GRAPHS))
+def test_chosen_root_every_subset(name: str) -> None:
+    graph = GRAPHS[name]
+    solver, member = solver_for(graph, None)
+    for bits in itertools.product([False, True], repeat=len(graph)):
+        chosen = {i for i, b in enumerate(bits) if b}
+        lits = [member[i] if b else z3.Not(member[i]) for i, b in enumerate(bits)]
+        expected = bfs_connected(graph, chosen, None)
+        if graph.is_symmetric():
+            # with two-way links, connected from the least member == connected at all
+            assert expected == (len(graph.components(chosen)) <= 1)
+        assert (solver.check(*lits) == z3.sat) == expected, (name, sorted(chosen))
+
+
+@pytest.mark.parametrize("name", ["square3x3", "hex3x3", "one-way"])
+def test_given_root_every_subset(name: str) -> None:
+    graph = GRAPHS[name]
+    root = len(graph) // 2
+    solver, member = solver_for(graph, root)
+    for bits in itertools.product([False, True], repeat=len(graph)):
+        chosen = {i for i, b in enumerate(bits) if b}
+        lits = [member[i] if b else z3.Not(member[i]) for i, b in enumerate(bits)]
+        expected = root in chosen and bfs_connected(graph, chosen, root)
+        assert (solver.check(*lits) == z3.sat) == expected, (name, sorted(chosen))
+
+
+def test_max_dist_limits_the_radius() -> None:
+    graph = rectangle(1, 5)
+    member = {i: z3.Bool(f"in{i}") for i in range(5)}
+    region = connected(graph, member, "s", root=0, max_dist=2)
+    solver = z3.Solver()
+    solver.add(region.constraints)
+    assert solver.check(member[2], z3.Not(member[3])) == z3.sat
+    assert solver.check(member[3]) == z3.unsat
+
+
+@pytest.mark.parametrize("shape", [(2, 3), (3, 3)])
+def test_chosen_edges_every_subset(shape: tuple[int, int]) -> None:
+    """Over chosen edges: the touched cells must be connected by chosen edges."""
+    graph = rectangle(*shape)
+    edges = graph.undirected_edges()
+    member = {i: z3.Bool(f"in{i}") for i in range(len(graph))}
+    chosen_edge = {e: z3.Bool(f"e{e[0]}_{e[1]}") for e in edges}
+    region = connected(graph, member, "loop", edges=chosen_edge)
+    solver = z3.SolverFor("QF_FD")
+    solver.add(region.constraints)
+    for i in member:  # a cell is a member iff a chosen edge touches it
+        solver.add(member[i] == z3.Or([chosen_edge[e] for e in edges if i in e]))
+    for bits in itertools.product([False, True], repeat=len(edges)):
+        picked = [e for e, b in zip(edges, bits) if b]
+        touched = {i for e in picked for i in e}
+        sub = Graph(
+            names=graph.names,
+            out=tuple(
+                tuple(j for e in picked for j in e if i in e and j != i) for i in range(len(graph))
+            ),
+        )
+        expected = bfs_connected(sub, touched, None)
+        lits = [chosen_edge[e] if b else z3.Not(chosen_edge[e]) for e, b in zip(edges, bits)]
+        assert (solver.check(*lits) == z3.sat) == expected, picked

@@ -1,0 +1,96 @@
+"""Input reading, atomic output, and the solving engine's limits."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+import z3
+
+from smtpuzzles.cli.common import write_atomic
+from smtpuzzles.errors import InputError
+from smtpuzzles.solving import Budget, Stats, check, formula_size, new_solver, smtlib_script
+from smtpuzzles.sources import MAX_INPUT_BYTES, decode_text, read_source
+
+
+def test_text_is_normalised(tmp_path: Path) -> None:
+    f = tmp_path / "b.txt"
+    f.write_bytes(b"\xef\xbb\xbf01\r\n10\r\n\r\n")
+    text, name = read_source(str(f))
+    assert text == "01\n10\n\n" and name == str(f)
+
+
+@pytest.mark.parametrize(
+    ("data", "words", "line", "col"),
+    [
+        (b"01\n1\x002", "binary", None, None),
+        (b"01\n1\xff2", "not UTF-8", 2, 2),
+        (b"01\n1\x072", "control character", 2, 2),
+    ],
+)
+def test_binary_input_is_refused(data: bytes, words: str, line, col) -> None:
+    with pytest.raises(InputError) as info:
+        decode_text(data, "x")
+    assert words in str(info.value)
+    assert (info.value.line, info.value.column) == (line, col)
+
+
+def test_missing_directory_and_huge_inputs(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="no such file"):
+        read_source(str(tmp_path / "nope"))
+    with pytest.raises(InputError, match="directory"):
+        read_source(str(tmp_path))
+    big = tmp_path / "big"
+    big.write_bytes(b"0" * (MAX_INPUT_BYTES + 1))
+    began = time.monotonic()
+    with pytest.raises(InputError, match="too large"):
+        read_source(str(big))
+    assert time.monotonic() - began < 5
+
+
+def test_write_atomic_never_overwrites_an_input(tmp_path: Path) -> None:
+    source = tmp_path / "in.txt"
+    source.write_text("puzzle")
+    with pytest.raises(InputError, match="input"):
+        write_atomic(source, "answer", [str(source)])
+    assert source.read_text() == "puzzle"
+    target = tmp_path / "out.txt"
+    write_atomic(target, "answer", [str(source)])
+    assert target.read_text() == "answer"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.txt", "out.txt"]
+    with pytest.raises(InputError, match="directory"):
+        write_atomic(tmp_path / "missing" / "x.txt", "a")
+
+
+def test_budget_limits_a_hard_check() -> None:
+    """Pigeonhole 10 into 9 is hard for CDCL: the budget must stop it."""
+    solver = new_solver("sat")
+    n = 10
+    p = [[z3.Bool(f"p{i}_{j}") for j in range(n - 1)] for i in range(n)]
+    for i in range(n):
+        solver.add(z3.Or(p[i]))
+    for j in range(n - 1):
+        for i in range(n):
+            for k in range(i + 1, n):
+                solver.add(z3.Or(z3.Not(p[i][j]), z3.Not(p[k][j])))
+    budget = Budget(0.5)
+    stats = Stats()
+    began = time.monotonic()
+    answer = check(solver, budget, stats=stats, label="php")
+    assert answer == z3.unknown
+    assert time.monotonic() - began < 3.0
+    assert stats.checks == 1 and stats.probes[0]["label"] == "php"
+    assert check(solver, Budget(0.0)) == z3.unknown
+
+
+def test_smtlib_script_is_standard_and_complete() -> None:
+    x = z3.Int("colour_t0")
+    b = [z3.Bool(f"flooded_c{i}_t1") for i in range(3)]
+    script = smtlib_script([x >= 0, z3.Sum([z3.If(v, 1, 0) for v in b]) <= 1], comments=["hi"])
+    lines = script.splitlines()
+    assert lines[0] == "; hi"
+    assert "(set-logic QF_LIA)" in lines
+    assert lines[-1] == "(check-sat)"
+    assert "(ite flooded_c0_t1 1 0)" in script
+    assert formula_size([x >= 0, z3.Or(b)]) == {"assertions": 2, "bool_vars": 3, "int_vars": 1}
