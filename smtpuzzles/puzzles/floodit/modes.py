@@ -176,13 +176,16 @@ class Search:
     # -- modes ----------------------------------------------------------------------------
 
     def solve(self) -> None:
-        horizon = len(self.playout())
+        play = self.playout()
         self.outcome.moves = None  # the answer is the solver's, within the playout's length
-        self.outcome.upper_bound = None
-        if self.probe(horizon):
-            self.outcome.status = "solved"
-        else:
-            raise CheckFailure(f"no solution within {horizon} moves, though the playout has one")
+        try:
+            found = self.probe(len(play))
+        finally:
+            if self.outcome.moves is None:  # cut short: the playout is the best known
+                self.outcome.moves = play
+        if not found:
+            raise CheckFailure(f"no solution within {len(play)} moves, though the playout has one")
+        self.outcome.status = "solved"
 
     def exact(self, n: int) -> None:
         self.outcome.status = "solved" if self.probe(n, exact=True) else "unsat"
