@@ -14,7 +14,7 @@ from ..puzzles.floodit.check import play
 from ..puzzles.floodit.clusters import cluster_graph
 from ..puzzles.floodit.generate import random_board
 from ..puzzles.floodit.modes import Outcome, dry_run, run_mode
-from ..solving import ENGINES, formula_size, set_memory_limit
+from ..solving import ENGINES, set_memory_limit
 from .common import (
     EXIT_INTERRUPTED,
     EXIT_LIMIT,
@@ -169,27 +169,13 @@ def _run(mode: str, args: tuple[int, ...], o: _Options) -> None:
     set_memory_limit(o.memory)
     counting = not o.no_counting
     if o.dry_run:
-        horizon, formula, exact = dry_run(board, mode, args, start, counting)
+        sizes, script = dry_run(board, mode, args, start, counting)
+        head = {"puzzle": "floodit", "mode": mode, "dry_run": True}
         if o.print_asserts:
-            script = formula.script(horizon, exact, [f"{board.name}: Flood-It, {mode}"])
-            _emit(
-                dump_json({"puzzle": "floodit", "mode": mode, "smtlib": script})
-                if o.json
-                else script.rstrip(),
-                o.output,
-                [o.board],
-            )
-            return
-        size = formula_size(formula.assertions(horizon, exact))
-        info = {
-            "puzzle": "floodit",
-            "mode": mode,
-            "dry_run": True,
-            "horizon": horizon,
-            "clusters": len(formula.g),
-            **size,
-        }
-        text = dump_json(info) if o.json else "\n".join(f"{k}: {v}" for k, v in info.items())
+            text = dump_json({**head, "smtlib": script}) if o.json else script.rstrip()
+        else:
+            info = {**head, **sizes}
+            text = dump_json(info) if o.json else "\n".join(f"{k}: {v}" for k, v in info.items())
         _emit(text, o.output, [o.board])
         return
     out = run_mode(board, mode, args, start, o.engine, o.timeout, counting, o.print_asserts)

@@ -19,7 +19,7 @@ from typing import Any
 import z3
 
 from ...errors import CheckFailure
-from ...solving import Budget, Interrupted, Stats, check, optimize_script
+from ...solving import Budget, Interrupted, Stats, check, formula_size, optimize_script
 from .board import Board
 from .bounds import lower_bound, upper_bound
 from .check import check_solution
@@ -219,15 +219,7 @@ class Search:
     def optimize(self) -> z3.Optimize:
         """``opt``: minimise the number of moves before done, within the playout's length."""
         hi = len(self.playout())
-        opt = z3.Optimize()
-        # Turning 0-1 integers into pseudo-Booleans made Optimize 6x slower here.
-        opt.set("elim_01", False)
-        formula = FloodFormula(self.graph, counting=self.counting, feed=False)
-        opt.from_string(formula.text(hi))
-        done = [z3.Bool(f"done_t{t}") for t in range(hi + 1)]
-        opt.add(done[hi])
-        moves_before_done = [z3.If(d, 0, 1) for d in done[:hi]]
-        opt.minimize(z3.Sum(moves_before_done) if moves_before_done else z3.IntVal(0))
+        opt, formula = optimize_problem(self.graph, hi, self.counting)
         answer = check(opt, self.budget, (), self.outcome.stats, f"optimize T<={hi}")
         if answer == z3.sat:
             moves = formula.moves(opt.model())
@@ -311,18 +303,42 @@ def run_mode(
     return s.outcome
 
 
+def optimize_problem(
+    g: ClusterGraph, horizon: int, counting: bool = True
+) -> tuple[z3.Optimize, FloodFormula]:
+    """Z3's Optimize over the formula up to ``horizon`` (known to be enough), minimising
+    the number of moves made before the board is done."""
+    opt = z3.Optimize()
+    # Turning 0-1 integers into pseudo-Booleans made Optimize 6x slower here.
+    opt.set("elim_01", False)
+    formula = FloodFormula(g, counting=counting, feed=False)
+    opt.from_string(formula.text(horizon))
+    done = [z3.Bool(f"done_t{t}") for t in range(horizon + 1)]
+    opt.add(done[horizon])
+    moves_before_done = [z3.If(d, 0, 1) for d in done[:horizon]]
+    opt.minimize(z3.Sum(moves_before_done) if moves_before_done else z3.IntVal(0))
+    return opt, formula
+
+
 def dry_run(
-    board: Board, mode: str, args: tuple[int, ...], start: tuple[int, int], counting: bool
-) -> tuple[int, FloodFormula, bool]:
-    """The horizon a mode would ask first, and its formula, built but not solved."""
+    board: Board,
+    mode: str,
+    args: tuple[int, ...],
+    start: tuple[int, int] = (0, 0),
+    counting: bool = True,
+) -> tuple[dict[str, Any], str]:
+    """Build, do not solve, the formula a mode would ask first (``exact``: N moves;
+    ``search``: HI; otherwise the playout's length): its sizes and its script."""
     g = cluster_graph(board.grid, start)
-    formula = FloodFormula(g, counting=counting)
-    exact = mode == "exact"
-    if mode == "exact":
-        horizon = args[0]
-    elif mode == "search":
-        horizon = args[1]
+    horizon = args[0] if mode == "exact" else args[1] if mode == "search" else len(upper_bound(g))
+    title = f"{board.name}: Flood-It, {mode}, horizon {horizon} (not solved)"
+    if mode == "opt":
+        opt, formula = optimize_problem(g, horizon, counting)
+        script = optimize_script(opt, [title])
+        facts = list(opt.assertions())
     else:
-        horizon = len(upper_bound(g))
-    formula.extend(horizon)
-    return horizon, formula, exact
+        formula = FloodFormula(g, counting=counting, feed=False)
+        facts = formula.assertions(horizon, mode == "exact")
+        script = formula.script(horizon, mode == "exact", [title])
+    sizes = {"horizon": horizon, "clusters": len(g), **formula_size(facts)}
+    return sizes, script
