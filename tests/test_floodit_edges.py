@@ -106,3 +106,9 @@ def test_a_99problems_board_matches_its_stated_optimum(data_dir: Path) -> None:
         pytest.skip(f"{path} not present")
     board = load_board(str(path))
     assert board.known_optimum == run_mode(board, "min").length == 18
+
+
+def test_exact_beyond_the_cluster_count_is_unsat_without_building() -> None:
+    board = parse_board("0120\n2011")
+    got = run_mode(board, "exact", (10**6,), print_asserts=True)
+    assert got.status == "unsat" and got.smtlib is not None and "no formula" in got.smtlib

@@ -18,7 +18,7 @@ from typing import Any
 
 import z3
 
-from ...errors import CheckFailure
+from ...errors import CheckFailure, InputError
 from ...solving import Budget, Interrupted, Stats, check, formula_size, optimize_script
 from .board import Board
 from .bounds import lower_bound, upper_bound
@@ -188,6 +188,12 @@ class Search:
         self.outcome.status = "solved"
 
     def exact(self, n: int) -> None:
+        if n > len(self.graph) - 1:  # each move floods a new cluster: no formula needed
+            self.outcome.notes.append(
+                f"{n} moves cannot each flood a new cluster of {len(self.graph)}"
+            )
+            self.outcome.status = "unsat"
+            return
         self.outcome.status = "solved" if self.probe(n, exact=True) else "unsat"
 
     def search(self, lo: int, hi: int) -> None:
@@ -239,6 +245,8 @@ class Search:
         out = self.outcome
         f = self.formula
         name = f"{self.board.name}: Flood-It, {self.board.rows}x{self.board.cols}"
+        if mode == "exact" and out.notes:
+            return f"; {name}: exactly {args[0]} moves: no formula needed ({out.notes[0]})\n"
         if mode == "exact":
             return f.script(args[0], exact=True, comments=[name, f"exactly {args[0]} moves"])
         if mode == "solve":
@@ -330,6 +338,11 @@ def dry_run(
     """Build, do not solve, the formula a mode would ask first (``exact``: N moves;
     ``search``: HI; otherwise the playout's length): its sizes and its script."""
     g = cluster_graph(board.grid, start)
+    if mode == "exact" and args[0] > len(g) - 1:
+        raise InputError(
+            f"exact {args[0]}: more moves than can each flood a new cluster "
+            f"({len(g)} clusters); the answer is unsat without a formula"
+        )
     horizon = args[0] if mode == "exact" else args[1] if mode == "search" else len(upper_bound(g))
     title = f"{board.name}: Flood-It, {mode}, horizon {horizon} (not solved)"
     if mode == "opt":
