@@ -19,7 +19,15 @@ from typing import Any
 import z3
 
 from ...errors import CheckFailure, InputError
-from ...solving import Budget, Interrupted, Stats, check, formula_size, optimize_script
+from ...solving import (
+    Budget,
+    Interrupted,
+    MemoryLimitExceeded,
+    Stats,
+    check,
+    formula_size,
+    optimize_script,
+)
 from .board import Board
 from .bounds import lower_bound, upper_bound
 from .check import check_solution
@@ -300,6 +308,8 @@ def run_mode(
             raise ValueError(f"unknown mode {mode!r}")
     except _TimeUp:
         s.outcome.status, s.outcome.stopped = "unknown", "timeout"
+    except MemoryLimitExceeded:
+        s.outcome.status, s.outcome.stopped = "unknown", "memory limit"
     except (Interrupted, KeyboardInterrupt):
         s.outcome.status, s.outcome.stopped = "unknown", "interrupted"
     if print_asserts and s.outcome.stopped is None:
