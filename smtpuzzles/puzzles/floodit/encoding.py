@@ -1,0 +1,217 @@
+"""The Flood-It formula over the cluster graph, grown one move (layer) at a time.
+
+Variables: ``colour_t<t>`` (Int in ``[0, k)``, the colour chosen by move t),
+``flooded_c<i>_t<t>`` (cluster i is flooded after t moves) and ``done_t<t>`` (every
+cluster is flooded after t moves). A search asks for "done by T" by passing ``done_t<T>``
+as an assumption, so one incremental solver answers every horizon and keeps what it
+learned. The rules, one small method each:
+
+- a move changes the region's colour (:meth:`FloodFormula._move_rules`);
+- a cluster is flooded after move t iff it was, or it has the move's colour and a
+  flooded neighbour (:meth:`_flood_rule`); a cluster farther than t steps from the
+  start cannot be flooded after t moves, so no variable exists for it;
+- ``done_t`` implies every cluster flooded, and ``done_t`` implies ``done_t+1``: "done by
+  T" is monotone in T, which makes searching over T sound (:meth:`_done_rules`);
+- until done, every move floods at least one new cluster (:meth:`_progress_rule`);
+- redundant colour counting: after u moves, every colour that still owns an unflooded
+  cluster needs a move of its own, so done by s leaves at most ``s - u`` such colours
+  (:meth:`_counting_rules`; ``ite`` sums, standard SMT-LIB).
+
+The rules are written as SMT-LIB text and handed to Z3's parser a layer at a time: the
+parser builds terms in C, many times faster than the Python API term by term (the
+building used to dominate the solving time). The same text is what ``--print-asserts``
+prints, after Z3 has read it back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import z3
+
+from ...solving import new_solver, smtlib_script
+from .clusters import ClusterGraph
+
+#: ``flooded[t][i]``: the name of the variable, ``"true"`` for the start cluster, or
+#: ``None`` where cluster i cannot be flooded after t moves.
+Layer = list[str | None]
+
+
+def _or(terms: Sequence[str]) -> str:
+    if not terms:
+        return "false"
+    return terms[0] if len(terms) == 1 else f"(or {' '.join(terms)})"
+
+
+def _and(terms: Sequence[str]) -> str:
+    if not terms:
+        return "true"
+    return terms[0] if len(terms) == 1 else f"(and {' '.join(terms)})"
+
+
+def _sum(terms: Sequence[str]) -> str:
+    return terms[0] if len(terms) == 1 else f"(+ {' '.join(terms)})"
+
+
+class FloodFormula:
+    """The formula for horizons ``0 .. horizon``; :meth:`extend` adds moves.
+
+    Each layer goes into an incremental solver of ``engine`` as soon as it is built;
+    ``feed=False`` only collects the text (for Z3's Optimize, which reads it at once).
+    """
+
+    def __init__(
+        self, g: ClusterGraph, engine: str = "sat", counting: bool = True, feed: bool = True
+    ) -> None:
+        self.g = g
+        self.k = g.n_colours
+        self.dist = g.distances()
+        self.counting = counting
+        self.solver: z3.Solver | None = new_solver(engine) if feed else None
+        self.by_colour: list[list[int]] = [[] for _ in range(self.k)]
+        for i, c in enumerate(g.colours):
+            self.by_colour[c].append(i)
+        first: Layer = [None] * len(g)
+        first[g.start] = "true"
+        self.flooded: list[Layer] = [first]
+        self.layers: list[list[str]] = [[]]  #: declarations and assertions, by time
+        self._add_done(0)
+        self._feed(0)
+
+    @property
+    def horizon(self) -> int:
+        return len(self.flooded) - 1
+
+    # -- building -------------------------------------------------------------------------
+
+    def _say(self, t: int, line: str) -> None:
+        self.layers[t].append(line)
+
+    def _feed(self, t: int) -> None:
+        if self.solver is not None:
+            self.solver.from_string("\n".join(self.layers[t]))
+
+    def extend(self, horizon: int) -> None:
+        """Add layers until the formula reaches ``horizon`` moves."""
+        while self.horizon < horizon:
+            t = self.horizon
+            self._add_move(t)
+            self._feed(t + 1)
+
+    def _add_move(self, t: int) -> None:
+        """Move t takes the board from time t to time t+1."""
+        self.layers.append([])
+        self._say(t + 1, f"(declare-fun colour_t{t} () Int)")
+        self._move_rules(t)
+        before = self.flooded[t]
+        after: Layer = [None] * len(self.g)
+        after[self.g.start] = "true"
+        for i in range(len(self.g)):
+            if i != self.g.start and self.dist[i] <= t + 1:
+                after[i] = self._flood_rule(t, i, before)
+        self.flooded.append(after)
+        self._add_done(t + 1)
+        self._progress_rule(t)
+
+    def _move_rules(self, t: int) -> None:
+        """Move t picks a colour of the board, other than the region's current colour."""
+        self._say(t + 1, f"(assert (and (<= 0 colour_t{t}) (< colour_t{t} {self.k})))")
+        previous = f"colour_t{t - 1}" if t > 0 else str(self.g.colours[self.g.start])
+        self._say(t + 1, f"(assert (not (= colour_t{t} {previous})))")
+
+    def _flood_rule(self, t: int, i: int, before: Layer) -> str:
+        """Cluster i is flooded after move t iff it was, or it takes the move's colour and
+        touches the flooded region."""
+        var = f"flooded_c{i}_t{t + 1}"
+        self._say(t + 1, f"(declare-fun {var} () Bool)")
+        pick = f"(= colour_t{t} {self.g.colours[i]})"
+        touching = [before[j] for j in self.g.neighbours[i] if before[j] is not None]
+        grows = pick if "true" in touching else f"(and {pick} {_or(touching)})"
+        was = before[i]
+        self._say(t + 1, f"(assert (= {var} {grows if was is None else f'(or {was} {grows})'}))")
+        return var
+
+    def _add_done(self, t: int) -> None:
+        self._say(t, f"(declare-fun done_t{t} () Bool)")
+        self._done_rules(t)
+        if self.counting and all(f is not None for f in self.flooded[t]):
+            self._counting_rules(t)
+
+    def _done_rules(self, t: int) -> None:
+        """done_t: every cluster is flooded after t moves; and done stays done."""
+        layer = self.flooded[t]
+        if any(f is None for f in layer):
+            self._say(t, f"(assert (not done_t{t}))")
+        elif len(layer) > 1:
+            rest = [f for i, f in enumerate(layer) if i != self.g.start and f is not None]
+            self._say(t, f"(assert (=> done_t{t} {_and(rest)}))")
+        if t > 0:
+            self._say(t, f"(assert (=> done_t{t - 1} done_t{t}))")
+
+    def _progress_rule(self, t: int) -> None:
+        """Until the board is done, move t floods at least one new cluster."""
+        before, after = self.flooded[t], self.flooded[t + 1]
+        fresh = []
+        for i, f in enumerate(after):
+            if f is None or i == self.g.start:
+                continue
+            fresh.append(f if before[i] is None else f"(and (not {before[i]}) {f})")
+        self._say(t + 1, f"(assert {_or([f'done_t{t}', *fresh])})")
+
+    def _colours_left(self, u: int) -> tuple[int, list[str]]:
+        """Colours owning an unflooded cluster after u moves: (certain count, open cases)."""
+        layer = self.flooded[u]
+        certain = 0
+        open_cases: list[str] = []
+        for members in self.by_colour:
+            if any(layer[i] is None for i in members):
+                certain += 1
+                continue
+            unflooded = [f"(not {layer[i]})" for i in members if i != self.g.start]
+            if unflooded:
+                open_cases.append(_or(unflooded))
+        return certain, open_cases
+
+    def _counting_rules(self, s: int) -> None:
+        """Done by s leaves at most ``s - u`` colours unflooded after u moves (u < s)."""
+        for u in range(max(0, s - self.k + 1), s):
+            certain, open_cases = self._colours_left(u)
+            room = s - u - certain
+            if room < 0:
+                self._say(s, f"(assert (not done_t{s}))")
+                return
+            if room < len(open_cases):
+                count = _sum([f"(ite {b} 1 0)" for b in open_cases])
+                self._say(s, f"(assert (=> done_t{s} (<= {count} {room})))")
+
+    # -- asking -----------------------------------------------------------------------------
+
+    def goal(self, horizon: int, exact: bool = False) -> list[z3.BoolRef]:
+        """Assumptions for "done within ``horizon`` moves" (``exact``: not one fewer)."""
+        self.extend(horizon)
+        if exact and horizon > 0:
+            return [z3.Bool(f"done_t{horizon}"), z3.Not(z3.Bool(f"done_t{horizon - 1}"))]
+        return [z3.Bool(f"done_t{horizon}")]
+
+    def moves(self, model: z3.ModelRef) -> list[int]:
+        """The moves of a model, up to the first time the board is done."""
+        length = next(
+            t
+            for t in range(self.horizon + 1)
+            if z3.is_true(model.eval(z3.Bool(f"done_t{t}"), True))
+        )
+        return [model.eval(z3.Int(f"colour_t{t}"), True).as_long() for t in range(length)]
+
+    def text(self, horizon: int) -> str:
+        """The declarations and assertions of every layer up to ``horizon``."""
+        self.extend(horizon)
+        return "\n".join(line for layer in self.layers[: horizon + 1] for line in layer)
+
+    def assertions(self, horizon: int, exact: bool = False) -> list[z3.BoolRef]:
+        """The formula "done within ``horizon`` moves" as Z3 terms (for printing, sizes)."""
+        facts = list(z3.parse_smt2_string(self.text(horizon)))
+        return facts + self.goal(horizon, exact)
+
+    def script(self, horizon: int, exact: bool = False, comments: Sequence[str] = ()) -> str:
+        """The SMT-LIB 2 script of "done within ``horizon`` moves" (QF_LIA)."""
+        return smtlib_script(self.assertions(horizon, exact), "QF_LIA", comments)

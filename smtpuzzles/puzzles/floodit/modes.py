@@ -1,0 +1,367 @@
+"""The five ways to ask for a Flood-It solution, on one incremental solver per search.
+
+- ``solve``: any solution within the length of a heuristic playout (always enough).
+- ``exact N``: exactly N moves, each flooding at least one new cluster.
+- ``search LO HI``: the least length in [LO, HI], proven.
+- ``min``: the least length, proven; LO and HI come from the bounds.
+- ``opt``: the least length through Z3's Optimize.
+
+Every solution is replayed by the independent checker before it is returned. A time
+limit or Ctrl-C ends a search with what is known: the best solution and proven bounds.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import z3
+
+from ...errors import CheckFailure, InputError
+from ...solving import (
+    Budget,
+    Interrupted,
+    MemoryLimitExceeded,
+    Stats,
+    check,
+    formula_size,
+    optimize_script,
+)
+from .board import Board
+from .bounds import lower_bound, upper_bound
+from .check import check_solution
+from .clusters import ClusterGraph, cluster_graph
+from .encoding import FloodFormula
+
+#: ``min`` searches upward from the lower bound when the bounds are at most this far
+#: apart, and by bisection otherwise. Measured on 20 boards of 99problems (12x12 with 10
+#: colours, 14x14 with 6 and 8): upward probing of gaps up to 3 took twice as long in total
+#: as bisection, whose first probe below the optimum is the hard one either way.
+UPWARD_GAP = 1
+
+
+@dataclass
+class Outcome:
+    """What a mode found: the answer, what is proven about the optimum, and how."""
+
+    mode: str
+    status: str = "unknown"  #: optimal | solved | unsat | unknown
+    moves: list[int] | None = None
+    lower_bound: int | None = None  #: proven: no solution with fewer moves
+    upper_bound: int | None = None  #: a solution with this many moves exists
+    elapsed_s: float = 0.0
+    strategy: str = ""  #: how min/search walked the horizons: "upward" or "binary"
+    derived: tuple[int, int] | None = None  #: LO..HI that min/search started from
+    notes: list[str] = field(default_factory=list)
+    stopped: str | None = None  #: "timeout" or "interrupted" when cut short
+    smtlib: str | None = None
+    stats: Stats = field(default_factory=Stats)
+
+    @property
+    def length(self) -> int | None:
+        return None if self.moves is None else len(self.moves)
+
+    def as_json(self) -> dict[str, Any]:
+        """The result object of ``--json`` (exactly the keys the issue names)."""
+        return {
+            "puzzle": "floodit",
+            "mode": self.mode,
+            "status": self.status,
+            "moves": self.moves,
+            "length": self.length,
+            "lower_bound": self.lower_bound,
+            "upper_bound": self.upper_bound,
+            "elapsed_s": round(self.elapsed_s, 3),
+        }
+
+
+class _TimeUp(Exception):
+    """The budget ran out during a probe."""
+
+
+class Search:
+    """One board, one incremental formula, and what the probes have proven so far."""
+
+    def __init__(
+        self,
+        board: Board,
+        start: tuple[int, int] = (0, 0),
+        engine: str = "sat",
+        timeout_s: float | None = None,
+        counting: bool = True,
+        mode: str = "min",
+    ) -> None:
+        self.board = board
+        self.start = start
+        self.engine = engine
+        self.counting = counting
+        self.budget = Budget(timeout_s)
+        self.outcome = Outcome(mode)
+        self.graph: ClusterGraph = cluster_graph(board.grid, start)
+        self._formula: FloodFormula | None = None
+        self.lb = lower_bound(self.graph)
+        self.outcome.lower_bound = self.lb
+
+    @property
+    def formula(self) -> FloodFormula:
+        if self._formula is None:
+            self._formula = FloodFormula(self.graph, self.engine, self.counting)
+        return self._formula
+
+    # -- bookkeeping --------------------------------------------------------------------
+
+    def accept(self, moves: list[int]) -> None:
+        """Replay ``moves`` with the checker and keep them if they are the best so far."""
+        check_solution(self.board.grid, moves, self.start)
+        best = self.outcome.moves
+        if best is None or len(moves) < len(best):
+            self.outcome.moves = moves
+            self.outcome.upper_bound = len(moves)
+
+    def prove_at_least(self, length: int) -> None:
+        self.lb = max(self.lb, length)
+        self.outcome.lower_bound = self.lb
+
+    def probe(self, horizon: int, exact: bool = False) -> bool:
+        """Is there a solution within ``horizon`` moves (exactly, if ``exact``)?"""
+        goal = self.formula.goal(horizon, exact)
+        label = f"T={horizon}" + (" exact" if exact else "")
+        assert self.formula.solver is not None
+        answer = check(self.formula.solver, self.budget, goal, self.outcome.stats, label)
+        if answer == z3.sat:
+            moves = self.formula.moves(self.formula.solver.model())
+            if exact and len(moves) != horizon:
+                raise CheckFailure(f"exact {horizon}: the model has {len(moves)} moves")
+            self.accept(moves)
+            return True
+        if answer == z3.unsat:
+            if not exact:
+                self.prove_at_least(horizon + 1)
+            return False
+        raise _TimeUp()
+
+    def playout_budget(self) -> float | None:
+        """A quarter of the time left for the beam search, so the solver gets the rest."""
+        left = self.budget.remaining()
+        return None if left is None else left / 4
+
+    def playout(self) -> list[int]:
+        """A heuristic solution; its length is an upper bound."""
+        moves = upper_bound(self.graph, budget_s=self.playout_budget())
+        self.accept(moves)
+        return moves
+
+    # -- the search over horizons ---------------------------------------------------------
+
+    def least(self, lo: int, hi: int, hi_known: bool) -> bool:
+        """Find the least horizon in ``[lo, hi]``, given that none below ``lo`` works and,
+        if ``hi_known``, that ``hi`` works. False when no horizon up to ``hi`` works."""
+        if hi - lo <= UPWARD_GAP:
+            self.outcome.strategy = "upward"
+            for horizon in range(lo, hi if hi_known else hi + 1):
+                if self.probe(horizon):
+                    return True
+            return hi_known
+        self.outcome.strategy = "binary"
+        if not hi_known:
+            if not self.probe(hi):
+                return False
+            hi = len(self.outcome.moves or [])
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if self.probe(mid):
+                hi = len(self.outcome.moves or [])
+            else:
+                lo = mid + 1
+        return True
+
+    def finish_optimal(self) -> None:
+        assert self.outcome.moves is not None
+        self.prove_at_least(len(self.outcome.moves))
+        self.outcome.status = "optimal"
+
+    # -- modes ----------------------------------------------------------------------------
+
+    def solve(self) -> None:
+        play = self.playout()
+        self.outcome.moves = None  # the answer is the solver's, within the playout's length
+        try:
+            found = self.probe(len(play))
+        finally:
+            if self.outcome.moves is None:  # cut short: the playout is the best known
+                self.outcome.moves = play
+        if not found:
+            raise CheckFailure(f"no solution within {len(play)} moves, though the playout has one")
+        self.outcome.status = "solved"
+
+    def exact(self, n: int) -> None:
+        if n > len(self.graph) - 1:  # each move floods a new cluster: no formula needed
+            self.outcome.notes.append(
+                f"{n} moves cannot each flood a new cluster of {len(self.graph)}"
+            )
+            self.outcome.status = "unsat"
+            return
+        self.outcome.status = "solved" if self.probe(n, exact=True) else "unsat"
+
+    def search(self, lo: int, hi: int) -> None:
+        if lo > self.lb and self.probe(lo - 1):
+            self.outcome.status = "solved"
+            self.outcome.notes.append(f"the optimum is below {lo}: a shorter solution exists")
+            return
+        lo = max(lo, self.lb)
+        if lo > hi:
+            self.outcome.status = "unsat"
+            return
+        play = upper_bound(self.graph, budget_s=self.playout_budget())
+        known = len(play) <= hi
+        if known:
+            self.accept(play)
+            hi = len(play)
+        self.outcome.derived = (lo, hi)
+        if self.least(lo, hi, known):
+            self.finish_optimal()
+        else:
+            self.outcome.status = "unsat"
+
+    def minimum(self) -> None:
+        hi = len(self.playout())
+        self.outcome.derived = (self.lb, hi)
+        self.least(self.lb, hi, True)
+        self.finish_optimal()
+
+    def optimize(self) -> z3.Optimize:
+        """``opt``: minimise the number of moves before done, within the playout's length."""
+        hi = len(self.playout())
+        opt, formula = optimize_problem(self.graph, hi, self.counting)
+        answer = check(opt, self.budget, (), self.outcome.stats, f"optimize T<={hi}")
+        if answer == z3.sat:
+            moves = formula.moves(opt.model())
+            check_solution(self.board.grid, moves, self.start)
+            self.outcome.moves, self.outcome.upper_bound = moves, len(moves)
+            self.finish_optimal()
+        elif answer == z3.unsat:
+            raise CheckFailure(f"Optimize: no solution within {hi} moves, though one exists")
+        else:
+            raise _TimeUp()
+        return opt
+
+    # -- scripts ----------------------------------------------------------------------------
+
+    def scripts(self, mode: str, args: tuple[int, ...]) -> str:
+        """The SMT-LIB of the formula(s) behind the outcome (see the CLI's help)."""
+        out = self.outcome
+        f = self.formula
+        name = f"{self.board.name}: Flood-It, {self.board.rows}x{self.board.cols}"
+        if mode == "exact" and out.notes:
+            return f"; {name}: exactly {args[0]} moves: no formula needed ({out.notes[0]})\n"
+        if mode == "exact":
+            return f.script(args[0], exact=True, comments=[name, f"exactly {args[0]} moves"])
+        if mode == "solve":
+            horizon = out.upper_bound if out.upper_bound is not None else len(self.playout())
+            return f.script(horizon, comments=[name, f"within {horizon} moves"])
+        if out.status == "unsat" and mode == "search":
+            hi = args[1]
+            return f.script(hi, comments=[name, f"within {hi} moves (unsat)"])
+        if out.status == "optimal" and out.length is not None:
+            best = out.length
+            text = f.script(best, comments=[name, f"within {best} moves (sat: the optimum)"])
+            if best > 0:
+                text += "\n" + f.script(
+                    best - 1, comments=[f"within {best - 1} moves (unsat: none shorter)"]
+                )
+            return text
+        horizon = out.length if out.length is not None else len(self.playout())
+        return f.script(horizon, comments=[name, f"within {horizon} moves"])
+
+
+def run_mode(
+    board: Board,
+    mode: str,
+    args: tuple[int, ...] = (),
+    start: tuple[int, int] = (0, 0),
+    engine: str = "sat",
+    timeout_s: float | None = None,
+    counting: bool = True,
+    print_asserts: bool = False,
+) -> Outcome:
+    """Run ``mode`` (solve, exact, search, min, opt) on ``board`` and return the outcome.
+
+    Never raises on a time limit or Ctrl-C: the outcome then has status ``unknown``,
+    the best solution found and the proven bounds, and ``stopped`` says why.
+    """
+    began = time.monotonic()
+    s = Search(board, start, engine, timeout_s, counting, mode)
+    opt: z3.Optimize | None = None
+    try:
+        if mode == "solve":
+            s.solve()
+        elif mode == "exact":
+            s.exact(args[0])
+        elif mode == "search":
+            s.search(args[0], args[1])
+        elif mode == "min":
+            s.minimum()
+        elif mode == "opt":
+            opt = s.optimize()
+        else:
+            raise ValueError(f"unknown mode {mode!r}")
+    except _TimeUp:
+        s.outcome.status, s.outcome.stopped = "unknown", "timeout"
+    except MemoryLimitExceeded:
+        s.outcome.status, s.outcome.stopped = "unknown", "memory limit"
+    except (Interrupted, KeyboardInterrupt):
+        s.outcome.status, s.outcome.stopped = "unknown", "interrupted"
+    if print_asserts and s.outcome.stopped is None:
+        if opt is not None:
+            s.outcome.smtlib = optimize_script(opt, [f"{board.name}: Flood-It, Z3 Optimize"])
+        else:
+            s.outcome.smtlib = s.scripts(mode, args)
+    s.outcome.elapsed_s = time.monotonic() - began
+    return s.outcome
+
+
+def optimize_problem(
+    g: ClusterGraph, horizon: int, counting: bool = True
+) -> tuple[z3.Optimize, FloodFormula]:
+    """Z3's Optimize over the formula up to ``horizon`` (known to be enough), minimising
+    the number of moves made before the board is done."""
+    opt = z3.Optimize()
+    # Turning 0-1 integers into pseudo-Booleans made Optimize 6x slower here.
+    opt.set("elim_01", False)
+    formula = FloodFormula(g, counting=counting, feed=False)
+    opt.from_string(formula.text(horizon))
+    done = [z3.Bool(f"done_t{t}") for t in range(horizon + 1)]
+    opt.add(done[horizon])
+    moves_before_done = [z3.If(d, 0, 1) for d in done[:horizon]]
+    opt.minimize(z3.Sum(moves_before_done) if moves_before_done else z3.IntVal(0))
+    return opt, formula
+
+
+def dry_run(
+    board: Board,
+    mode: str,
+    args: tuple[int, ...],
+    start: tuple[int, int] = (0, 0),
+    counting: bool = True,
+) -> tuple[dict[str, Any], str]:
+    """Build, do not solve, the formula a mode would ask first (``exact``: N moves;
+    ``search``: HI; otherwise the playout's length): its sizes and its script."""
+    g = cluster_graph(board.grid, start)
+    if mode == "exact" and args[0] > len(g) - 1:
+        raise InputError(
+            f"exact {args[0]}: more moves than can each flood a new cluster "
+            f"({len(g)} clusters); the answer is unsat without a formula"
+        )
+    horizon = args[0] if mode == "exact" else args[1] if mode == "search" else len(upper_bound(g))
+    title = f"{board.name}: Flood-It, {mode}, horizon {horizon} (not solved)"
+    if mode == "opt":
+        opt, formula = optimize_problem(g, horizon, counting)
+        script = optimize_script(opt, [title])
+        facts = list(opt.assertions())
+    else:
+        formula = FloodFormula(g, counting=counting, feed=False)
+        facts = formula.assertions(horizon, mode == "exact")
+        script = formula.script(horizon, mode == "exact", [title])
+    sizes = {"horizon": horizon, "clusters": len(g), **formula_size(facts)}
+    return sizes, script
