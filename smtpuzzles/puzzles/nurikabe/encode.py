@@ -139,8 +139,17 @@ def wall_connected(enc: Encoding) -> None:
     region = connected(puzzle.graph, candidates, "wall", root=enc.wall_root, max_dist=limit)
     out = list(region.constraints)
     if enc.wall_root is not None:
+        # A cell further from the root than the wall is long, or cut off from it by
+        # known white cells, is white. (Bounds must stay consistent: Z3's finite-domain
+        # engine gives up on an integer whose range is empty.)
+        top = len(candidates) - 1 if limit is None else limit
         steps = _distances(puzzle.neighbours, enc.wall_root, set(candidates))
-        out.extend(region.dist[i] >= d for i, d in steps.items() if d > 0)
+        for i in candidates:
+            d = steps.get(i)
+            if d is None or d > top:
+                out.append(enc.white(i))
+            elif d > 0:
+                out.append(region.dist[i] >= d)
     enc.add("wall_connected", out)
 
 

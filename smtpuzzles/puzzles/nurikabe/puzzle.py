@@ -8,7 +8,7 @@ adjacency between two cells is one relation, whatever way an adjacency table wro
 
 from __future__ import annotations
 
-from collections import deque
+from collections import Counter, deque
 from dataclasses import dataclass, field
 
 from ...graph import Graph
@@ -62,7 +62,14 @@ class Deductions:
 
     def owners(self, i: int) -> list[int]:
         """Clues whose island might contain cell ``i``."""
-        return [k for k, cells in self.reach.items() if i in cells]
+        index = self.__dict__.get("_owners")
+        if index is None:
+            index = {}
+            for k, cells in self.reach.items():
+                for j in cells:
+                    index.setdefault(j, []).append(k)
+            self.__dict__["_owners"] = index
+        return index.get(i, [])
 
 
 def deduce(puzzle: Nurikabe) -> Deductions:
@@ -81,21 +88,25 @@ def deduce(puzzle: Nurikabe) -> Deductions:
     owner: dict[int, int] = {k: k for k in puzzle.clues}
     black: set[int] = set()
     reach: dict[int, dict[int, int]] = {}
+    near: list[set[int]] = []
+
+    def free_for(k: int):
+        return lambda j: near[j] <= {k} and j not in black
+
     while True:
         before = (len(owner), len(black))
-        near: list[set[int]] = [set() for _ in range(n)]
+        near = [set() for _ in range(n)]
         for i, k in owner.items():
             near[i].add(k)
             for j in nbrs[i]:
                 near[j].add(k)
+        owned = Counter(owner.values())
         for k, size in puzzle.clues.items():
-            mine = [i for i, o in owner.items() if o == k]
-            if size is not None and len(mine) == size:
+            if size is not None and owned[k] == size:
                 reach[k] = _bfs(nbrs, k, size, lambda j, k=k: owner.get(j) == k)
                 continue
             limit = n if size is None else size - 1
-            free = {j for j in range(n) if near[j] <= {k} and j not in black}
-            reach[k] = _bfs(nbrs, k, limit, free.__contains__)
+            reach[k] = _bfs(nbrs, k, limit, free_for(k))
             if size is not None and len(reach[k]) == size:
                 for i in reach[k]:
                     owner[i] = k
