@@ -15,7 +15,7 @@ from ..formats.puzzlink import looks_like_url
 from ..puzzles.nurikabe import STRATEGIES, encode, solve
 from ..puzzles.nurikabe.parse import FORMATS, parse, to_puzzlink
 from ..puzzles.nurikabe.view import json_solution, text_picture
-from ..solving import Budget, Stats, formula_size, set_memory_limit, smtlib_script
+from ..solving import ENGINES, Budget, Stats, formula_size, set_memory_limit, smtlib_script
 from ..sources import read_source
 from .common import (
     EXIT_LIMIT,
@@ -59,6 +59,15 @@ Connectivity = Annotated[
     ),
 ]
 
+Engine = Annotated[
+    str | None,
+    typer.Option(
+        "--engine",
+        help="Z3 engine: sat (the SAT core) or smt (the QF_LIA solver); "
+        "default: the faster one for the strategy (distance: smt, lazy: sat).",
+    ),
+]
+
 
 def load(puzzle: str, fmt: str, index: int):
     """The puzzle named by a path, ``-`` (standard input) or a puzz.link URL."""
@@ -90,6 +99,7 @@ def solve_command(
     fmt: Format = "auto",
     index: Index = 1,
     connectivity: Connectivity = "distance",
+    engine: Engine = None,
     unique: Annotated[
         bool, typer.Option("--unique", help="Prove the solution unique (or show a second one).")
     ] = False,
@@ -117,6 +127,8 @@ def solve_command(
         raise InputError(
             f"unknown --connectivity {connectivity!r}; expected one of {', '.join(STRATEGIES)}"
         )
+    if engine is not None and engine not in ENGINES:
+        raise InputError(f"unknown --engine {engine!r}; expected one of {', '.join(ENGINES)}")
     p = load(puzzle, fmt, index)
     if to is not None:
         if to != "puzzlink":
@@ -138,7 +150,9 @@ def solve_command(
         return
     set_memory_limit(memory)
     stats = Stats()
-    outcome, search = solve(p, connectivity, budget, stats, unique=unique, count=count)
+    outcome, search = solve(
+        p, connectivity, budget, stats, unique=unique, count=count, engine=engine
+    )
     elapsed = round(budget.elapsed(), 3)
     first = outcome.solutions[0] if outcome.solutions else None
     result: dict[str, Any] = {
@@ -271,6 +285,7 @@ def _cells(size: str) -> int:
 def bench_nurikabe(
     paths: Annotated[list[Path], typer.Argument(help="Puzzle files or folders of them.")],
     connectivity: Connectivity = "distance",
+    engine: Engine = None,
     jobs: Annotated[int, typer.Option("--jobs", min=1, help="Puzzles run at once.")] = 1,
     timeout: Annotated[
         float, typer.Option("--timeout", min=0.1, help="Per-puzzle limit in seconds.")
@@ -286,7 +301,7 @@ def bench_nurikabe(
     cases = []
     for f in puzzle_files(paths):
         argv = ["nurikabe", "solve", str(f), "--json", "--connectivity", connectivity]
-        argv += ["--timeout", str(timeout)]
+        argv += ["--timeout", str(timeout)] + (["--engine", engine] if engine else [])
         expected = expected_rows(f)
         size = ""
         try:

@@ -24,6 +24,11 @@ from .puzzle import Nurikabe, Picture
 
 STRATEGIES = ("distance", "lazy")
 
+#: The engine each strategy is fastest with (measured on the janko corpus): the distance
+#: equations suit the simplex of the general solver far better than bit-blasting, while
+#: the lazy loop's purely Boolean formulas suit the SAT core.
+BEST_ENGINE = {"distance": "smt", "lazy": "sat"}
+
 
 @dataclass
 class Outcome:
@@ -48,7 +53,7 @@ class Search:
         strategy: str = "distance",
         budget: Budget | None = None,
         stats: Stats | None = None,
-        engine: str = "sat",
+        engine: str | None = None,
     ) -> None:
         if strategy not in STRATEGIES:
             raise ValueError(f"unknown strategy {strategy!r}; expected one of {STRATEGIES}")
@@ -60,7 +65,8 @@ class Search:
         self.formula: list[z3.BoolRef] = self.enc.local()
         if strategy == "distance":
             self.formula += self.enc.connectivity()
-        self.solver = new_solver(engine)
+        self.engine = engine or BEST_ENGINE[strategy]
+        self.solver = new_solver(self.engine)
         self.solver.add(*self.formula)
         self.blocked: list[z3.BoolRef] = []
         self.rounds = 0
@@ -143,10 +149,11 @@ def solve(
     stats: Stats | None = None,
     unique: bool = False,
     count: int | None = None,
+    engine: str | None = None,
 ) -> tuple[Outcome, Search]:
     """Find a picture; with ``unique`` prove it unique (and find the fixed cells),
     with ``count`` find up to that many distinct pictures."""
-    search = Search(puzzle, strategy, budget, stats)
+    search = Search(puzzle, strategy, budget, stats, engine)
     wanted = max(count or 1, 2 if unique else 1)
     outcome = Outcome("unknown")
     while len(outcome.solutions) < wanted:
