@@ -11,9 +11,11 @@ import typer
 
 from ..bench import Case, Row, run_cases, summary
 from ..errors import InputError
+from ..formats.grid import format_clue_grid
 from ..formats.puzzlink import looks_like_url
 from ..puzzles.nurikabe import STRATEGIES, encode, solve
-from ..puzzles.nurikabe.parse import FORMATS, parse, to_puzzlink
+from ..puzzles.nurikabe.generate import SHAPES, generate, shape_graph
+from ..puzzles.nurikabe.parse import FORMATS, format_table, parse, to_puzzlink
 from ..puzzles.nurikabe.view import json_solution, text_picture
 from ..solving import ENGINES, Budget, Stats, formula_size, set_memory_limit, smtlib_script
 from ..sources import read_source
@@ -363,3 +365,39 @@ def _row_dict(r: Row) -> dict[str, Any]:
         "verdict": r.verdict,
         "error": r.error,
     }
+
+
+@app.command("generate")
+@cli_errors
+def generate_command(
+    rows: Annotated[int, typer.Argument(min=2, max=30, help="Rows of the grid.")],
+    cols: Annotated[int, typer.Argument(min=2, max=30, help="Columns of the grid.")],
+    shape: Annotated[str, typer.Option("--shape", help=f"One of {', '.join(SHAPES)}.")] = "square",
+    seed: Annotated[int, typer.Option("--seed", help="Random seed (same seed, same puzzle).")] = 1,
+    max_island: Annotated[int, typer.Option("--max-island", min=1, help="Largest island.")] = 6,
+    answer: Annotated[
+        bool, typer.Option("--answer", help="Print the solution after the puzzle.")
+    ] = False,
+    output: Output = None,
+) -> None:
+    """Make a random puzzle with a unique solution (grid text, or a table for other shapes).
+
+    Example: smtpuzzles nurikabe generate 7 7 --seed 3 --answer
+    """
+    if shape not in SHAPES:
+        raise InputError(f"unknown --shape {shape!r}; expected one of {', '.join(SHAPES)}")
+    graph, pools = shape_graph(shape, rows, cols, seed)
+    made = generate(graph, pools, seed, max_island)
+    if made is None:
+        raise InputError(f"no unique puzzle found for seed {seed}; try another seed")
+    p, picture = made
+    if shape == "square":
+        assert graph.coords is not None
+        text = format_clue_grid(
+            rows, cols, {graph.coords[i]: "?" if v is None else v for i, v in p.clues.items()}
+        )
+    else:
+        text = f"# Nurikabe on a {rows}x{cols} {shape} grid (seed {seed})\n" + format_table(p)
+    if answer:
+        text += "\n" + text_picture(p, picture)
+    _emit(text, output, "")

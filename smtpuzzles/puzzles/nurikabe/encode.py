@@ -45,6 +45,13 @@ class Encoding:
 CONNECTIVITY = ("islands_connected", "wall_connected")
 
 
+def count(terms: list[z3.BoolRef]) -> z3.ArithRef:
+    """How many of ``terms`` hold, as an ``ite`` sum (never a one-argument ``+``,
+    which some SMT-LIB readers reject)."""
+    ones = [z3.If(t, 1, 0) for t in terms]
+    return z3.Sum(ones) if len(ones) > 1 else ones[0] if ones else z3.IntVal(0)
+
+
 def variables(puzzle: Nurikabe, known: Deductions) -> Encoding:
     name = puzzle.cell
     black = [z3.Bool(f"black_{name(i)}") for i in range(len(puzzle))]
@@ -74,7 +81,7 @@ def one_clue_per_island(enc: Encoding) -> None:
         mine = [enc.island[k][i] for k in enc.known.owners(i)]
         out.append(enc.white(i) == z3.Or(mine) if mine else enc.black[i])
         if len(mine) > 1:
-            out.append(z3.Sum([z3.If(v, 1, 0) for v in mine]) <= 1)
+            out.append(count(mine) <= 1)
     enc.add("one_clue_per_island", out)
 
 
@@ -95,7 +102,7 @@ def island_sizes(enc: Encoding) -> None:
     out = []
     for k, size in enc.puzzle.clues.items():
         if size is not None:
-            out.append(z3.Sum([z3.If(v, 1, 0) for v in enc.island[k].values()]) == size)
+            out.append(count(list(enc.island[k].values())) == size)
     enc.add("island_sizes", out)
 
 
