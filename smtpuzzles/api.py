@@ -99,7 +99,7 @@ class Nurikabe:
         return self.puzzle.name
 
     def __str__(self) -> str:
-        return _nurikabe_view.text_picture(self.puzzle, None).rstrip("\n")
+        return _nurikabe_view.text_picture(_shaped(self.puzzle), None).rstrip("\n")
 
     def _repr_svg_(self) -> str:
         return _nurikabe_svg(self.puzzle, None)
@@ -129,6 +129,14 @@ class Koburin:
 
 
 Puzzle = FloodIt | Nurikabe | Koburin
+
+
+def _shaped(puzzle: _nurikabe.Nurikabe) -> _nurikabe.Nurikabe:
+    """The puzzle over :func:`drawable`'s graph, so text pictures shift hex rows too."""
+    graph = drawable(puzzle.graph)
+    if graph is puzzle.graph:
+        return puzzle
+    return _nurikabe.Nurikabe(graph, puzzle.clues, puzzle.pools, puzzle.name)
 
 
 def _lists(grid: Sequence[Sequence[int]]) -> list[list[int]]:
@@ -607,14 +615,15 @@ def _nurikabe_text(r: Result) -> str:
     lines = [f"puzzle: {p.name} ({len(p.puzzle)} cells, {len(p.puzzle.clues)} clues)"]
     lines.append(f"status: {r.status}")
     if r.answer is not None:
-        lines.append(_nurikabe_view.text_picture(p.puzzle, r.answer).rstrip("\n"))
+        lines.append(_nurikabe_view.text_picture(_shaped(p.puzzle), r.answer).rstrip("\n"))
     if r.unique is not None:
         lines.append(f"unique: {'yes' if r.unique else 'no'}")
     if r.count is not None:
         lines.append(f"solutions: {r.count}{'' if r.count_complete else ' (or more)'}")
     if r.fixed is not None and not r.unique and r.answer is not None:
         lines.append(f"fixed in every solution ({len(r.fixed)} cells; ? = not fixed):")
-        lines.append(_nurikabe_view.text_picture(p.puzzle, r.answer, r.fixed).rstrip("\n"))
+        shown = _nurikabe_view.text_picture(_shaped(p.puzzle), r.answer, r.fixed)
+        lines.append(shown.rstrip("\n"))
     lines.append(f"time: {r.elapsed_s:.3f} s")
     return "\n".join(lines)
 
