@@ -1,10 +1,9 @@
 """The Python API: what the command line does, in a few calls and with no printing.
 
->>> import smtpuzzles
->>> board = smtpuzzles.load("instances/floodit/b05x05c4.txt")
->>> result = smtpuzzles.solve(board, "min")
->>> result.status, result.answer, smtpuzzles.check(board, result)
-('optimal', [...], [])
+    import smtpuzzles
+    board = smtpuzzles.load("instances/floodit/b05x05c4.txt")
+    result = smtpuzzles.solve(board, "min")   # result.status == "optimal"
+    smtpuzzles.check(board, result)           # [] (no problems found)
 
 ``load`` reads a path, a text or a puzz.link URL and returns a puzzle object
 (:class:`FloodIt`, :class:`Nurikabe`, :class:`Koburin`); ``solve`` runs a mode and returns
