@@ -30,12 +30,13 @@ class MemoryLimitExceeded(Exception):
     """Z3 hit the ``--memory`` cap; reported as one line, not a crash."""
 
 
-def new_solver(engine: str = "sat") -> z3.Solver:
-    """A fresh incremental solver for ``engine`` (see :data:`ENGINES`)."""
+def new_solver(engine: str = "sat", ctx: z3.Context | None = None) -> z3.Solver:
+    """A fresh incremental solver for ``engine`` (see :data:`ENGINES`); ``ctx``: a Z3
+    context of its own (terms numbered from scratch, so runs repeat exactly)."""
     if engine == "sat":
-        return z3.SolverFor("QF_FD")
+        return z3.SolverFor("QF_FD", ctx=ctx)
     if engine == "smt":
-        return z3.SolverFor("QF_LIA")
+        return z3.SolverFor("QF_LIA", ctx=ctx)
     raise ValueError(f"unknown engine {engine!r}; expected one of {ENGINES}")
 
 

@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
+import random
 import subprocess
 import sys
 
 import pytest
 
+from smtpuzzles.graph import rectangle
 from smtpuzzles.puzzles.koburin import problems, solve
+from smtpuzzles.puzzles.koburin.check import walk_loop
 from smtpuzzles.puzzles.koburin.formats import (
     parse,
     parse_solution_grid,
     solution_positions,
     to_grid_text,
 )
-from smtpuzzles.puzzles.koburin.generate import generate
+from smtpuzzles.puzzles.koburin.generate import generate, random_loop
 
 
 @pytest.mark.parametrize("rows, cols, seed", [(6, 6, 1), (5, 8, 2), (8, 8, 3)])
@@ -30,8 +33,26 @@ def test_generated_puzzle_is_unique_with_its_answer(rows: int, cols: int, seed: 
     assert solution_positions(reread, outcome.solution) == parse_solution_grid(sol_text)
 
 
+def test_random_loop_is_one_loop_through_about_the_share_asked() -> None:
+    graph = rectangle(12, 12)
+    for seed in range(5):
+        edges = random_loop(graph, random.Random(seed), fill=0.7)
+        pieces = walk_loop(frozenset(edges))
+        assert len(pieces) == 1
+        assert 0.55 * len(graph) <= len(pieces[0]) <= 0.75 * len(graph)
+        assert all(sum(1 for e in edges if i in e) == 2 for i in pieces[0])
+
+
+def test_same_seed_same_puzzle_in_one_process() -> None:
+    """Each puzzle is made in a Z3 context of its own, so a second run repeats the first."""
+    first, second = generate(8, 8, 5), generate(8, 8, 5)
+    assert first is not None and second is not None
+    assert to_grid_text(first[0]) == to_grid_text(second[0]) and first[2] == second[2]
+    assert to_grid_text(generate(8, 8, 6)[0]) != to_grid_text(first[0])
+
+
 def test_same_seed_same_puzzle() -> None:
-    """Across processes (inside one, Z3's term numbering carries over between runs)."""
+    """Across processes."""
     command = [sys.executable, "-m", "smtpuzzles", "koburin", "generate", "6", "6", "--seed", "7"]
     first, second = (subprocess.run(command, capture_output=True, text=True) for _ in range(2))
     assert first.returncode == 0 and first.stdout.startswith("6 6\n")

@@ -1,93 +1,174 @@
 """Random Koburin puzzles with a unique solution.
 
-1. Numbered cells: scattered at random (no two touching, even diagonally), then thinned
-   until every other cell has two free neighbours (a loop cell needs two).
-2. A random answer: the solver finds black cells and one loop around those numbered
-   cells (their values unknown yet), from a random seed.
-3. Each numbered cell gets its value read off the answer.
-4. While a second solution exists, our black cell nearest to where the two differ
-   becomes a number too: the second solution breaks (a numbered cell is neither black
-   nor on a loop) while ours still holds.
+1. A random loop, drawn directly: start from a loop round a 2x2 square and "bump" its
+   links outwards at random (a link a-b next to two free cells c, d that make a 2x2
+   square with it becomes a-c-d-b) until no link can be bumped.
+2. Black cells: a random set of the cells off the loop, no two side by side; the other
+   cells off the loop are numbered, their numbers read off the black cells.
+3. The numbered cells start as ``?``. While the solver finds a second solution, numbers
+   where it differs from ours are revealed; when none differs, one of our black cells
+   near the difference becomes a numbered cell (the second solution has it black or on
+   its loop, so it is ruled out).
+
+The solver only checks uniqueness. Each puzzle is made in a Z3 context of its own, so
+the same seed gives the same puzzle in one process or in many.
 """
 
 from __future__ import annotations
 
 import random
 
+import z3
+
 from ...graph import Graph, rectangle
 from ...solving import Budget
 from .puzzle import Koburin, Solution
+from .rules import parse_terms
 from .solve import Search
 
-Pos = tuple[int, int]
+Edge = tuple[int, int]
 
 
-def scatter_numbers(graph: Graph, rng: random.Random, density: float = 0.5) -> set[int]:
-    """Cells to number: scattered, none touching another, every other cell with at least
-    two neighbours that are not numbered."""
-    assert graph.coords is not None
-    numbered: set[int] = set()
-    for i in rng.sample(range(len(graph)), len(graph)):
-        r, c = graph.coords[i]
-        around = {graph.at(r + dr, c + dc) for dr, dc in ((0, 0), (0, 1), (1, 0), (0, -1), (-1, 0))}
-        if not around & numbered and rng.random() < density:
-            numbered.add(i)
-    changed = True
-    while changed:
-        changed = False
-        for i in range(len(graph)):
-            near = graph.out[i]
-            if i not in numbered and sum(1 for j in near if j not in numbered) < 2:
-                numbered.discard(rng.choice([j for j in near if j in numbered]))
-                changed = True
-    return numbered
+def random_loop(graph: Graph, rng: random.Random, fill: float) -> list[Edge]:
+    """The links of a random loop through about ``fill`` of a rectangular grid's cells:
+    grown by random bumps from a loop round a 2x2 square until no link can be bumped,
+    then dented (the reverse of a bump) at random places until it is short enough, and
+    where it could be rerouted through the same cells."""
+    following = _grown_loop(graph, rng)
+    _dent(graph, following, rng, round(fill * len(graph)))
+    while switch := _switchable(graph, following):
+        if not _dent_near(graph, following, switch):
+            break
+    return [(min(a, b), max(a, b)) for a, b in following.items()]
 
 
-def random_answer(
-    graph: Graph, rng: random.Random, budget: Budget, black: float = 0.5, tries: int = 20
-) -> tuple[set[int], Solution] | None:
-    """Numbered cells and an answer around them (``None`` if the budget ran out).
+def _switchable(graph: Graph, following: dict[int, int]) -> tuple[int, ...] | None:
+    """A 2x2 square whose two parallel loop links can be swapped for its other two
+    sides with the loop still one loop (the same cells, another loop: no puzzle could
+    tell the two apart), or ``None``."""
+    position: dict[int, int] = {}
+    cell = min(following)
+    for k in range(len(following)):
+        position[cell] = k
+        cell = following[cell]
+    length = len(following)
 
-    Black cells are asked for at random places (no two touching); when no answer has
-    them all, one of those the solver blames (its unsat core) is given up.
-    """
-    for _ in range(tries):
-        numbered = scatter_numbers(graph, rng)
-        search = Search(Koburin(graph, {i: None for i in numbered}))
-        search.solver.set("random_seed", rng.randrange(1 << 30))
-        wanted: set[int] = set()
-        for i in rng.sample(range(len(graph)), len(graph)):
-            if i not in numbered and not set(graph.out[i]) & wanted and rng.random() < black:
-                wanted.add(i)
-        while True:
-            answer = search.next(budget, None, [search.enc.black[i] for i in sorted(wanted)])
-            if answer == "unknown":
-                return None
-            if isinstance(answer, Solution):
-                return numbered, answer
-            core = [str(b) for b in search.solver.unsat_core()]
-            blamed = [i for i in sorted(wanted) if str(search.enc.black[i]) in core]
-            if not blamed:
-                break
-            wanted.discard(rng.choice(blamed))
+    def step(u: int, v: int) -> tuple[int, int] | None:
+        """The link u-v oriented along the loop, if it is a link of the loop."""
+        if u not in position or v not in position:
+            return None
+        if (position[u] + 1) % length == position[v]:
+            return u, v
+        if (position[v] + 1) % length == position[u]:
+            return v, u
+        return None
+
+    for tl, tr, bl, br in graph.squares():
+        for (p, q), (r, s), (x1, y1), (x2, y2) in (
+            ((tl, tr), (bl, br), (tl, bl), (tr, br)),
+            ((tl, bl), (tr, br), (tl, tr), (bl, br)),
+        ):
+            first, second = step(p, q), step(r, s)
+            if first is None or second is None or step(x1, y1) or step(x2, y2):
+                continue
+            partner = {x1: y1, y1: x1, x2: y2, y2: x2}
+            if partner[first[0]] == second[0]:  # u1-u2 and v1-v2 rejoin one loop
+                return tl, tr, bl, br
     return None
 
 
-def _blacks_near(
-    black: set[Pos], ours: Solution, other: Solution, puzzle: Koburin, reach: int = 2
-) -> set[Pos]:
-    """Our black cells within ``reach`` steps of where ``other`` differs from ours (at
-    least the nearest one): numbering them rules ``other`` out, and its neighbours."""
-    coords = puzzle.graph.coords
+def _dent_near(graph: Graph, following: dict[int, int], cells: tuple[int, ...]) -> bool:
+    """Dent the loop at the place nearest to ``cells`` (``False``: nowhere to dent)."""
+    coords = graph.coords
     assert coords is not None
-    differ = {coords[i] for i in ours.black ^ other.black}
-    differ |= {coords[i] for e in ours.edges ^ other.edges for i in e}
+    best: tuple[int, int] | None = None
+    for a in sorted(following):
+        c = following[a]
+        d = following[c]
+        b = following[d]
+        if b == a or following[b] == a or b not in graph.out[a]:
+            continue
+        near = min(
+            abs(coords[x][0] - coords[y][0]) + abs(coords[x][1] - coords[y][1])
+            for x in (c, d)
+            for y in cells
+        )
+        if best is None or near < best[0]:
+            best = (near, a)
+    if best is None:
+        return False
+    a = best[1]
+    c = following[a]
+    d = following[c]
+    following[a] = following[d]
+    del following[c], following[d]
+    return True
 
-    def distance(b: Pos) -> int:
-        return min(abs(b[0] - d[0]) + abs(b[1] - d[1]) for d in differ)
 
-    near = {b for b in black if distance(b) <= reach}
-    return near or {min(sorted(black), key=distance)}
+def _grown_loop(graph: Graph, rng: random.Random) -> dict[int, int]:
+    """Each loop cell to the next one round the loop, after bumps until none is left."""
+    rows, cols, coords = graph.rows, graph.cols, graph.coords
+    assert rows is not None and cols is not None and coords is not None
+
+    def at(row: int, col: int) -> int | None:
+        return graph.at(row, col) if 0 <= row < rows and 0 <= col < cols else None
+
+    r, c = rng.randrange(rows - 1), rng.randrange(cols - 1)
+    square = [at(r, c), at(r, c + 1), at(r + 1, c + 1), at(r + 1, c)]
+    following: dict[int, int] = {}
+    for k, cell in enumerate(square):
+        nxt = square[(k + 1) % 4]
+        assert cell is not None and nxt is not None
+        following[cell] = nxt
+    bumpable = list(following.items())
+    while bumpable:
+        k = rng.randrange(len(bumpable))
+        a, b = bumpable[k]
+        bumpable[k] = bumpable[-1]
+        bumpable.pop()
+        (ra, ca), (rb, cb) = coords[a], coords[b]
+        dr, dc = rb - ra, cb - ca
+        sides = [(dc, dr), (-dc, -dr)]
+        rng.shuffle(sides)
+        for sr, sc in sides:
+            c1, d1 = at(ra + sr, ca + sc), at(rb + sr, cb + sc)
+            if c1 is None or d1 is None or c1 in following or d1 in following:
+                continue
+            following[a], following[c1], following[d1] = c1, d1, b
+            bumpable += [(a, c1), (c1, d1), (d1, b)]
+            break
+        # a link that cannot be bumped now never can: the loop only grows
+    return following
+
+
+def _dent(graph: Graph, following: dict[int, int], rng: random.Random, length: int) -> None:
+    """Shorten the loop to about ``length`` cells: where it runs a-c-d-b round three
+    sides of a 2x2 square, join a to b and let c, d go (scattered, single-cell gaps)."""
+    for a in rng.sample(sorted(following), len(following)):
+        if len(following) <= max(length, 4):
+            return
+        if a not in following:
+            continue
+        c = following[a]
+        d = following[c]
+        b = following[d]
+        if b != a and following[b] != a and b in graph.out[a]:
+            following[a] = b
+            del following[c], following[d]
+
+
+def _near_gap(graph: Graph, following: dict[int, int], cells: tuple[int, ...]) -> bool:
+    """Does a cell off the loop touch any of ``cells``? (keeps the gaps apart)"""
+    return any(j not in following for i in cells for j in graph.out[i])
+
+
+def random_black(graph: Graph, off_loop: list[int], rng: random.Random, share: float) -> set[int]:
+    """A random set of cells off the loop, no two side by side."""
+    black: set[int] = set()
+    for i in rng.sample(off_loop, len(off_loop)):
+        if rng.random() < share and not black.intersection(graph.out[i]):
+            black.add(i)
+    return black
 
 
 def generate(
@@ -95,8 +176,10 @@ def generate(
     cols: int,
     seed: int,
     budget: Budget | None = None,
-    reach: int = 2,
-    attempts: int = 50,
+    fill: float = 0.7,
+    black_share: float = 0.5,
+    reveal_share: float = 0.5,
+    attempts: int = 20,
 ) -> tuple[Koburin, Solution, str] | None:
     """A puzzle with a unique solution, that solution, and the solution in ``.sol`` text
     (``None`` if the budget ran out)."""
@@ -104,41 +187,158 @@ def generate(
     rng = random.Random(seed)
     graph = rectangle(rows, cols)
     for _ in range(attempts):
-        drawn = random_answer(graph, rng, budget)
-        if drawn is None:
-            return None
-        made = _numbers_until_unique(graph, *drawn, budget, reach)
-        if made is not None:
+        edges = random_loop(graph, rng, fill)
+        on_loop = {i for e in edges for i in e}
+        off_loop = [i for i in range(len(graph)) if i not in on_loop]
+        black = random_black(graph, off_loop, rng, black_share)
+        ours = Solution(frozenset(black), frozenset(edges))
+        numbered = set(off_loop) - black
+        made = _reveal_until_unique(graph, numbered, ours, rng, budget, reveal_share)
+        remaining = budget.remaining()
+        if made is not None or (remaining is not None and remaining <= 0):
             return made
     return None
 
 
-def _numbers_until_unique(
-    graph: Graph, numbered: set[int], ours: Solution, budget: Budget, reach: int
+def _numbers(graph: Graph, numbered: set[int], black: frozenset[int]) -> dict[int, int]:
+    return {i: sum(1 for j in graph.out[i] if j in black) for i in sorted(numbered)}
+
+
+def _reveal_until_unique(
+    graph: Graph,
+    numbered: set[int],
+    ours: Solution,
+    rng: random.Random,
+    budget: Budget,
+    reveal_share: float,
 ) -> tuple[Koburin, Solution, str] | None:
-    """Number black cells until ``ours`` is the only solution (``None``: no black cell
-    left to number, or the budget ran out)."""
-    black = set(ours.black)
+    """Reveal numbers (or number a black cell) until ``ours`` is the only solution."""
+    ctx = z3.Context()
+    revealed: set[int] = set()
+    search: Search | None = None
     while True:
-        clues = {i: sum(1 for j in graph.out[i] if j in black) for i in sorted(numbered)}
-        puzzle = Koburin(graph, clues)
-        ours = Solution(frozenset(black), ours.edges)
-        search = Search(puzzle)
-        search.block(ours)
+        values = _numbers(graph, numbered, ours.black)
+        if search is None:
+            search = Search(Koburin(graph, {i: None for i in numbered}), ctx=ctx)
+            search.block(ours)
+            search.add(_says(search, {i: values[i] for i in revealed}))
         other = search.next(budget, None)
         if other == "unsat":
+            puzzle = Koburin(graph, {i: values[i] if i in revealed else None for i in numbered})
             return puzzle, ours, solution_text(puzzle, ours)
-        if other == "unknown" or not black:
+        if other == "unknown":
             return None
         assert isinstance(other, Solution)
-        coords = graph.coords
-        assert coords is not None
-        positions = {coords[i] for i in black}
-        for r, c in _blacks_near(positions, ours, other, puzzle, reach):
-            i = graph.at(r, c)
-            assert i is not None
-            black.discard(i)
-            numbered.add(i)
+        theirs = _numbers(graph, numbered, other.black)
+        differ = [i for i in sorted(numbered - revealed) if theirs[i] != values[i]]
+        if differ:
+            shown = rng.sample(differ, max(1, round(len(differ) * reveal_share)))
+            revealed.update(shown)
+            search.add(_says(search, {i: values[i] for i in shown}))
+            continue
+        shown_values = {i: values[i] for i in revealed}
+        changed = _dent_where(graph, ours, other) or _reroute(
+            graph, numbered, shown_values, ours, other, budget, ctx
+        )
+        if changed is None:
+            return None
+        ours, freed = changed
+        numbered |= freed
+        search = None  # the numbers around the change changed: start a new search
+
+
+def _reroute(
+    graph: Graph,
+    numbered: set[int],
+    shown: dict[int, int],
+    ours: Solution,
+    other: Solution,
+    budget: Budget,
+    ctx: z3.Context,
+) -> tuple[Solution, set[int]] | None:
+    """Where the two loops differ over the same cells, number one of those cells and let
+    the solver redraw our answer (keeping the numbers shown); else number our black
+    cell nearest to the difference (``None``: neither is possible)."""
+    ours_cells = {i for e in ours.edges for i in e}
+    theirs_cells = {i for e in other.edges for i in e}
+    moved = sorted({i for e in ours.edges ^ other.edges for i in e} & ours_cells & theirs_cells)
+    for cell in moved[:3]:
+        puzzle = Koburin(graph, {i: None for i in numbered | {cell}})
+        search = Search(puzzle, ctx=ctx)
+        search.add(_says(search, shown))
+        redrawn = search.next(budget, None)
+        if isinstance(redrawn, Solution):
+            return redrawn, {cell}
+        if redrawn == "unknown":
+            return None
+    black = _black_nearest(graph, ours, other)
+    if black is None:
+        return None
+    return Solution(ours.black - {black}, ours.edges), {black}
+
+
+def _says(search: Search, shown: dict[int, int]) -> list[z3.BoolRef]:
+    """The numbers shown: each cell's black neighbours number its number."""
+    enc = search.enc
+    terms = []
+    for cell, number in sorted(shown.items()):
+        ones = " ".join(f"(ite {enc.b(j)} 1 0)" for j in search.puzzle.counted[cell])
+        terms.append(f"(= (+ 0 {ones}) {number})")
+    return parse_terms(enc, terms)
+
+
+def _differ(graph: Graph, ours: Solution, other: Solution) -> list[tuple[int, int]]:
+    """The positions where ``other`` differs from ours (black cells or links)."""
+    coords = graph.coords
+    assert coords is not None
+    cells = set(ours.black ^ other.black) | {i for e in ours.edges ^ other.edges for i in e}
+    return [coords[i] for i in sorted(cells)]
+
+
+def _distance(graph: Graph, cells: tuple[int, ...], places: list[tuple[int, int]]) -> int:
+    coords = graph.coords
+    assert coords is not None
+    return min(abs(coords[i][0] - r) + abs(coords[i][1] - c) for i in cells for r, c in places)
+
+
+def _dent_where(graph: Graph, ours: Solution, other: Solution) -> tuple[Solution, set[int]] | None:
+    """Our loop dented where ``other`` differs (its two freed cells become numbered, so
+    ``other`` breaks), if it runs round three sides of a 2x2 square there."""
+    places = _differ(graph, ours, other)
+    for a, c, d, b in _dents(graph, ours.edges):
+        if _distance(graph, (c, d), places) == 0:
+            gone = {(min(a, c), max(a, c)), (min(c, d), max(c, d)), (min(d, b), max(d, b))}
+            edges = (ours.edges - gone) | {(min(a, b), max(a, b))}
+            return Solution(ours.black, edges), {c, d}
+    return None
+
+
+def _black_nearest(graph: Graph, ours: Solution, other: Solution) -> int | None:
+    """Our black cell nearest to where ``other`` differs (numbering it breaks ``other``,
+    which has it black or on its loop)."""
+    places = _differ(graph, ours, other)
+    return min(ours.black, key=lambda i: (_distance(graph, (i,), places), i), default=None)
+
+
+def _dents(graph: Graph, edges: frozenset[Edge]) -> list[tuple[int, int, int, int]]:
+    """Places ``(a, c, d, b)`` where the loop runs a-c-d-b round three sides of a 2x2
+    square (a, b side by side): joining a to b leaves a shorter loop."""
+    if len(edges) <= 4:
+        return []
+    coords = graph.coords
+    assert coords is not None
+    linked: dict[int, set[int]] = {}
+    for i, j in edges:
+        linked.setdefault(i, set()).add(j)
+        linked.setdefault(j, set()).add(i)
+    found = []
+    for c, d in sorted(edges):
+        (rc, cc), (rd, cd) = coords[c], coords[d]
+        for sr, sc in ((cd - cc, rd - rc), (cc - cd, rc - rd)):
+            a, b = graph.at(rc + sr, cc + sc), graph.at(rd + sr, cd + sc)
+            if a is not None and b is not None and a in linked[c] and b in linked[d]:
+                found.append((a, c, d, b))
+    return found
 
 
 def solution_text(puzzle: Koburin, solution: Solution) -> str:

@@ -37,10 +37,12 @@ class Encoding:
     """The variables of one puzzle and its constraints grouped by rule."""
 
     puzzle: Koburin
+    ctx: z3.Context | None = None  #: the Z3 context of every term (None: Z3's main one)
     black: dict[int, z3.BoolRef] = field(default_factory=dict)
     link: dict[Edge, z3.BoolRef] = field(default_factory=dict)
     incident: dict[int, list[Edge]] = field(default_factory=dict)
     rules: dict[str, list[z3.BoolRef]] = field(default_factory=dict)
+    declarations: str | None = None  #: SMT-LIB declarations of the variables (cached)
 
     def b(self, cell: int) -> str:
         """The SMT-LIB name of "cell is black"."""
@@ -54,7 +56,7 @@ class Encoding:
     def on_loop(self, cell: int) -> z3.BoolRef:
         """A cell is on the loop iff it has no number and is not black."""
         if cell in self.puzzle.clues:
-            return z3.BoolVal(False)
+            return z3.BoolVal(False, self.ctx)
         return z3.Not(self.black[cell])
 
     def assertions(self) -> list[z3.BoolRef]:
@@ -69,12 +71,12 @@ def _count(terms: list[str]) -> str:
     return ones[0] if len(ones) == 1 else f"(+ {' '.join(ones)})"
 
 
-def declare(puzzle: Koburin) -> Encoding:
+def declare(puzzle: Koburin, ctx: z3.Context | None = None) -> Encoding:
     """Rules A and H: a black variable per cell, a loop variable per link of empty cells."""
-    enc = Encoding(puzzle)
-    enc.black = {i: z3.Bool(enc.b(i)) for i in range(len(puzzle.graph))}
+    enc = Encoding(puzzle, ctx)
+    enc.black = {i: z3.Bool(enc.b(i), ctx) for i in range(len(puzzle.graph))}
     for e in puzzle.edges():
-        enc.link[e] = z3.Bool(enc.v(e))
+        enc.link[e] = z3.Bool(enc.v(e), ctx)
         enc.incident.setdefault(e[0], []).append(e)
         enc.incident.setdefault(e[1], []).append(e)
     return enc
@@ -130,22 +132,34 @@ def loop_connected(enc: Encoding) -> list[z3.BoolRef]:
     return region.constraints
 
 
+def parse_terms(enc: Encoding, terms: list[str]) -> list[z3.BoolRef]:
+    """Z3 terms from SMT-LIB text over the encoding's variables. The variables are
+    declared in the text itself (Z3 gives a name and sort one declaration, so they are
+    the same terms): passing them as ``decls`` costs more than parsing."""
+    if not terms:
+        return []
+    if enc.declarations is None:
+        names = [enc.b(i) for i in enc.black] + [enc.v(e) for e in enc.link]
+        enc.declarations = "".join(f"(declare-fun {n} () Bool)\n" for n in names)
+    text = enc.declarations + "".join(f"(assert {t})\n" for t in terms)
+    return list(z3.parse_smt2_string(text, ctx=enc.ctx))
+
+
 def _parse(enc: Encoding, rules: dict[str, list[str]]) -> None:
     """Parse every rule's terms at once and file the results under their rules."""
-    decls = {enc.b(i): v for i, v in enc.black.items()}
-    decls.update({enc.v(e): v for e, v in enc.link.items()})
-    text = "".join(f"(assert {t})\n" for terms in rules.values() for t in terms)
-    parsed = list(z3.parse_smt2_string(text, decls=decls)) if text else []
+    parsed = parse_terms(enc, [t for terms in rules.values() for t in terms])
     at = 0
     for name, terms in rules.items():
         enc.rules[name] = parsed[at : at + len(terms)]
         at += len(terms)
 
 
-def encode(puzzle: Koburin, connectivity: str = "distance") -> Encoding:
+def encode(
+    puzzle: Koburin, connectivity: str = "distance", ctx: z3.Context | None = None
+) -> Encoding:
     """All rules; with ``connectivity="lazy"`` rule B's distances are left out (the
     solver then adds cuts against separate loops as it finds them)."""
-    enc = declare(puzzle)
+    enc = declare(puzzle, ctx)
     _parse(
         enc,
         {

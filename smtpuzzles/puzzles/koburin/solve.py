@@ -7,6 +7,7 @@ once. Every solution passes :mod:`.check` before it is returned.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -16,12 +17,15 @@ from ...errors import CheckFailure
 from ...solving import Budget, Interrupted, Stats, check, new_solver
 from .check import problems, walk_loop
 from .puzzle import Koburin, Solution
-from .rules import Encoding, encode
+from .rules import Encoding, encode, parse_terms
 
 #: ``lazy`` (the default, faster on every puzzle measured): solve without rule B's
 #: distances and forbid each separate loop found, until one loop is left;
 #: ``distance``: rule B as distances to a root (one formula, solved once).
 CONNECTIVITY = ("lazy", "distance")
+
+#: A Boolean variable set true in a model's SMT-LIB text.
+_TRUE = re.compile(r"\(define-fun (\S+) \(\) Bool\s+true\)")
 
 
 @dataclass
@@ -43,13 +47,20 @@ class Outcome:
 class Search:
     """One incremental solver over one encoding: next solution, block it, repeat."""
 
-    def __init__(self, puzzle: Koburin, connectivity: str = "lazy", engine: str = "sat"):
+    def __init__(
+        self,
+        puzzle: Koburin,
+        connectivity: str = "lazy",
+        engine: str = "sat",
+        ctx: z3.Context | None = None,
+    ):
         if connectivity not in CONNECTIVITY:
             raise ValueError(f"unknown connectivity {connectivity!r}")
         self.puzzle = puzzle
         self.lazy = connectivity == "lazy"
-        self.enc: Encoding = encode(puzzle, connectivity)
-        self.solver = new_solver(engine)
+        self.ctx = ctx
+        self.enc: Encoding = encode(puzzle, connectivity, ctx)
+        self.solver = new_solver(engine, ctx)
         self.assertions: list[z3.BoolRef] = []
         self.cuts = 0
         self.add(self.enc.assertions())
@@ -70,7 +81,7 @@ class Search:
             solution = self.read(self.solver.model())
             pieces = walk_loop(solution.edges)
             if self.lazy and len(pieces) > 1:
-                self.add([self.separate_loop_cut(set(p)) for p in pieces])
+                self.add(self.separate_loop_cuts(pieces))
                 self.cuts += len(pieces)
                 continue
             found = problems(self.puzzle, solution.black, solution.edges, solution.loop())
@@ -79,29 +90,32 @@ class Search:
             return solution
 
     def read(self, model: z3.ModelRef) -> Solution:
+        """The picture of a model, read from its SMT-LIB text (one call into Z3 instead
+        of one per variable; a variable the model leaves out is false)."""
+        true = {name.strip("|") for name in _TRUE.findall(model.sexpr())}
         enc = self.enc
-
-        def true(v: z3.BoolRef) -> bool:
-            return z3.is_true(model.eval(v, model_completion=True))
-
-        black = frozenset(i for i in self.puzzle.empty if true(enc.black[i]))
-        links = frozenset(e for e, v in enc.link.items() if true(v))
+        black = frozenset(i for i in self.puzzle.empty if enc.b(i) in true)
+        links = frozenset(e for e in enc.link if enc.v(e) in true)
         return Solution(black, links)
 
     def block(self, solution: Solution) -> None:
         """Forbid this picture: some link must differ."""
-        self.add(
-            [z3.Or([z3.Not(v) if e in solution.edges else v for e, v in self.enc.link.items()])]
-        )
+        differ = [z3.Not(v) if e in solution.edges else v for e, v in self.enc.link.items()]
+        self.add([z3.Or(differ) if differ else z3.BoolVal(False, self.ctx)])
 
-    def separate_loop_cut(self, piece: set[int]) -> z3.BoolRef:
-        """A loop through ``piece`` that is not the whole loop must leave it: if a cell of
-        the piece is on the loop and a cell outside is too, a link crosses the border."""
+    def separate_loop_cuts(self, pieces: list[list[int]]) -> list[z3.BoolRef]:
+        """A loop through a piece that is not the whole loop must leave it: if a cell of
+        the piece is on the loop and a cell outside is too, a link crosses the border.
+        Written as SMT-LIB and parsed at once (the Python API is slow at this size)."""
         enc = self.enc
-        crossing = [v for (i, j), v in enc.link.items() if (i in piece) != (j in piece)]
-        outside = [enc.on_loop(i) for i in self.puzzle.empty if i not in piece]
-        inside = enc.on_loop(min(piece))
-        return z3.Or(*crossing, z3.Not(inside), z3.Not(z3.Or(outside)))
+        texts = []
+        for cells in pieces:
+            piece = set(cells)
+            crossing = [enc.v(e) for e in enc.link if (e[0] in piece) != (e[1] in piece)]
+            outside = [enc.b(i) for i in self.puzzle.empty if i not in piece]
+            all_black = f"(and {' '.join(outside)} true)"
+            texts.append(f"(or {' '.join(crossing)} {enc.b(min(piece))} {all_black})")
+        return parse_terms(enc, texts)
 
 
 def solve(

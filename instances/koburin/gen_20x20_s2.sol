@@ -1,0 +1,21 @@
+20 20
+x - - x - - - es ew ew ew ew ew ew sw - es ew ew sw
+es ew ew ew sw - es nw - x - - - x ne ew nw - - ns
+ns x - x ne ew nw es ew ew sw x - - - - x es ew nw
+ns - es ew sw - - ns - - ns - - - es sw - ns - -
+ne ew nw - ns - - ne sw - ns x - - ns ne ew nw - x
+x - - - ne ew ew ew nw - ns - - - ns - - - x -
+es ew ew sw - - - - - - ns x - - ne ew ew ew ew sw
+ns x - ne ew ew ew sw - es nw - es sw - - - - es nw
+ns - - - - - - ns - ns - - ns ne ew ew sw - ns x
+ns - - es sw - - ne ew nw - x ne ew sw x ns x ne sw
+ns es ew nw ne ew sw - x es sw - - es nw - ns es ew nw
+ns ns - - x es nw es ew nw ns - - ns x - ns ns x -
+ns ns - - - ns - ns - x ns - es nw - x ns ne ew sw
+ne nw es ew ew nw x ns - es nw - ne ew sw - ns x - ns
+- - ns - - x es nw - ns - - - x ns - ns - x ns
+- - ns - - - ns - - ns x - es ew nw - ne sw - ns
+- - ns - - - ns - es nw es sw ne ew sw x - ns - ns
+- - ns - - - ne sw ne sw ns ns x - ns - - ns es nw
+- x ns es sw - - ns - ne nw ne ew ew nw x - ns ns -
+x - ne nw ne ew ew nw - - x - - - x - - ne nw -
