@@ -1,0 +1,56 @@
+"""The one-line Nurikabe format of seeds/004: ``W,H size,x,y size,x,y ...``.
+
+``W,H`` is the grid's width and height; each ``size,x,y`` is a clue at column ``x``,
+row ``y`` (0-based, row 0 at the top). A file may hold several puzzles, one a line.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..errors import InputError
+
+_HEAD = re.compile(r"(\d+),(\d+)")
+_CLUE = re.compile(r"(\d+),(\d+),(\d+)")
+
+
+def looks_like_seed004(text: str) -> bool:
+    lines = [line for line in text.split("\n") if line.strip()]
+    return bool(lines) and bool(re.match(r"\s*\d+,\d+(\s|$)", lines[0]))
+
+
+def parse_seed004(
+    text: str, source: str = "<text>", index: int = 1
+) -> tuple[int, int, dict[tuple[int, int], int]]:
+    """``(rows, cols, {(row, col): size})`` of the ``index``-th puzzle (1-based)."""
+    lines = [(n, line) for n, line in enumerate(text.split("\n"), 1) if line.strip()]
+    if not lines:
+        raise InputError("empty puzzle", source)
+    if not 1 <= index <= len(lines):
+        raise InputError(f"--index {index} is out of range 1..{len(lines)}", source)
+    lineno, line = lines[index - 1]
+    tokens = [(m.group(), m.start() + 1) for m in re.finditer(r"\S+", line)]
+    head, col = tokens[0]
+    m = _HEAD.fullmatch(head)
+    if not m:
+        raise InputError("expected 'WIDTH,HEIGHT' first", source, lineno, col)
+    cols, rows = int(m.group(1)), int(m.group(2))
+    if not (1 <= rows <= 500 and 1 <= cols <= 500):
+        raise InputError(f"grid size {cols}x{rows} is out of range 1..500", source, lineno, col)
+    clues: dict[tuple[int, int], int] = {}
+    for token, col in tokens[1:]:
+        m = _CLUE.fullmatch(token)
+        if not m:
+            raise InputError(f"expected 'SIZE,X,Y', found {token!r}", source, lineno, col)
+        size, x, y = (int(g) for g in m.groups())
+        if not (x < cols and y < rows):
+            raise InputError(f"clue at x={x}, y={y} is outside the grid", source, lineno, col)
+        if (y, x) in clues:
+            raise InputError(f"two clues at x={x}, y={y}", source, lineno, col)
+        clues[(y, x)] = size
+    return rows, cols, clues
+
+
+def format_seed004(rows: int, cols: int, clues: dict[tuple[int, int], int]) -> str:
+    parts = [f"{cols},{rows}"] + [f"{s},{c},{r}" for (r, c), s in sorted(clues.items())]
+    return " ".join(parts) + "\n"

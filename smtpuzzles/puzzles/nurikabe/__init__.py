@@ -1,0 +1,20 @@
+"""Nurikabe: parse, deduce, encode (rules as named functions), solve, check."""
+
+from .check import problems
+from .encode import Encoding, encode
+from .puzzle import Deductions, Nurikabe, Picture, deduce
+from .solve import STRATEGIES, Outcome, Search, solve
+
+__all__ = [
+    "STRATEGIES",
+    "Deductions",
+    "Encoding",
+    "Nurikabe",
+    "Outcome",
+    "Picture",
+    "Search",
+    "deduce",
+    "encode",
+    "problems",
+    "solve",
+]

@@ -1,0 +1,167 @@
+"""Reading Nurikabe puzzles in every format, with auto-detection.
+
+* ``grid``: a clue grid (:mod:`smtpuzzles.formats.grid`), pools are the 2x2 blocks;
+* ``janko``: a ``[begin] ... [problem] ... [end]`` block around such a grid;
+* ``puzzlink``: ``https://puzz.link/p?nurikabe/COLS/ROWS/BODY`` (decodeNumber16);
+* ``seed004``: the ``W,H size,x,y ...`` line of seeds/004;
+* ``table``: an adjacency table with clue and pool lines (any shape: holes, tori,
+  hex grids, hand-made graphs)::
+
+      # cell: neighbours (links count both ways in Nurikabe)
+      A: B D
+      B: A C
+      ...
+      clue A 3        # clue CELL SIZE, or ? for an unknown size
+      pool A B D E    # these cells may not all be black
+"""
+
+from __future__ import annotations
+
+import re
+
+from ...errors import InputError
+from ...formats.grid import UNKNOWN, ClueGrid, parse_clue_grid
+from ...formats.janko import looks_like_janko, parse_janko
+from ...formats.puzzlink import (
+    decode_number16,
+    encode_number16,
+    format_url,
+    looks_like_url,
+    parse_url,
+)
+from ...formats.seed004 import looks_like_seed004, parse_seed004
+from ...graph import Graph, parse_adjacency, rectangle
+from .puzzle import Nurikabe
+
+FORMATS = ("auto", "grid", "janko", "puzzlink", "seed004", "table")
+
+
+def detect(text: str) -> str:
+    """The format a text is written in (``grid`` unless something else is clear)."""
+    if looks_like_url(text):
+        return "puzzlink"
+    if looks_like_janko(text):
+        return "janko"
+    if looks_like_seed004(text):
+        return "seed004"
+    for line in text.split("\n"):
+        line = line.split("#", 1)[0].strip()
+        if line:
+            if ":" in line or re.match(r"(clue|pool)\s", line):
+                return "table"
+    return "grid"
+
+
+def parse(text: str, source: str = "<text>", fmt: str = "auto", index: int = 1) -> Nurikabe:
+    """A puzzle from text in format ``fmt`` (``auto``: detect)."""
+    if fmt == "auto":
+        fmt = detect(text)
+    if fmt == "grid":
+        return from_clue_grid(parse_clue_grid(text, source), source)
+    if fmt == "janko":
+        block = parse_janko(text, source)
+        first, body = block.sections["problem"]
+        return from_clue_grid(parse_clue_grid(body, source, first_line=first), source)
+    if fmt == "puzzlink":
+        return from_url(text, source)
+    if fmt == "seed004":
+        rows, cols, clues = parse_seed004(text, source, index)
+        return on_rectangle(rows, cols, clues, source)
+    if fmt == "table":
+        return from_table(text, source)
+    raise InputError(f"unknown format {fmt!r}; expected one of {', '.join(FORMATS)}", source)
+
+
+def on_rectangle(
+    rows: int, cols: int, clues: dict[tuple[int, int], int | None], name: str
+) -> Nurikabe:
+    graph = rectangle(rows, cols)
+    by_cell = {graph.at(r, c): size for (r, c), size in clues.items()}
+    return Nurikabe(graph, by_cell, tuple(graph.squares()), name)  # type: ignore[arg-type]
+
+
+def from_clue_grid(grid: ClueGrid, name: str) -> Nurikabe:
+    clues: dict[tuple[int, int], int | None] = {}
+    for cell, value in grid.clues.items():
+        if value == 0:
+            raise grid.error(cell, "clue 0: an island holds at least its clue cell")
+        clues[cell] = None if value == UNKNOWN else int(value)
+    return on_rectangle(grid.rows, grid.cols, clues, name)
+
+
+def from_url(text: str, source: str) -> Nurikabe:
+    link = parse_url(text, source, kind="nurikabe")
+    values = decode_number16(link.body, link.rows * link.cols, source)
+    clues: dict[tuple[int, int], int | None] = {}
+    for k, value in enumerate(values):
+        if value is None:
+            continue
+        if value == 0:
+            raise InputError("clue 0 in the URL: an island holds at least its clue cell", source)
+        clues[divmod(k, link.cols)] = None if value == UNKNOWN else int(value)
+    return on_rectangle(link.rows, link.cols, clues, source)
+
+
+def to_puzzlink(puzzle: Nurikabe) -> str:
+    """The puzz.link URL of a rectangular grid puzzle."""
+    g = puzzle.graph
+    if not puzzle.is_grid or g.rows is None or g.cols is None:
+        raise InputError("only a plain rectangular grid has a puzz.link URL", puzzle.name)
+    values: list[int | str | None] = [None] * len(puzzle)
+    for i, size in puzzle.clues.items():
+        values[i] = UNKNOWN if size is None else size
+    return format_url("nurikabe", g.cols, g.rows, encode_number16(values))
+
+
+_DIRECTIVE = re.compile(r"\s*(clue|pool)(\s|$)")
+
+
+def from_table(text: str, source: str) -> Nurikabe:
+    """An adjacency table plus ``clue CELL SIZE`` and ``pool CELL...`` lines."""
+    table_lines: list[str] = []
+    directives: list[tuple[int, str]] = []
+    for lineno, raw in enumerate(text.split("\n"), 1):
+        line = raw.split("#", 1)[0]
+        if _DIRECTIVE.match(line):
+            directives.append((lineno, line))
+            table_lines.append("")  # keep line numbers for the table parser
+        else:
+            table_lines.append(raw)
+    graph: Graph = parse_adjacency("\n".join(table_lines), source)
+    clues: dict[int, int | None] = {}
+    pools: list[tuple[int, ...]] = []
+    for lineno, line in directives:
+        tokens = [(m.group(), m.start() + 1) for m in re.finditer(r"\S+", line)]
+        word = tokens[0][0]
+        cells = []
+        for token, col in tokens[1 : 2 if word == "clue" else None]:
+            if token not in graph.index:
+                raise InputError(f"unknown cell {token!r}", source, lineno, col)
+            cells.append(graph.index[token])
+        if word == "clue":
+            if len(tokens) != 3:
+                raise InputError("expected 'clue CELL SIZE'", source, lineno, tokens[0][1])
+            size, col = tokens[2]
+            if size != UNKNOWN and not (size.isdigit() and int(size) > 0):
+                raise InputError(
+                    f"bad clue {size!r}: expected a positive number or '?'", source, lineno, col
+                )
+            if cells[0] in clues:
+                raise InputError(f"second clue for {tokens[1][0]!r}", source, lineno, tokens[1][1])
+            clues[cells[0]] = None if size == UNKNOWN else int(size)
+        else:
+            if len(set(cells)) < 2:
+                raise InputError("a pool needs at least two cells", source, lineno, tokens[0][1])
+            pools.append(tuple(cells))
+    return Nurikabe(graph, clues, tuple(pools), source)
+
+
+def format_table(puzzle: Nurikabe) -> str:
+    """The table text of any puzzle (inverse of :func:`from_table`)."""
+    g = puzzle.graph
+    lines = [f"{g.names[i]}: {' '.join(g.names[j] for j in g.out[i])}" for i in range(len(g))]
+    for k, size in sorted(puzzle.clues.items()):
+        lines.append(f"clue {g.names[k]} {'?' if size is None else size}")
+    for pool in puzzle.pools:
+        lines.append("pool " + " ".join(g.names[i] for i in pool))
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,139 @@
+"""A Nurikabe puzzle over a graph, and the cheap sound deductions made before encoding.
+
+Rules: clue cells are white; every white region holds exactly one clue and exactly that
+many cells (a ``?`` clue: any size); all black cells (the wall) are connected; no pool
+(on a grid, a 2x2 block) is all black. Links of the graph count both ways here:
+adjacency between two cells is one relation, whatever way an adjacency table wrote it.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, deque
+from dataclasses import dataclass, field
+
+from ...graph import Graph
+
+#: A picture: ``True`` for a black (wall) cell, one entry per cell of the graph.
+Picture = tuple[bool, ...]
+
+
+@dataclass(frozen=True)
+class Nurikabe:
+    """Cells of ``graph``; ``clues`` maps a cell to its island size (``None`` = ``?``)."""
+
+    graph: Graph
+    clues: dict[int, int | None]
+    pools: tuple[tuple[int, ...], ...] = ()
+    name: str = "<puzzle>"
+    neighbours: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        both: list[set[int]] = [set(t) for t in self.graph.out]
+        for i, targets in enumerate(self.graph.out):
+            for j in targets:
+                both[j].add(i)
+        object.__setattr__(self, "neighbours", tuple(tuple(sorted(s)) for s in both))
+
+    def __len__(self) -> int:
+        return len(self.graph)
+
+    @property
+    def is_grid(self) -> bool:
+        """A plain rectangle: the only shape a puzz.link URL can say."""
+        g = self.graph
+        return g.kind == "square" and g.rows is not None and g.cols is not None
+
+    def cell(self, i: int) -> str:
+        return self.graph.names[i]
+
+
+@dataclass
+class Deductions:
+    """What is known before the solver runs.
+
+    ``reach[k]`` holds the cells clue ``k``'s island can contain, with their least
+    distance from the clue inside that set; ``black`` the cells no island can reach;
+    ``owner`` the white cells whose island is known.
+    """
+
+    reach: dict[int, dict[int, int]]
+    black: set[int]
+    owner: dict[int, int]
+
+    def owners(self, i: int) -> list[int]:
+        """Clues whose island might contain cell ``i``."""
+        index = self.__dict__.get("_owners")
+        if index is None:
+            index = {}
+            for k, cells in self.reach.items():
+                for j in cells:
+                    index.setdefault(j, []).append(k)
+            self.__dict__["_owners"] = index
+        return index.get(i, [])
+
+
+def deduce(puzzle: Nurikabe) -> Deductions:
+    """Reachable cells per clue, complete islands and forced cells, to a fixpoint.
+
+    Island ``k`` can only use cells that are no other island's and touch no other
+    island's cell (touching would merge two islands), within ``size - 1`` steps of its
+    clue through such cells, and never a cell known black. A cell no island reaches is
+    black; an island whose reach is exactly its size owns all of it; a pool with one
+    cell left open makes that cell white, and a white cell only one island reaches
+    belongs to it. Each fact can shrink another clue's reach, so repeat until nothing
+    changes.
+    """
+    nbrs = puzzle.neighbours
+    n = len(puzzle)
+    owner: dict[int, int] = {k: k for k in puzzle.clues}
+    black: set[int] = set()
+    reach: dict[int, dict[int, int]] = {}
+    near: list[set[int]] = []
+
+    def free_for(k: int):
+        return lambda j: near[j] <= {k} and j not in black
+
+    while True:
+        before = (len(owner), len(black))
+        near = [set() for _ in range(n)]
+        for i, k in owner.items():
+            near[i].add(k)
+            for j in nbrs[i]:
+                near[j].add(k)
+        owned = Counter(owner.values())
+        for k, size in puzzle.clues.items():
+            if size is not None and owned[k] == size:
+                reach[k] = _bfs(nbrs, k, size, lambda j, k=k: owner.get(j) == k)
+                continue
+            limit = n if size is None else size - 1
+            reach[k] = _bfs(nbrs, k, limit, free_for(k))
+            if size is not None and len(reach[k]) == size:
+                for i in reach[k]:
+                    owner[i] = k
+        covered: set[int] = set()
+        for cells in reach.values():
+            covered |= cells.keys()
+        black |= set(range(n)) - covered
+        for pool in puzzle.pools:
+            open_cells = [i for i in pool if i not in black]
+            if len(open_cells) == 1 and open_cells[0] not in owner:
+                ks = [k for k, cells in reach.items() if open_cells[0] in cells]
+                if len(ks) == 1:
+                    owner[open_cells[0]] = ks[0]
+        if (len(owner), len(black)) == before:
+            return Deductions(reach, black, owner)
+
+
+def _bfs(nbrs, start: int, limit: int, allowed) -> dict[int, int]:
+    """Distances from ``start`` up to ``limit`` through cells ``allowed`` accepts."""
+    dist = {start: 0}
+    queue = deque([start])
+    while queue:
+        i = queue.popleft()
+        if dist[i] >= limit:
+            continue
+        for j in nbrs[i]:
+            if j not in dist and allowed(j):
+                dist[j] = dist[i] + 1
+                queue.append(j)
+    return dist

@@ -1,0 +1,208 @@
+"""Searching for Nurikabe solutions: one incremental solver, two connectivity strategies.
+
+``distance``: the whole formula at once (islands and wall as distance-to-root regions).
+``lazy``: the method of seeds/004 - solve without connectivity, look at the model, and
+for every island or wall piece that is cut off add a constraint that rules out that
+piece (it must lose a cell or gain a neighbour), then solve again on the same solver.
+
+Every picture is checked by :mod:`.check` before it is returned; a failure is a bug.
+Counting and uniqueness are projected on the black/white picture: a found picture is
+blocked as a whole, so different distance labellings of it count once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import z3
+
+from ...errors import CheckFailure
+from ...solving import Budget, Stats, check, new_solver
+from .check import problems
+from .encode import Encoding, encode
+from .puzzle import Nurikabe, Picture
+
+STRATEGIES = ("distance", "lazy")
+
+#: The engine each strategy is fastest with (measured on the janko corpus): the distance
+#: equations suit the simplex of the general solver far better than bit-blasting, while
+#: the lazy loop's purely Boolean formulas suit the SAT core.
+BEST_ENGINE = {"distance": "smt", "lazy": "sat"}
+
+
+@dataclass
+class Outcome:
+    """What a search found: ``status`` is ``solved``, ``unsat`` or ``unknown``."""
+
+    status: str
+    solutions: list[Picture] = field(default_factory=list)
+    #: True: proven unique; False: a second picture exists; None: not asked or not known.
+    unique: bool | None = None
+    #: Cells with the same colour in every solution (``True`` = black), when asked.
+    fixed: dict[int, bool] | None = None
+    complete: bool = True  #: the solutions listed are all there are
+    stopped: bool = False  #: a time or memory limit cut the search short
+
+
+class Search:
+    """An incremental solver over one puzzle, yielding checked pictures."""
+
+    def __init__(
+        self,
+        puzzle: Nurikabe,
+        strategy: str = "distance",
+        budget: Budget | None = None,
+        stats: Stats | None = None,
+        engine: str | None = None,
+    ) -> None:
+        if strategy not in STRATEGIES:
+            raise ValueError(f"unknown strategy {strategy!r}; expected one of {STRATEGIES}")
+        self.puzzle = puzzle
+        self.strategy = strategy
+        self.budget = budget or Budget()
+        self.stats = stats
+        self.enc: Encoding = encode(puzzle)
+        self.formula: list[z3.BoolRef] = self.enc.local()
+        if strategy == "distance":
+            self.formula += self.enc.connectivity()
+        self.engine = engine or BEST_ENGINE[strategy]
+        self.solver = new_solver(self.engine)
+        self.solver.add(*self.formula)
+        self.blocked: list[z3.BoolRef] = []
+        self.rounds = 0
+
+    def next(self, assumptions: list[z3.BoolRef] = ()) -> Picture | None | str:
+        """A new checked picture, ``None`` when there is none, or ``"unknown"``."""
+        while True:
+            self.rounds += 1
+            answer = check(
+                self.solver, self.budget, list(assumptions), self.stats, f"round {self.rounds}"
+            )
+            if answer == z3.unknown:
+                return "unknown"
+            if answer == z3.unsat:
+                return None
+            model = self.solver.model()
+            picture = tuple(z3.is_true(model.eval(b, True)) for b in self.enc.black)
+            if self.strategy == "lazy":
+                cuts = lazy_cuts(self.enc, model, picture)
+                if cuts:
+                    self.formula += cuts
+                    self.solver.add(*cuts)
+                    continue
+            found = problems(self.puzzle.graph, self.puzzle.clues, self.puzzle.pools, picture)
+            if found:
+                raise CheckFailure(f"{self.puzzle.name}: solver picture breaks a rule: {found[0]}")
+            return picture
+
+    def block(self, picture: Picture) -> None:
+        """Rule this picture out from now on."""
+        differs = z3.Or([b != z3.BoolVal(v) for b, v in zip(self.enc.black, picture)])
+        self.blocked.append(differs)
+        self.solver.add(differs)
+
+
+def lazy_cuts(enc: Encoding, model: z3.ModelRef, picture: Picture) -> list[z3.BoolRef]:
+    """Constraints that rule out every disconnected piece of the model's islands and wall.
+
+    A piece ``D`` cut off from its clue (or from the wall's root) stays cut off as long
+    as ``D``'s cells keep their colour and none of its outside neighbours joins it; so
+    each cell of ``D`` demands that some neighbour of ``D`` changes.
+    """
+    graph = enc.puzzle.graph
+    nbrs = enc.puzzle.neighbours
+    cuts: list[z3.BoolRef] = []
+    for k, cells in enc.island.items():
+        members = [i for i, v in cells.items() if z3.is_true(model.eval(v, True))]
+        for part in graph.components(members):
+            if k in part:
+                continue
+            rim = _rim(nbrs, part)
+            joins = [cells[j] for j in rim if j in cells]
+            cuts.extend(z3.Or(z3.Not(cells[i]), *joins) for i in part)
+    wall = [i for i, b in enumerate(picture) if b]
+    parts = graph.components(wall)
+    if len(parts) > 1:
+        root = enc.wall_root
+        keep = next((p for p in parts if root in p), None) if root is not None else None
+        for part in parts:
+            if part is keep:
+                continue
+            joins = [enc.black[j] for j in _rim(nbrs, part)]
+            if keep is None:
+                # No cell is known black: the piece must grow, or another piece vanish.
+                other = next(p for p in parts if p is not part)[0]
+                joins.append(z3.Not(enc.black[other]))
+            cuts.extend(z3.Or(z3.Not(enc.black[i]), *joins) for i in part)
+    return cuts
+
+
+def _rim(nbrs, part: list[int]) -> list[int]:
+    inside = set(part)
+    return sorted({j for i in part for j in nbrs[i] if j not in inside})
+
+
+def solve(
+    puzzle: Nurikabe,
+    strategy: str = "distance",
+    budget: Budget | None = None,
+    stats: Stats | None = None,
+    unique: bool = False,
+    count: int | None = None,
+    engine: str | None = None,
+) -> tuple[Outcome, Search]:
+    """Find a picture; with ``unique`` prove it unique (and find the fixed cells),
+    with ``count`` find up to that many distinct pictures."""
+    search = Search(puzzle, strategy, budget, stats, engine)
+    wanted = max(count or 1, 2 if unique else 1)
+    outcome = Outcome("unknown")
+    while len(outcome.solutions) < wanted:
+        found = search.next()
+        if found == "unknown":
+            outcome.complete = False
+            outcome.stopped = True
+            break
+        if found is None:
+            break
+        outcome.solutions.append(found)
+        search.block(found)
+    else:
+        outcome.complete = count is None or len(outcome.solutions) < count
+    if not outcome.solutions:
+        outcome.status = "unknown" if not outcome.complete else "unsat"
+        return outcome, search
+    outcome.status = "solved"
+    if unique or count:
+        n = len(outcome.solutions)
+        outcome.unique = True if n == 1 and outcome.complete else (False if n > 1 else None)
+    if unique and outcome.unique is not None:
+        outcome.fixed = fixed_cells(search, outcome)
+        outcome.stopped = outcome.fixed is None
+    return outcome, search
+
+
+def fixed_cells(search: Search, outcome: Outcome) -> dict[int, bool] | None:
+    """Cells with one colour in every solution (the backbone), or None if time ran out.
+
+    Ask for a picture that differs from the first on some still-agreeing cell; every
+    answer removes cells, an ``unsat`` proves the rest fixed. Found pictures are blocked
+    already, which is harmless: they agree on every candidate cell.
+    """
+    first = outcome.solutions[0]
+    candidates = {i for i in range(len(first)) if all(s[i] == first[i] for s in outcome.solutions)}
+    if outcome.unique:
+        return {i: first[i] for i in sorted(candidates)}
+    black = search.enc.black
+    while candidates:
+        guard = z3.Bool(f"differs_{search.rounds}")
+        search.solver.add(
+            z3.Implies(guard, z3.Or([black[i] != z3.BoolVal(first[i]) for i in candidates]))
+        )
+        found = search.next([guard])
+        if found == "unknown":
+            return None
+        if found is None:
+            break
+        candidates = {i for i in candidates if found[i] == first[i]}
+        search.block(found)
+    return {i: first[i] for i in sorted(candidates)}
