@@ -9,8 +9,12 @@ knows so far instead of crashing.
 
 from __future__ import annotations
 
+import os
+import signal
+import threading
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,6 +32,10 @@ class Interrupted(Exception):
 
 class MemoryLimitExceeded(Exception):
     """Z3 hit the ``--memory`` cap; reported as one line, not a crash."""
+
+
+class TimeUp(Exception):
+    """The wall-clock budget ran out while Python was building or reading formulas."""
 
 
 def new_solver(engine: str = "sat") -> z3.Solver:
@@ -64,6 +72,39 @@ class Budget:
     def expired(self) -> bool:
         left = self.remaining()
         return left is not None and left <= 0.0
+
+
+@contextmanager
+def deadline(budget: Budget) -> Iterator[None]:
+    """Raise :class:`TimeUp` when ``budget`` runs out inside the block.
+
+    Z3 stops itself at its ``timeout``; this covers the Python work around it (building
+    a large encoding, adding cuts), which otherwise ignores the limit. Uses SIGALRM, so
+    it only acts in the main thread. It never raises inside Z3's own Python code (ctypes
+    would turn the exception into an ArgumentError, a ``__del__`` would swallow it):
+    there it tries again 10 ms later, when our code runs.
+    """
+    left = budget.remaining()
+    if left is None or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    z3_code = os.path.dirname(z3.__file__)
+
+    def fire(signum: int, frame: Any) -> None:
+        if frame is not None and (
+            frame.f_code.co_filename.startswith(z3_code) or frame.f_code.co_name == "__del__"
+        ):
+            signal.setitimer(signal.ITIMER_REAL, 0.01)
+            return
+        raise TimeUp()
+
+    previous = signal.signal(signal.SIGALRM, fire)
+    signal.setitimer(signal.ITIMER_REAL, max(left, 0.001))
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 @dataclass
