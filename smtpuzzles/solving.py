@@ -47,10 +47,28 @@ def new_solver(engine: str = "sat") -> z3.Solver:
     raise ValueError(f"unknown engine {engine!r}; expected one of {ENGINES}")
 
 
+#: The ``--memory`` cap in MB (0: none). Z3 applies it only while a check runs: when
+#: building terms hits Z3's global cap, Z3 ends the whole process (exit 101, or a crash).
+_memory_cap_mb = 0
+
+
 def set_memory_limit(megabytes: int | None) -> None:
-    """Cap Z3's memory (a global Z3 setting; ``None`` leaves it unlimited)."""
+    """Cap Z3's memory during every :func:`check` (``None`` leaves it unlimited)."""
+    global _memory_cap_mb
     if megabytes is not None:
-        z3.set_param("memory_max_size", int(megabytes))
+        _memory_cap_mb = int(megabytes)
+
+
+@contextmanager
+def _memory_capped() -> Iterator[None]:
+    if not _memory_cap_mb:
+        yield
+        return
+    z3.set_param("memory_max_size", _memory_cap_mb)
+    try:
+        yield
+    finally:
+        z3.set_param("memory_max_size", 0)
 
 
 class Budget:
@@ -167,7 +185,8 @@ def check(
         solver.set("timeout", max(1, int(left * 1000)))
     began = time.monotonic()
     try:
-        answer = solver.check(*assumptions)
+        with _memory_capped():
+            answer = solver.check(*assumptions)
     except z3.Z3Exception as exc:
         message = str(exc)
         if "memory" in message.lower():
