@@ -98,9 +98,9 @@ def deadline(budget: Budget) -> Iterator[None]:
 
     Z3 stops itself at its ``timeout``; this covers the Python work around it (building
     a large encoding, adding cuts), which otherwise ignores the limit. Uses SIGALRM, so
-    it only acts in the main thread. It never raises inside Z3's own Python code (ctypes
+    it only acts in the main thread. It never raises inside Z3's Python code (ctypes
     would turn the exception into an ArgumentError, a ``__del__`` would swallow it):
-    there it tries again 10 ms later, when our code runs.
+    there it tries again 1 ms later, until our own code runs.
     """
     left = budget.remaining()
     if left is None or threading.current_thread() is not threading.main_thread():
@@ -112,7 +112,7 @@ def deadline(budget: Budget) -> Iterator[None]:
         if frame is not None and (
             frame.f_code.co_filename.startswith(z3_code) or frame.f_code.co_name == "__del__"
         ):
-            signal.setitimer(signal.ITIMER_REAL, 0.01)
+            signal.setitimer(signal.ITIMER_REAL, 0.001)
             return
         raise TimeUp()
 
