@@ -94,35 +94,55 @@ class Budget:
 
 @contextmanager
 def deadline(budget: Budget) -> Iterator[None]:
-    """Raise :class:`TimeUp` when ``budget`` runs out inside the block.
+    """Raise :class:`TimeUp` when ``budget`` runs out inside the block, and
+    ``KeyboardInterrupt`` on Ctrl-C, both only where our own Python code runs.
 
-    Z3 stops itself at its ``timeout``; this covers the Python work around it (building
-    a large encoding, adding cuts), which otherwise ignores the limit. Uses SIGALRM, so
-    it only acts in the main thread. It never raises inside Z3's Python code (ctypes
-    would turn the exception into an ArgumentError, a ``__del__`` would swallow it):
-    there it tries again 1 ms later, until our own code runs.
+    Z3 stops itself at its ``timeout`` and on Ctrl-C during a check; this covers the
+    Python work around it (building a large encoding, adding cuts), which otherwise
+    ignores the limit. An exception raised inside Z3's Python code is lost (ctypes
+    turns it into an ArgumentError, a ``__del__`` swallows it, and the search then runs
+    on without a limit), so there the signal is kept and retried every 1 ms. Uses
+    signals, so it only acts in the main thread.
     """
-    left = budget.remaining()
-    if left is None or threading.current_thread() is not threading.main_thread():
+    if threading.current_thread() is not threading.main_thread():
         yield
         return
     z3_code = os.path.dirname(z3.__file__)
+    pending: list[type[BaseException]] = []
 
-    def fire(signum: int, frame: Any) -> None:
-        if frame is not None and (
+    def in_z3(frame: Any) -> bool:
+        return frame is not None and (
             frame.f_code.co_filename.startswith(z3_code) or frame.f_code.co_name == "__del__"
-        ):
+        )
+
+    def deliver(frame: Any) -> None:
+        if in_z3(frame):
             signal.setitimer(signal.ITIMER_REAL, 0.001)
             return
-        raise TimeUp()
+        raise pending[0]()
 
-    previous = signal.signal(signal.SIGALRM, fire)
-    signal.setitimer(signal.ITIMER_REAL, max(left, 0.001))
+    def on_alarm(signum: int, frame: Any) -> None:
+        if not pending:
+            pending.append(TimeUp)
+        deliver(frame)
+
+    def on_interrupt(signum: int, frame: Any) -> None:
+        pending.insert(0, KeyboardInterrupt)
+        deliver(frame)
+
+    previous_alarm = signal.signal(signal.SIGALRM, on_alarm)
+    previous_interrupt = signal.signal(signal.SIGINT, on_interrupt)
+    left = budget.remaining()
+    if left is not None:
+        signal.setitimer(signal.ITIMER_REAL, max(left, 0.001))
     try:
         yield
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        signal.signal(signal.SIGALRM, previous_alarm)
+        signal.signal(signal.SIGINT, previous_interrupt)
+    if pending:  # a signal that arrived in Z3's code just before the block ended
+        raise pending[0]()
 
 
 @dataclass

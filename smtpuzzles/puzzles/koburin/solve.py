@@ -127,7 +127,7 @@ def solve(
         try:
             with deadline(budget):
                 result = search.next(budget, stats)
-        except Interrupted:
+        except (Interrupted, KeyboardInterrupt):
             result = "interrupted"
         except TimeUp:
             result = "unknown"
