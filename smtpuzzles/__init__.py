@@ -1,5 +1,35 @@
-"""smtpuzzles: grid logic puzzles solved by Z3 over linear integer arithmetic."""
+"""smtpuzzles: grid logic puzzles solved by Z3 over linear integer arithmetic.
+
+The Python API (:mod:`smtpuzzles.api`): ``load``, ``solve``, ``formula``, ``check``, the
+``Result`` of a solve and the puzzle types ``FloodIt``, ``Nurikabe``, ``Koburin``. They are
+imported on first use, so the command line does not pay for them.
+"""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 __version__ = "0.1.0"
+
+__all__ = [
+    "FloodIt",
+    "Formula",
+    "Koburin",
+    "Nurikabe",
+    "Result",
+    "check",
+    "formula",
+    "load",
+    "solve",
+]
+
+if TYPE_CHECKING:
+    from .api import FloodIt, Formula, Koburin, Nurikabe, Result, check, formula, load, solve
+
+
+def __getattr__(name: str) -> Any:
+    if name in __all__:
+        from . import api
+
+        return getattr(api, name)
+    raise AttributeError(f"module 'smtpuzzles' has no attribute {name!r}")

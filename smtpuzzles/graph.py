@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from .errors import InputError
@@ -129,10 +129,11 @@ def _grid(
     rows: int,
     cols: int,
     kind: str,
-    steps: Sequence[tuple[int, int]],
+    steps: Callable[[int], Sequence[tuple[int, int]]],
     holes: Iterable[tuple[int, int]] = (),
     wrap: bool = False,
 ) -> Graph:
+    """Cells at every (row, col) but the holes, linked by ``steps(row)`` offsets."""
     if rows < 1 or cols < 1:
         raise ValueError("a grid needs at least one row and one column")
     hole_set = set(holes)
@@ -141,7 +142,7 @@ def _grid(
     out = []
     for r, c in coords:
         targets = []
-        for dr, dc in steps:
+        for dr, dc in steps(r):
             nr, nc = r + dr, c + dc
             if wrap:
                 nr, nc = nr % rows, nc % cols
@@ -166,40 +167,27 @@ DIAGONAL = ((-1, -1), (-1, 1), (1, -1), (1, 1))
 def rectangle(rows: int, cols: int, diagonal: bool = False) -> Graph:
     """A rows x cols grid with 4 neighbours (or 8 with ``diagonal``)."""
     steps = ORTHOGONAL + DIAGONAL if diagonal else ORTHOGONAL
-    return _grid(rows, cols, "square8" if diagonal else "square", steps)
+    return _grid(rows, cols, "square8" if diagonal else "square", lambda _: steps)
 
 
 def rectangle_with_holes(rows: int, cols: int, holes: Iterable[tuple[int, int]]) -> Graph:
     """A 4-neighbour grid with some positions missing (ragged edges are holes too)."""
-    return _grid(rows, cols, "holes", ORTHOGONAL, holes=holes)
+    return _grid(rows, cols, "holes", lambda _: ORTHOGONAL, holes=holes)
 
 
 def torus(rows: int, cols: int) -> Graph:
     """A 4-neighbour grid whose edges wrap around (top to bottom, left to right)."""
-    return _grid(rows, cols, "torus", ORTHOGONAL, wrap=True)
+    return _grid(rows, cols, "torus", lambda _: ORTHOGONAL, wrap=True)
 
 
 def hex_grid(rows: int, cols: int, holes: Iterable[tuple[int, int]] = ()) -> Graph:
     """Pointy-top hexagons in offset rows: odd rows sit half a cell to the right."""
-    if rows < 1 or cols < 1:
-        raise ValueError("a grid needs at least one row and one column")
-    hole_set = set(holes)
-    coords = [(r, c) for r in range(rows) for c in range(cols) if (r, c) not in hole_set]
-    index = {rc: i for i, rc in enumerate(coords)}
-    out = []
-    for r, c in coords:
-        shift = 0 if r % 2 == 0 else 1  # column offset of the diagonal neighbours
-        steps = [(0, -1), (0, 1), (-1, shift - 1), (-1, shift), (1, shift - 1), (1, shift)]
-        targets = sorted({index[(r + dr, c + dc)] for dr, dc in steps if (r + dr, c + dc) in index})
-        out.append(tuple(targets))
-    return Graph(
-        names=tuple(cell_name(r, c) for r, c in coords),
-        out=tuple(out),
-        kind="hex",
-        coords=tuple(coords),
-        rows=rows,
-        cols=cols,
-    )
+
+    def steps(row: int) -> Sequence[tuple[int, int]]:
+        shift = row % 2  # column offset of the neighbours above and below
+        return ((0, -1), (0, 1), (-1, shift - 1), (-1, shift), (1, shift - 1), (1, shift))
+
+    return _grid(rows, cols, "hex", steps, holes=holes)
 
 
 _NAME = re.compile(r"[^\s:#]+")

@@ -204,9 +204,9 @@ def _comments(p, connectivity: str) -> list[str]:
 
 
 def _emit(text: str, output: Path | None, puzzle: str) -> None:
-    typer.echo(text, nl=False)
     if output is not None:
         write_atomic(output, text, [puzzle])
+    typer.echo(text, nl=False)
 
 
 def _text_report(p, outcome, result: dict[str, Any], connectivity: str) -> str:

@@ -14,7 +14,7 @@ Cell values are ``None`` (empty), an ``int`` clue, or :data:`UNKNOWN`.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from ..errors import InputError
@@ -103,37 +103,51 @@ def decode_number16(body: str, cells: int, source: str = "<url>") -> list[Cell]:
     return values
 
 
-def encode_number16(values: Sequence[Cell]) -> str:
-    """Inverse of :func:`decode_number16`."""
+def _with_skips(pieces: Iterable[str | None]) -> str:
+    """Join encoded cells, writing each run of empty cells (``None``) as g..z (1 to 20)."""
     out: list[str] = []
     count = 0
-    for v in values:
-        if v is None:
+    for piece in pieces:
+        if piece is None:
             count += 1
-            piece = ""
-        elif v == UNKNOWN:
-            piece = "."
-        else:
-            n = int(v)
-            if n < 16:
-                piece = format(n, "x")
-            elif n < 256:
-                piece = "-" + format(n, "02x")
-            elif n < 4096:
-                piece = "+" + format(n, "03x")
-            elif n < 8192:
-                piece = "=" + format(n - 4096, "03x")
-            elif n < 12288:
-                piece = "%" + format(n - 8192, "03x")
-            else:
-                raise ValueError(f"clue {n} is too large for a puzz.link URL")
-        if count and (piece or count == 20):
+            if count == 20:
+                out.append("z")
+                count = 0
+            continue
+        if count:
             out.append(chr(ord("f") + count))
             count = 0
         out.append(piece)
     if count:
         out.append(chr(ord("f") + count))
     return "".join(out)
+
+
+def _number16(value: Cell) -> str | None:
+    if value is None:
+        return None
+    if value == UNKNOWN:
+        return "."
+    n = int(value)
+    for limit, prefix, offset, width in _NUMBER16_WIDTHS:
+        if n < limit:
+            return prefix + format(n - offset, f"0{width}x")
+    raise ValueError(f"clue {n} is too large for a puzz.link URL")
+
+
+#: (exclusive limit, prefix, offset, hex digits) of decodeNumber16's number forms.
+_NUMBER16_WIDTHS = (
+    (16, "", 0, 1),
+    (256, "-", 0, 2),
+    (4096, "+", 0, 3),
+    (8192, "=", 4096, 3),
+    (12288, "%", 8192, 3),
+)
+
+
+def encode_number16(values: Sequence[Cell]) -> str:
+    """Inverse of :func:`decode_number16`."""
+    return _with_skips(_number16(v) for v in values)
 
 
 def decode_4cell(body: str, cells: int, source: str = "<url>") -> list[Cell]:
@@ -163,34 +177,26 @@ def decode_4cell(body: str, cells: int, source: str = "<url>") -> list[Cell]:
 
 def encode_4cell(values: Sequence[Cell]) -> str:
     """Inverse of :func:`decode_4cell` (clues must be 0..4 or UNKNOWN)."""
-    out: list[str] = []
-    count = 0
-    c = 0
-    n = len(values)
+    return _with_skips(_4cell_pieces(values))
+
+
+def _4cell_pieces(values: Sequence[Cell]) -> Iterator[str | None]:
+    """One piece per cell or per clue with the one or two empties folded into it."""
+    c, n = 0, len(values)
     while c < n:
         v = values[c]
-        piece = ""
-        if v is None:
-            count += 1
-        elif v == UNKNOWN:
-            piece = "."
+        if v is None or v == UNKNOWN:
+            yield None if v is None else "."
+            c += 1
+            continue
+        q = int(v)
+        if not 0 <= q <= 4:
+            raise ValueError(f"clue {q} does not fit the 4-cell encoding (0..4)")
+        if c + 1 < n and values[c + 1] is not None:
+            folded = 0
+        elif c + 2 < n and values[c + 2] is not None:
+            folded = 1
         else:
-            q = int(v)
-            if not 0 <= q <= 4:
-                raise ValueError(f"clue {q} does not fit the 4-cell encoding (0..4)")
-            if c + 1 < n and values[c + 1] is not None:
-                piece = str(q)
-            elif c + 2 < n and values[c + 2] is not None:
-                piece = format(5 + q, "x")
-                c += 1
-            else:
-                piece = format(10 + q, "x")
-                c += 2
-        if count and (piece or count == 20):
-            out.append(chr(ord("f") + count))
-            count = 0
-        out.append(piece)
-        c += 1
-    if count:
-        out.append(chr(ord("f") + count))
-    return "".join(out)
+            folded = 2  # as pzprjs: two, even past the last cell
+        yield format(5 * folded + q, "x")
+        c += folded + 1
