@@ -18,12 +18,12 @@ from smtpuzzles.puzzles.floodit.modes import run_mode
 from smtpuzzles.puzzles.koburin import Koburin
 from smtpuzzles.puzzles.koburin import problems as koburin_problems
 from smtpuzzles.puzzles.koburin import solve as koburin_solve
-from smtpuzzles.puzzles.koburin.generate import random_answer
+from smtpuzzles.puzzles.koburin.generate import random_black, random_loop
+from smtpuzzles.puzzles.koburin.puzzle import Solution
 from smtpuzzles.puzzles.nurikabe import solve as nurikabe_solve
 from smtpuzzles.puzzles.nurikabe.check import problems as nurikabe_problems
 from smtpuzzles.puzzles.nurikabe.generate import clues_of, hex_pools, random_picture
 from smtpuzzles.puzzles.nurikabe.puzzle import Nurikabe
-from smtpuzzles.solving import Budget
 
 # -- Flood-It: generate, solve with min and solve, replay, compare with BFS ----------------
 
@@ -107,13 +107,15 @@ def test_nurikabe_larger_generated_puzzles_pass_the_checker(seed: int) -> None:
 # -- Koburin: draw black cells and a loop, read the numbers off, solve ---------------------
 
 
-def koburin_from(rows: int, cols: int, seed: int, variant: str = "four") -> Koburin | None:
+def koburin_from(rows: int, cols: int, seed: int, variant: str = "four") -> Koburin:
     graph = rectangle(rows, cols)
     rng = random.Random(seed)
-    drawn = random_answer(graph, rng, Budget(30.0))
-    if drawn is None:
-        return None
-    numbered, answer = drawn
+    edges = random_loop(graph, rng, fill=0.7)
+    on_loop = {i for e in edges for i in e}
+    off_loop = [i for i in range(len(graph)) if i not in on_loop]
+    black = random_black(graph, off_loop, rng, 0.5)
+    answer = Solution(frozenset(black), frozenset(edges))
+    numbered = set(off_loop) - black
     blank = Koburin(graph, {i: None for i in numbered}, variant)
     clues = {i: len(set(blank.counted[i]) & answer.black) for i in numbered}
     # Hide a few numbers as '?' so unknown clues are exercised too.
@@ -129,8 +131,6 @@ def test_koburin_generated_puzzles_agree_with_brute_force(
     checked = 0
     for seed in range(4):
         puzzle = koburin_from(rows, cols, seed, variant)
-        if puzzle is None:
-            continue
         expected = koburin_brute_force(puzzle)
         assert expected, "the drawn answer solves its own numbers"
         outcome = koburin_solve(puzzle, count=len(expected) + 1)
