@@ -14,6 +14,7 @@ from ..puzzles.floodit.check import play
 from ..puzzles.floodit.clusters import cluster_graph
 from ..puzzles.floodit.generate import random_board
 from ..puzzles.floodit.modes import Outcome, dry_run, run_mode
+from ..puzzles.floodit.reference_modes import reference_dry_run, run_reference
 from ..solving import ENGINES, set_memory_limit
 from .common import (
     EXIT_INTERRUPTED,
@@ -75,6 +76,15 @@ Show = Annotated[
         help="Show the board after each move (colour blocks on a terminal, digits when piped).",
     ),
 ]
+Encoding = Annotated[
+    str,
+    typer.Option(
+        "--encoding",
+        help="layered (default) or reference: color-flood-rs's formulas and search, the "
+        "baseline to measure against (its answers are never called optimal unless proven).",
+    ),
+]
+ENCODINGS = ("layered", "reference")
 NoCounting = Annotated[
     bool,
     typer.Option(
@@ -126,7 +136,10 @@ def _text_report(board: Board, start: tuple[int, int], out: Outcome, clusters: i
         f"size: {board.rows}x{board.cols}, colours: {board.n_colours}, clusters: {clusters}, "
         f"start: {start[0]},{start[1]}",
     ]
-    if out.derived is not None:
+    if out.derived is not None and out.strategy == "reference":
+        lo, hi = out.derived
+        lines.append(f"search range: {lo}..{hi} (color-flood-rs's binary search)")
+    elif out.derived is not None:
         lo, hi = out.derived
         lines.append(
             f"bounds: {lo}..{hi} (lower bound .. heuristic playout), search {out.strategy}"
@@ -166,10 +179,15 @@ def _run(mode: str, args: tuple[int, ...], o: _Options) -> None:
     start = parse_start(o.start, board)
     if o.engine not in ENGINES:
         raise InputError(f"--engine {o.engine!r}: expected one of {', '.join(ENGINES)}")
+    if o.encoding not in ENCODINGS:
+        raise InputError(f"--encoding {o.encoding!r}: expected one of {', '.join(ENCODINGS)}")
     set_memory_limit(o.memory)
     counting = not o.no_counting
+    reference = o.encoding == "reference"
     if o.dry_run:
-        sizes, script = dry_run(board, mode, args, start, counting)
+        sizes, script = (reference_dry_run if reference else dry_run)(
+            board, mode, args, start, counting
+        )
         head = {"puzzle": "floodit", "mode": mode, "dry_run": True}
         if o.print_asserts:
             text = dump_json({**head, "smtlib": script}) if o.json else script.rstrip()
@@ -178,7 +196,10 @@ def _run(mode: str, args: tuple[int, ...], o: _Options) -> None:
             text = dump_json(info) if o.json else "\n".join(f"{k}: {v}" for k, v in info.items())
         _emit(text, o.output, [o.board])
         return
-    out = run_mode(board, mode, args, start, o.engine, o.timeout, counting, o.print_asserts)
+    if reference:
+        out = run_reference(board, mode, args, start, o.timeout, o.print_asserts)
+    else:
+        out = run_mode(board, mode, args, start, o.engine, o.timeout, counting, o.print_asserts)
     clusters = len(cluster_graph(board.grid, start))
     if o.json:
         obj = out.as_json()
@@ -238,6 +259,7 @@ def solve(
     json: AsJson = False,
     show: Show = False,
     no_counting: NoCounting = False,
+    encoding: Encoding = "layered",
     output: Output = None,
 ) -> None:
     """A solution, quickly."""
@@ -266,6 +288,7 @@ def exact(
     json: AsJson = False,
     show: Show = False,
     no_counting: NoCounting = False,
+    encoding: Encoding = "layered",
     output: Output = None,
 ) -> None:
     """Exactly N moves, each flooding at least one new cluster, or no solution (exit 1)."""
@@ -296,6 +319,7 @@ def search(
     json: AsJson = False,
     show: Show = False,
     no_counting: NoCounting = False,
+    encoding: Encoding = "layered",
     output: Output = None,
 ) -> None:
     """The least length in [LO, HI], proven."""
@@ -329,6 +353,7 @@ def minimum(
     json: AsJson = False,
     show: Show = False,
     no_counting: NoCounting = False,
+    encoding: Encoding = "layered",
     output: Output = None,
 ) -> None:
     """The least length, proven."""
@@ -358,6 +383,7 @@ def opt(
     json: AsJson = False,
     show: Show = False,
     no_counting: NoCounting = False,
+    encoding: Encoding = "layered",
     output: Output = None,
 ) -> None:
     """The least length through Z3's Optimize."""
@@ -460,6 +486,8 @@ def _judge(row: Any) -> str:
         return "ok" if length == expected else "WRONG"
     if status == "solved":
         return "ok" if length is not None and length >= expected else "WRONG"
+    if status == "unsat":  # the baseline can say so on a solvable board
+        return "WRONG"
     if (lo is not None and lo > expected) or (hi is not None and hi < expected):
         return "WRONG"
     return "ok"
@@ -490,6 +518,7 @@ def bench_floodit(
         int | None, typer.Option("--first", min=1, help="Only the first N boards of a dataset.")
     ] = None,
     engine: Engine = "sat",
+    encoding: Encoding = "layered",
     json: AsJson = False,
 ) -> None:
     """Run a Flood-It mode over many boards."""
@@ -497,7 +526,9 @@ def bench_floodit(
 
     if mode not in ("solve", "min", "opt"):
         raise InputError(f"--mode {mode!r}: bench runs solve, min or opt")
-    argv = [mode, "--json", "--timeout", str(timeout), "--engine", engine]
+    if encoding not in ENCODINGS:
+        raise InputError(f"--encoding {encoding!r}: expected one of {', '.join(ENCODINGS)}")
+    argv = [mode, "--json", "--timeout", str(timeout), "--engine", engine, "--encoding", encoding]
     cases = _bench_cases(paths, argv, first)
     if not cases:
         raise InputError("no boards found", " ".join(paths))
