@@ -13,7 +13,7 @@ from ..puzzles.floodit.board import DIGITS, FORMATS, Board, load_board, parse_st
 from ..puzzles.floodit.check import play
 from ..puzzles.floodit.clusters import cluster_graph
 from ..puzzles.floodit.generate import random_board
-from ..puzzles.floodit.modes import Outcome, dry_run, run_mode
+from ..puzzles.floodit.modes import BOUND_NODES, Outcome, dry_run, run_mode
 from ..puzzles.floodit.reference_modes import reference_dry_run, run_reference
 from ..solving import ENGINES, set_memory_limit
 from .common import (
@@ -85,6 +85,15 @@ Encoding = Annotated[
     ),
 ]
 ENCODINGS = ("layered", "reference")
+BoundNodes = Annotated[
+    int,
+    typer.Option(
+        "--bound-nodes",
+        min=0,
+        help="States a bounded A* search may expand to raise the lower bound before Z3 "
+        f"(min, search; 0 = off). Default {BOUND_NODES}.",
+    ),
+]
 NoCounting = Annotated[
     bool,
     typer.Option(
@@ -152,6 +161,10 @@ def _text_report(board: Board, start: tuple[int, int], out: Outcome, clusters: i
     if out.stopped:
         lines.append(f"stopped: {out.stopped}; reporting the best found so far")
     lines.append(f"status: {out.status}")
+    if out.proven_by == "bounds":
+        lines.append("proven by: bounds (A* lower bound = playout length), no SMT probe")
+    elif out.proven_by == "z3":
+        lines.append("proven by: Z3 (no solution one move shorter)")
     lines.append(f"moves: {_moves_text(out.moves)}")
     lines.append(f"length: {'-' if out.length is None else out.length}")
     lines.append(f"time: {out.elapsed_s:.3f} s")
@@ -199,14 +212,24 @@ def _run(mode: str, args: tuple[int, ...], o: _Options) -> None:
     if reference:
         out = run_reference(board, mode, args, start, o.timeout, o.print_asserts)
     else:
-        out = run_mode(board, mode, args, start, o.engine, o.timeout, counting, o.print_asserts)
+        out = run_mode(
+            board,
+            mode,
+            args,
+            start,
+            o.engine,
+            o.timeout,
+            counting,
+            o.print_asserts,
+            o.bound_nodes,
+        )
     clusters = len(cluster_graph(board.grid, start))
     if o.json:
         obj = out.as_json()
         if o.print_asserts and out.smtlib is not None:
             obj["smtlib"] = out.smtlib
         if o.stats:
-            obj["stats"] = out.stats.as_dict()
+            obj["stats"] = {**out.stats.as_dict(), "proven_by": out.proven_by}
         _emit(dump_json(obj), o.output, [o.board])
     else:
         parts = []
@@ -214,7 +237,7 @@ def _run(mode: str, args: tuple[int, ...], o: _Options) -> None:
             parts.append(out.smtlib.rstrip())
         parts.append(_text_report(board, start, out, clusters))
         if o.stats:
-            parts.append("stats: " + dump_json(out.stats.as_dict()))
+            parts.append("stats: " + dump_json({**out.stats.as_dict(), "proven_by": out.proven_by}))
         _emit("\n".join(parts), o.output, [o.board])
         if o.show and out.moves is not None:
             ansi = is_terminal()
@@ -260,6 +283,7 @@ def solve(
     show: Show = False,
     no_counting: NoCounting = False,
     encoding: Encoding = "layered",
+    bound_nodes: BoundNodes = BOUND_NODES,
     output: Output = None,
 ) -> None:
     """A solution, quickly."""
@@ -289,6 +313,7 @@ def exact(
     show: Show = False,
     no_counting: NoCounting = False,
     encoding: Encoding = "layered",
+    bound_nodes: BoundNodes = BOUND_NODES,
     output: Output = None,
 ) -> None:
     """Exactly N moves, each flooding at least one new cluster, or no solution (exit 1)."""
@@ -320,6 +345,7 @@ def search(
     show: Show = False,
     no_counting: NoCounting = False,
     encoding: Encoding = "layered",
+    bound_nodes: BoundNodes = BOUND_NODES,
     output: Output = None,
 ) -> None:
     """The least length in [LO, HI], proven."""
@@ -354,6 +380,7 @@ def minimum(
     show: Show = False,
     no_counting: NoCounting = False,
     encoding: Encoding = "layered",
+    bound_nodes: BoundNodes = BOUND_NODES,
     output: Output = None,
 ) -> None:
     """The least length, proven."""
@@ -384,6 +411,7 @@ def opt(
     show: Show = False,
     no_counting: NoCounting = False,
     encoding: Encoding = "layered",
+    bound_nodes: BoundNodes = BOUND_NODES,
     output: Output = None,
 ) -> None:
     """The least length through Z3's Optimize."""
@@ -519,6 +547,7 @@ def bench_floodit(
     ] = None,
     engine: Engine = "sat",
     encoding: Encoding = "layered",
+    bound_nodes: BoundNodes = BOUND_NODES,
     json: AsJson = False,
 ) -> None:
     """Run a Flood-It mode over many boards."""
@@ -529,6 +558,7 @@ def bench_floodit(
     if encoding not in ENCODINGS:
         raise InputError(f"--encoding {encoding!r}: expected one of {', '.join(ENCODINGS)}")
     argv = [mode, "--json", "--timeout", str(timeout), "--engine", engine, "--encoding", encoding]
+    argv += ["--bound-nodes", str(bound_nodes)]
     cases = _bench_cases(paths, argv, first)
     if not cases:
         raise InputError("no boards found", " ".join(paths))
