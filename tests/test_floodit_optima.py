@@ -130,3 +130,12 @@ def test_bounds_before_z3_keep_min_and_search_exact(optima: list[int], nodes: in
     if nodes == 10**5:  # a finished A* proves every optimum the playout reaches
         by_bounds = [run_mode(b, "min", bound_nodes=nodes).proven_by for b in BOARDS[:60]]
         assert by_bounds.count("bounds") >= 30
+
+
+def test_both_strategies_agree_with_brute_force(optima: list[int]) -> None:
+    for board, best in list(zip(BOARDS, optima, strict=True))[:80]:
+        for strategy in ("mixed", "downward"):
+            got = run_mode(board, "min", strategy=strategy)
+            assert (got.status, got.length, got.lower_bound) == ("optimal", best, best), board
+            found = run_mode(board, "search", (max(0, best - 3), best + 4), strategy=strategy)
+            assert (found.status, found.length) == ("optimal", best), board

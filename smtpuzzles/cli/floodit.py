@@ -13,7 +13,14 @@ from ..puzzles.floodit.board import DIGITS, FORMATS, Board, load_board, parse_st
 from ..puzzles.floodit.check import play
 from ..puzzles.floodit.clusters import cluster_graph
 from ..puzzles.floodit.generate import random_board
-from ..puzzles.floodit.modes import BOUND_NODES, Outcome, dry_run, run_mode
+from ..puzzles.floodit.modes import (
+    BOUND_NODES,
+    STRATEGIES,
+    STRATEGY,
+    Outcome,
+    dry_run,
+    run_mode,
+)
 from ..puzzles.floodit.reference_modes import reference_dry_run, run_reference
 from ..solving import ENGINES, set_memory_limit
 from .common import (
@@ -85,6 +92,14 @@ Encoding = Annotated[
     ),
 ]
 ENCODINGS = ("layered", "reference")
+Strategy = Annotated[
+    str,
+    typer.Option(
+        "--strategy",
+        help="How min and search walk the horizons: downward (ask one below the best "
+        "length found, default) or mixed (upward from the lower bound, or bisection).",
+    ),
+]
 BoundNodes = Annotated[
     int,
     typer.Option(
@@ -192,6 +207,8 @@ def _run(mode: str, args: tuple[int, ...], o: _Options) -> None:
     start = parse_start(o.start, board)
     if o.engine not in ENGINES:
         raise InputError(f"--engine {o.engine!r}: expected one of {', '.join(ENGINES)}")
+    if o.strategy not in STRATEGIES:
+        raise InputError(f"--strategy {o.strategy!r}: expected one of {', '.join(STRATEGIES)}")
     if o.encoding not in ENCODINGS:
         raise InputError(f"--encoding {o.encoding!r}: expected one of {', '.join(ENCODINGS)}")
     set_memory_limit(o.memory)
@@ -222,6 +239,7 @@ def _run(mode: str, args: tuple[int, ...], o: _Options) -> None:
             counting,
             o.print_asserts,
             o.bound_nodes,
+            o.strategy,
         )
     clusters = len(cluster_graph(board.grid, start))
     if o.json:
@@ -284,6 +302,7 @@ def solve(
     no_counting: NoCounting = False,
     encoding: Encoding = "layered",
     bound_nodes: BoundNodes = BOUND_NODES,
+    strategy: Strategy = STRATEGY,
     output: Output = None,
 ) -> None:
     """A solution, quickly."""
@@ -314,6 +333,7 @@ def exact(
     no_counting: NoCounting = False,
     encoding: Encoding = "layered",
     bound_nodes: BoundNodes = BOUND_NODES,
+    strategy: Strategy = STRATEGY,
     output: Output = None,
 ) -> None:
     """Exactly N moves, each flooding at least one new cluster, or no solution (exit 1)."""
@@ -346,6 +366,7 @@ def search(
     no_counting: NoCounting = False,
     encoding: Encoding = "layered",
     bound_nodes: BoundNodes = BOUND_NODES,
+    strategy: Strategy = STRATEGY,
     output: Output = None,
 ) -> None:
     """The least length in [LO, HI], proven."""
@@ -381,6 +402,7 @@ def minimum(
     no_counting: NoCounting = False,
     encoding: Encoding = "layered",
     bound_nodes: BoundNodes = BOUND_NODES,
+    strategy: Strategy = STRATEGY,
     output: Output = None,
 ) -> None:
     """The least length, proven."""
@@ -412,6 +434,7 @@ def opt(
     no_counting: NoCounting = False,
     encoding: Encoding = "layered",
     bound_nodes: BoundNodes = BOUND_NODES,
+    strategy: Strategy = STRATEGY,
     output: Output = None,
 ) -> None:
     """The least length through Z3's Optimize."""
@@ -548,6 +571,7 @@ def bench_floodit(
     engine: Engine = "sat",
     encoding: Encoding = "layered",
     bound_nodes: BoundNodes = BOUND_NODES,
+    strategy: Strategy = STRATEGY,
     json: AsJson = False,
 ) -> None:
     """Run a Flood-It mode over many boards."""
@@ -558,7 +582,7 @@ def bench_floodit(
     if encoding not in ENCODINGS:
         raise InputError(f"--encoding {encoding!r}: expected one of {', '.join(ENCODINGS)}")
     argv = [mode, "--json", "--timeout", str(timeout), "--engine", engine, "--encoding", encoding]
-    argv += ["--bound-nodes", str(bound_nodes)]
+    argv += ["--bound-nodes", str(bound_nodes), "--strategy", strategy]
     cases = _bench_cases(paths, argv, first)
     if not cases:
         raise InputError("no boards found", " ".join(paths))

@@ -66,9 +66,9 @@ def run_reference(
                 horizon = length
                 _accept(board, moves, start, out, "solved")
                 out.notes.append("not proven optimal: exact-length answers are not monotone")
-            elif budget.expired():
+            if budget.expired():  # its search was not over: keep the best, say so
                 out.stopped = "timeout"
-            else:
+            elif moves is None:
                 out.status = "unsat"
                 out.notes.append(f"the old tool answers: no solution in {lo}..{hi}")
         elif mode in ("exact", "solve"):
