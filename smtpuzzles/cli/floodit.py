@@ -379,9 +379,10 @@ def search(
     "min",
     help=_help(
         "The least length, proven. LO is an admissible lower bound (Puchert), HI the length of a "
-        "beam-search playout; the search goes upward from LO when they differ by at most one, by "
-        "bisection otherwise. --print-asserts prints two scripts: the formula at the optimum "
-        "(sat) and one move fewer (unsat), separated by comments.",
+        "beam-search playout; the search asks one move below the best solution known until Z3 "
+        "says unsat (--strategy mixed: upward from LO or bisection). --print-asserts prints two "
+        "scripts: the formula at the optimum (sat) and one move fewer (unsat), separated by "
+        "comments.",
         "smtpuzzles floodit min instances/floodit/b10x10c4.txt",
     ),
 )

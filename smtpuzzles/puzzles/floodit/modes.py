@@ -43,9 +43,9 @@ UPWARD_GAP = 1
 #: How ``min`` and ``search`` walk the horizons once a solution of length HI is known:
 #: ``downward`` asks HI-1 first (unsat there proves HI optimal with one probe, and the
 #: beam playout is often optimal) and then below each shorter model; ``mixed`` goes
-#: upward from LO or bisects, as above. Measured (CPU time, in-process): first 30 pc19
-#: boards, median 0.26-0.29 s downward against 0.32-0.34 s mixed; seven harder boards
-#: (12x12 to 18x18, 003.txt) 25.0 s against 24.7 s in total.
+#: upward from LO or bisects, as above. Measured in-process, CPU time, best of two,
+#: paired: first 30 pc19 boards, median 0.33 s downward against 0.36 s mixed (faster
+#: on 19); six harder boards (14x14 to 20x20) 18.3 s against 20.7 s in total.
 STRATEGIES = ("downward", "mixed")
 STRATEGY = "downward"
 
