@@ -149,3 +149,15 @@ def test_bounds_bracket_the_known_optima_of_pc19(data_dir: Path) -> None:
         assert_solves(grid, moves)
         hits += len(moves) == len(optimal)
     print(f"\nbeam width 10 hits the optimum on {hits} of {len(boards)} pc19 boards")
+
+
+def test_search_bound_stops_at_the_ceiling_and_never_passes_the_optimum() -> None:
+    rng = random.Random(11)
+    for _ in range(30):
+        grid = random_grid(rng, rng.randint(2, 5), rng.randint(2, 5), rng.randint(2, 4))
+        g = cluster_graph(grid)
+        optimum = optimum_by_bfs(grid)
+        for ceiling in range(optimum - 1, optimum + 2):
+            bound = lower_bound_by_search(g, limit_nodes=10**6, ceiling=ceiling)
+            assert bound <= optimum, grid
+            assert bound >= min(ceiling, optimum), grid

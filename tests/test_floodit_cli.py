@@ -69,7 +69,10 @@ def test_stats_and_smtlib_keys_only_when_asked() -> None:
     obj = json.loads(run("min", BOARD, "--json", "--stats", "--print-asserts").stdout)
     assert list(obj) == [*KEYS, "smtlib", "stats"]
     assert obj["smtlib"].count("(check-sat)") == 2
-    assert obj["stats"]["checks"] >= 1
+    assert obj["stats"]["checks"] >= 1 and obj["stats"]["proven_by"] == "z3"
+    obj = json.loads(run("min", BOARD, "--json", "--stats", "--bound-nodes", "2000").stdout)
+    assert (obj["stats"]["checks"], obj["stats"]["proven_by"]) == (0, "bounds")  # A* = playout
+    assert obj["length"] == 10
 
 
 def test_dry_run_prints_sizes_and_script_without_solving() -> None:

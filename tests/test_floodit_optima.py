@@ -114,3 +114,28 @@ def test_solve_is_always_valid(optima: list[int]) -> None:
         assert got.status == "solved"
         check_solution(board.grid, got.moves)
         assert got.length >= best
+
+
+@pytest.mark.parametrize("nodes", [1, 50, 10**5])
+def test_bounds_before_z3_keep_min_and_search_exact(optima: list[int], nodes: int) -> None:
+    for board, best in list(zip(BOARDS, optima, strict=True))[:60]:
+        got = run_mode(board, "min", bound_nodes=nodes)
+        assert (got.status, got.length, got.lower_bound) == ("optimal", best, best), board
+        assert got.proven_by in ("bounds", "z3")
+        found = run_mode(board, "search", (max(0, best - 2), best + 3), bound_nodes=nodes)
+        assert (found.status, found.length) == ("optimal", best), board
+        if best > 0:
+            below = run_mode(board, "search", (0, best - 1), bound_nodes=nodes)
+            assert below.status == "unsat", board
+    if nodes == 10**5:  # a finished A* proves every optimum the playout reaches
+        by_bounds = [run_mode(b, "min", bound_nodes=nodes).proven_by for b in BOARDS[:60]]
+        assert by_bounds.count("bounds") >= 30
+
+
+def test_both_strategies_agree_with_brute_force(optima: list[int]) -> None:
+    for board, best in list(zip(BOARDS, optima, strict=True))[:80]:
+        for strategy in ("mixed", "downward"):
+            got = run_mode(board, "min", strategy=strategy)
+            assert (got.status, got.length, got.lower_bound) == ("optimal", best, best), board
+            found = run_mode(board, "search", (max(0, best - 3), best + 4), strategy=strategy)
+            assert (found.status, found.length) == ("optimal", best), board

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import json
+import os
 import random
+import tempfile
 
 import z3
 from floodit_oracles import (
@@ -85,3 +88,57 @@ def test_an_exhausted_budget_stops_the_search_with_nothing_claimed() -> None:
     length, moves, probes = reference_min(g, Budget(0.0))
     assert (length, moves) == (None, None)
     assert [p["answer"] for p in probes] == ["unknown"]
+
+
+def cli(*argv: str, board: str) -> tuple[int, dict]:
+    from typer.testing import CliRunner
+
+    from smtpuzzles.cli import app
+
+    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
+        f.write(board.replace(" ", "\n") + "\n")
+    try:
+        result = CliRunner().invoke(
+            app, ["floodit", *argv, f.name, "--encoding", "reference", "--json"]
+        )
+    finally:
+        os.unlink(f.name)
+    return result.exit_code, json.loads(result.output)
+
+
+README_6X6 = "011101 011012 021101 100020 000112 110220"
+NOT_MONOTONE = (
+    "101010000 000000100 000001000 111110011 100000010 111111111 000000000 000000010 000100100"
+)
+
+
+def test_cli_min_reports_the_baseline_answer_as_solved_never_optimal() -> None:
+    code, res = cli("min", board=README_6X6)
+    assert code == 0 and res["status"] == "solved"
+    assert res["length"] == optimum_by_bfs(parse(README_6X6))
+    assert res["lower_bound"] is None
+
+
+def test_cli_min_says_no_solution_where_the_old_tool_does() -> None:
+    code, res = cli("min", board=NOT_MONOTONE)
+    assert (code, res["status"], res["moves"]) == (1, "unsat", None)
+
+
+def test_cli_opt_is_proven_and_solve_keeps_its_no_op_moves() -> None:
+    grid = parse(README_6X6)
+    code, res = cli("opt", board=README_6X6)
+    assert (code, res["status"], res["length"]) == (0, "optimal", optimum_by_bfs(grid))
+    code, res = cli("solve", board=README_6X6)
+    assert code == 0 and res["status"] == "solved"
+    assert res["length"] == loose_bound(cluster_graph(grid))
+    assert is_flooded(replay_allowing_noops(grid, res["moves"]))
+
+
+def test_cli_exact_and_search_follow_exact_length_semantics() -> None:
+    grid = parse(README_6X6)
+    allowed = exact_lengths(grid, 12)
+    for n in range(3, 12):
+        code, res = cli("exact", str(n), board=README_6X6)
+        assert (res["status"] == "solved") == (n in allowed), n
+    code, res = cli("search", "0", "12", board=README_6X6)
+    assert res["status"] == "solved" and res["length"] in allowed

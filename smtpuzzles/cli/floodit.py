@@ -13,7 +13,15 @@ from ..puzzles.floodit.board import DIGITS, FORMATS, Board, load_board, parse_st
 from ..puzzles.floodit.check import play
 from ..puzzles.floodit.clusters import cluster_graph
 from ..puzzles.floodit.generate import random_board
-from ..puzzles.floodit.modes import Outcome, dry_run, run_mode
+from ..puzzles.floodit.modes import (
+    BOUND_NODES,
+    STRATEGIES,
+    STRATEGY,
+    Outcome,
+    dry_run,
+    run_mode,
+)
+from ..puzzles.floodit.reference_modes import reference_dry_run, run_reference
 from ..solving import ENGINES, set_memory_limit
 from .common import (
     EXIT_INTERRUPTED,
@@ -75,6 +83,32 @@ Show = Annotated[
         help="Show the board after each move (colour blocks on a terminal, digits when piped).",
     ),
 ]
+Encoding = Annotated[
+    str,
+    typer.Option(
+        "--encoding",
+        help="layered (default) or reference: color-flood-rs's formulas and search, the "
+        "baseline to measure against (its answers are never called optimal unless proven).",
+    ),
+]
+ENCODINGS = ("layered", "reference")
+Strategy = Annotated[
+    str,
+    typer.Option(
+        "--strategy",
+        help="How min and search walk the horizons: downward (ask one below the best "
+        "length found, default) or mixed (upward from the lower bound, or bisection).",
+    ),
+]
+BoundNodes = Annotated[
+    int,
+    typer.Option(
+        "--bound-nodes",
+        min=0,
+        help="States a bounded A* search may expand to raise the lower bound before Z3 "
+        f"(min, search; 0 = off). Default {BOUND_NODES}.",
+    ),
+]
 NoCounting = Annotated[
     bool,
     typer.Option(
@@ -126,7 +160,10 @@ def _text_report(board: Board, start: tuple[int, int], out: Outcome, clusters: i
         f"size: {board.rows}x{board.cols}, colours: {board.n_colours}, clusters: {clusters}, "
         f"start: {start[0]},{start[1]}",
     ]
-    if out.derived is not None:
+    if out.derived is not None and out.strategy == "reference":
+        lo, hi = out.derived
+        lines.append(f"search range: {lo}..{hi} (color-flood-rs's binary search)")
+    elif out.derived is not None:
         lo, hi = out.derived
         lines.append(
             f"bounds: {lo}..{hi} (lower bound .. heuristic playout), search {out.strategy}"
@@ -139,6 +176,10 @@ def _text_report(board: Board, start: tuple[int, int], out: Outcome, clusters: i
     if out.stopped:
         lines.append(f"stopped: {out.stopped}; reporting the best found so far")
     lines.append(f"status: {out.status}")
+    if out.proven_by == "bounds":
+        lines.append("proven by: bounds (A* lower bound = playout length), no SMT probe")
+    elif out.proven_by == "z3":
+        lines.append("proven by: Z3 (no solution one move shorter)")
     lines.append(f"moves: {_moves_text(out.moves)}")
     lines.append(f"length: {'-' if out.length is None else out.length}")
     lines.append(f"time: {out.elapsed_s:.3f} s")
@@ -166,10 +207,17 @@ def _run(mode: str, args: tuple[int, ...], o: _Options) -> None:
     start = parse_start(o.start, board)
     if o.engine not in ENGINES:
         raise InputError(f"--engine {o.engine!r}: expected one of {', '.join(ENGINES)}")
+    if o.strategy not in STRATEGIES:
+        raise InputError(f"--strategy {o.strategy!r}: expected one of {', '.join(STRATEGIES)}")
+    if o.encoding not in ENCODINGS:
+        raise InputError(f"--encoding {o.encoding!r}: expected one of {', '.join(ENCODINGS)}")
     set_memory_limit(o.memory)
     counting = not o.no_counting
+    reference = o.encoding == "reference"
     if o.dry_run:
-        sizes, script = dry_run(board, mode, args, start, counting)
+        sizes, script = (reference_dry_run if reference else dry_run)(
+            board, mode, args, start, counting
+        )
         head = {"puzzle": "floodit", "mode": mode, "dry_run": True}
         if o.print_asserts:
             text = dump_json({**head, "smtlib": script}) if o.json else script.rstrip()
@@ -178,14 +226,28 @@ def _run(mode: str, args: tuple[int, ...], o: _Options) -> None:
             text = dump_json(info) if o.json else "\n".join(f"{k}: {v}" for k, v in info.items())
         _emit(text, o.output, [o.board])
         return
-    out = run_mode(board, mode, args, start, o.engine, o.timeout, counting, o.print_asserts)
+    if reference:
+        out = run_reference(board, mode, args, start, o.timeout, o.print_asserts)
+    else:
+        out = run_mode(
+            board,
+            mode,
+            args,
+            start,
+            o.engine,
+            o.timeout,
+            counting,
+            o.print_asserts,
+            o.bound_nodes,
+            o.strategy,
+        )
     clusters = len(cluster_graph(board.grid, start))
     if o.json:
         obj = out.as_json()
         if o.print_asserts and out.smtlib is not None:
             obj["smtlib"] = out.smtlib
         if o.stats:
-            obj["stats"] = out.stats.as_dict()
+            obj["stats"] = {**out.stats.as_dict(), "proven_by": out.proven_by}
         _emit(dump_json(obj), o.output, [o.board])
     else:
         parts = []
@@ -193,7 +255,7 @@ def _run(mode: str, args: tuple[int, ...], o: _Options) -> None:
             parts.append(out.smtlib.rstrip())
         parts.append(_text_report(board, start, out, clusters))
         if o.stats:
-            parts.append("stats: " + dump_json(out.stats.as_dict()))
+            parts.append("stats: " + dump_json({**out.stats.as_dict(), "proven_by": out.proven_by}))
         _emit("\n".join(parts), o.output, [o.board])
         if o.show and out.moves is not None:
             ansi = is_terminal()
@@ -238,6 +300,9 @@ def solve(
     json: AsJson = False,
     show: Show = False,
     no_counting: NoCounting = False,
+    encoding: Encoding = "layered",
+    bound_nodes: BoundNodes = BOUND_NODES,
+    strategy: Strategy = STRATEGY,
     output: Output = None,
 ) -> None:
     """A solution, quickly."""
@@ -266,6 +331,9 @@ def exact(
     json: AsJson = False,
     show: Show = False,
     no_counting: NoCounting = False,
+    encoding: Encoding = "layered",
+    bound_nodes: BoundNodes = BOUND_NODES,
+    strategy: Strategy = STRATEGY,
     output: Output = None,
 ) -> None:
     """Exactly N moves, each flooding at least one new cluster, or no solution (exit 1)."""
@@ -296,6 +364,9 @@ def search(
     json: AsJson = False,
     show: Show = False,
     no_counting: NoCounting = False,
+    encoding: Encoding = "layered",
+    bound_nodes: BoundNodes = BOUND_NODES,
+    strategy: Strategy = STRATEGY,
     output: Output = None,
 ) -> None:
     """The least length in [LO, HI], proven."""
@@ -308,9 +379,10 @@ def search(
     "min",
     help=_help(
         "The least length, proven. LO is an admissible lower bound (Puchert), HI the length of a "
-        "beam-search playout; the search goes upward from LO when they differ by at most one, by "
-        "bisection otherwise. --print-asserts prints two scripts: the formula at the optimum "
-        "(sat) and one move fewer (unsat), separated by comments.",
+        "beam-search playout; the search asks one move below the best solution known until Z3 "
+        "says unsat (--strategy mixed: upward from LO or bisection). --print-asserts prints two "
+        "scripts: the formula at the optimum (sat) and one move fewer (unsat), separated by "
+        "comments.",
         "smtpuzzles floodit min instances/floodit/b10x10c4.txt",
     ),
 )
@@ -329,6 +401,9 @@ def minimum(
     json: AsJson = False,
     show: Show = False,
     no_counting: NoCounting = False,
+    encoding: Encoding = "layered",
+    bound_nodes: BoundNodes = BOUND_NODES,
+    strategy: Strategy = STRATEGY,
     output: Output = None,
 ) -> None:
     """The least length, proven."""
@@ -358,6 +433,9 @@ def opt(
     json: AsJson = False,
     show: Show = False,
     no_counting: NoCounting = False,
+    encoding: Encoding = "layered",
+    bound_nodes: BoundNodes = BOUND_NODES,
+    strategy: Strategy = STRATEGY,
     output: Output = None,
 ) -> None:
     """The least length through Z3's Optimize."""
@@ -460,6 +538,8 @@ def _judge(row: Any) -> str:
         return "ok" if length == expected else "WRONG"
     if status == "solved":
         return "ok" if length is not None and length >= expected else "WRONG"
+    if status == "unsat":  # the baseline can say so on a solvable board
+        return "WRONG"
     if (lo is not None and lo > expected) or (hi is not None and hi < expected):
         return "WRONG"
     return "ok"
@@ -490,6 +570,9 @@ def bench_floodit(
         int | None, typer.Option("--first", min=1, help="Only the first N boards of a dataset.")
     ] = None,
     engine: Engine = "sat",
+    encoding: Encoding = "layered",
+    bound_nodes: BoundNodes = BOUND_NODES,
+    strategy: Strategy = STRATEGY,
     json: AsJson = False,
 ) -> None:
     """Run a Flood-It mode over many boards."""
@@ -497,7 +580,10 @@ def bench_floodit(
 
     if mode not in ("solve", "min", "opt"):
         raise InputError(f"--mode {mode!r}: bench runs solve, min or opt")
-    argv = [mode, "--json", "--timeout", str(timeout), "--engine", engine]
+    if encoding not in ENCODINGS:
+        raise InputError(f"--encoding {encoding!r}: expected one of {', '.join(ENCODINGS)}")
+    argv = [mode, "--json", "--timeout", str(timeout), "--engine", engine, "--encoding", encoding]
+    argv += ["--bound-nodes", str(bound_nodes), "--strategy", strategy]
     cases = _bench_cases(paths, argv, first)
     if not cases:
         raise InputError("no boards found", " ".join(paths))

@@ -239,20 +239,33 @@ def optimum_by_search(g: ClusterGraph, limit_nodes: int | None = None) -> int | 
     return _a_star(g, limit_nodes)[0]
 
 
-def lower_bound_by_search(g: ClusterGraph, limit_nodes: int = 2000) -> int:
+def lower_bound_by_search(
+    g: ClusterGraph,
+    limit_nodes: int = 2000,
+    ceiling: int | None = None,
+    budget_s: float | None = None,
+) -> int:
     """A lower bound at least :func:`lower_bound`, raised by a bounded A* search.
 
     While A* runs, some state on an optimal path waits in its queue with its true
     cost so far, so the least ``moves + lower_bound`` in the queue never exceeds the
     optimum. Expanding ``limit_nodes`` states lifts that least value; the optimum
-    itself when the search finishes in time.
+    itself when the search finishes in time. It stops as soon as the bound reaches
+    ``ceiling`` (the length of a known solution: then that length is optimal), or
+    when ``budget_s`` seconds have passed.
     """
-    optimum, proven = _a_star(g, limit_nodes)
+    optimum, proven = _a_star(g, limit_nodes, ceiling, budget_s)
     return optimum if optimum is not None else proven
 
 
-def _a_star(g: ClusterGraph, limit_nodes: int | None) -> tuple[int | None, int]:
+def _a_star(
+    g: ClusterGraph,
+    limit_nodes: int | None,
+    ceiling: int | None = None,
+    budget_s: float | None = None,
+) -> tuple[int | None, int]:
     """A* from the start: (the optimum or ``None`` past the limit, a proven lower bound)."""
+    began = time.monotonic()
     bits = _bits(g)
     start = 1 << g.start
     border = bits.border(start)
@@ -263,6 +276,8 @@ def _a_star(g: ClusterGraph, limit_nodes: int | None) -> tuple[int | None, int]:
     while queue:
         estimate, negative_cost, flooded, border = queue[0]
         proven = max(proven, estimate)  # the least f in the queue bounds the optimum
+        if ceiling is not None and proven >= ceiling:
+            return None, proven
         heapq.heappop(queue)
         cost = -negative_cost
         if flooded == bits.everything:
@@ -272,6 +287,9 @@ def _a_star(g: ClusterGraph, limit_nodes: int | None) -> tuple[int | None, int]:
         expanded += 1
         if limit_nodes is not None and expanded > limit_nodes:
             return None, proven
+        if budget_s is not None and expanded % 256 == 0:
+            if time.monotonic() - began > budget_s:
+                return None, proven
         for mask in bits.of_colour:
             if not border & mask:
                 continue

@@ -102,14 +102,7 @@ def reference_exact(
     answer = check(solver, budget, stats=stats, label=f"T={horizon}")
     if answer != z3.sat:
         return answer, None
-    model = solver.model()
-    done = [
-        all(z3.is_true(model.eval(column[t], model_completion=True)) for column in formula.flooded)
-        for t in range(horizon + 1)
-    ]
-    length = done.index(True) if True in done else horizon
-    moves = [model.eval(c, model_completion=True).as_long() for c in formula.colours]
-    return answer, moves[:length]
+    return answer, reference_moves(solver.model(), formula)
 
 
 def reference_min(
@@ -123,10 +116,16 @@ def reference_min(
     search is not monotone, so it can miss the optimum or answer "none" on a solvable
     board. Stops early, keeping what it found, when ``budget`` runs out.
     """
-    lo, hi = 0, loose_bound(g)
+    return reference_search(g, 0, loose_bound(g), budget, stats)
+
+
+def reference_search(
+    g: ClusterGraph, lo: int, hi: int, budget: Budget, stats: Stats | None = None
+) -> tuple[int | None, list[int] | None, list[dict[str, Any]]]:
+    """color-flood-rs's ``search LO HI``: its ``min`` between given bounds."""
     best: tuple[int, list[int]] | None = None
     probes: list[dict[str, Any]] = []
-    while True:
+    while lo <= hi:
         horizon = (lo + hi) // 2
         began = budget.elapsed()
         answer, moves = reference_exact(g, horizon, budget, stats)
@@ -142,8 +141,30 @@ def reference_min(
             best = (horizon, moves)
         else:  # unsat, and unknown alike
             lo = horizon + 1
-        if lo > hi or budget.expired():
+        if budget.expired():
             break
     if best is None:
         return None, None, probes
     return best[0], best[1], probes
+
+
+def reference_optimize(g: ClusterGraph, horizon: int) -> tuple[z3.Optimize, ReferenceFormula]:
+    """color-flood-rs's ``opt``: its formula for ``horizon`` moves without the
+    exact-length clause, maximising the number of times at which all is flooded."""
+    formula = reference_formula(g, horizon)
+    opt = z3.Optimize()
+    opt.add(formula.assertions[:-1] if horizon >= 1 else formula.assertions)
+    done_at = [z3.And([column[t] for column in formula.flooded]) for t in range(horizon + 1)]
+    opt.maximize(z3.Sum([z3.If(d, 1, 0) for d in done_at]))
+    return opt, formula
+
+
+def reference_moves(model: z3.ModelRef, formula: ReferenceFormula) -> list[int]:
+    """The model's colours up to the first time every cluster is flooded."""
+    done = [
+        all(z3.is_true(model.eval(column[t], model_completion=True)) for column in formula.flooded)
+        for t in range(formula.horizon + 1)
+    ]
+    length = done.index(True) if True in done else formula.horizon
+    moves = [model.eval(c, model_completion=True).as_long() for c in formula.colours]
+    return moves[:length]

@@ -1,0 +1,150 @@
+"""``--encoding reference``: the modes as color-flood-rs runs them, for honest comparison.
+
+Each mode asks what the old tool asks (see :mod:`.reference`) and reports what it would
+answer, replayed by the checker leniently (its answers may contain moves that do
+nothing). Its ``min`` and ``search`` are binary searches over exact-length formulas,
+which are not monotone: an answer is reported as ``solved``, never ``optimal``, and
+"no solution" is reported as ``unsat`` exactly as the old tool would say it, even on a
+solvable board. Only ``opt`` (Optimize over a horizon that pads with free moves)
+proves its answer, when the horizon is long enough.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import z3
+
+from ...solving import (
+    Budget,
+    Interrupted,
+    MemoryLimitExceeded,
+    check,
+    formula_size,
+    optimize_script,
+    smtlib_script,
+)
+from .board import Board
+from .check import check_solution, replay_lenient
+from .clusters import cluster_graph
+from .modes import Outcome
+from .reference import (
+    loose_bound,
+    reference_exact,
+    reference_formula,
+    reference_moves,
+    reference_optimize,
+    reference_search,
+)
+
+
+def run_reference(
+    board: Board,
+    mode: str,
+    args: tuple[int, ...] = (),
+    start: tuple[int, int] = (0, 0),
+    timeout_s: float | None = None,
+    print_asserts: bool = False,
+) -> Outcome:
+    """Run ``mode`` the way color-flood-rs does; never raises on a limit (see run_mode)."""
+    began = time.monotonic()
+    g = cluster_graph(board.grid, start)
+    budget = Budget(timeout_s)
+    out = Outcome(mode)
+    out.strategy = "reference"
+    horizon: int | None = None
+    try:
+        if mode in ("min", "search"):
+            lo, hi = (0, loose_bound(g)) if mode == "min" else args
+            out.derived = (lo, hi)
+            length, moves, probes = reference_search(g, lo, hi, budget, out.stats)
+            out.notes.append(
+                "probes: " + ", ".join(f"T={p['horizon']} {p['answer']}" for p in probes)
+            )
+            if moves is not None:
+                horizon = length
+                _accept(board, moves, start, out, "solved")
+                out.notes.append("not proven optimal: exact-length answers are not monotone")
+            if budget.expired():  # its search was not over: keep the best, say so
+                out.stopped = "timeout"
+            elif moves is None:
+                out.status = "unsat"
+                out.notes.append(f"the old tool answers: no solution in {lo}..{hi}")
+        elif mode in ("exact", "solve"):
+            horizon = args[0] if mode == "exact" else loose_bound(g)
+            answer, moves = reference_exact(g, horizon, budget, out.stats)
+            if answer == z3.sat and moves is not None:
+                _accept(board, moves, start, out, "solved")
+            elif answer == z3.unsat:
+                out.status = "unsat"
+                out.notes.append(f"the old tool answers: no solution of exactly {horizon} moves")
+            else:
+                out.stopped = "timeout"
+        elif mode == "opt":
+            horizon = loose_bound(g)
+            opt, formula = reference_optimize(g, horizon)
+            answer = check(opt, budget, (), out.stats, f"optimize T<={horizon}")
+            if answer == z3.sat:
+                moves = reference_moves(opt.model(), formula)
+                _accept(board, moves, start, out, "solved")
+                check_solution(board.grid, moves, start)  # no no-op moves: Optimize proved it
+                out.status, out.lower_bound = "optimal", len(moves)
+            elif answer == z3.unsat:
+                out.status = "unsat"
+                out.notes.append(f"the old tool answers: no solution within {horizon} moves")
+            else:
+                out.stopped = "timeout"
+        else:
+            raise ValueError(f"unknown mode {mode!r}")
+    except MemoryLimitExceeded:
+        out.stopped = "memory limit"
+    except (Interrupted, KeyboardInterrupt):
+        out.stopped = "interrupted"
+    if out.stopped is not None:
+        out.status = "unknown"
+    if print_asserts and horizon is not None and out.stopped is None:
+        title = f"{board.name}: Flood-It, color-flood-rs formula, exactly {horizon} moves"
+        out.smtlib = smtlib_script(reference_formula(g, horizon).assertions, "QF_LIA", [title])
+    out.elapsed_s = time.monotonic() - began
+    return out
+
+
+def _accept(
+    board: Board, moves: list[int], start: tuple[int, int], out: Outcome, status: str
+) -> None:
+    useful = replay_lenient(board.grid, moves, start)
+    if useful < len(moves):
+        out.notes.append(f"{len(moves) - useful} of its {len(moves)} moves flood nothing")
+    out.moves, out.upper_bound, out.status = moves, len(moves), status
+
+
+def reference_dry_run(
+    board: Board,
+    mode: str,
+    args: tuple[int, ...],
+    start: tuple[int, int] = (0, 0),
+    counting: bool = True,
+) -> tuple[dict[str, Any], str]:
+    """The first formula the baseline would ask (``exact``: N; ``search``: the middle of
+    LO..HI; ``min``: the middle of 0..its loose bound; ``solve``, ``opt``: the loose
+    bound), not solved: sizes and script. ``counting`` is not used (no such rule)."""
+    g = cluster_graph(board.grid, start)
+    if mode == "exact":
+        horizon = args[0]
+    elif mode == "search":
+        horizon = (args[0] + args[1]) // 2
+    elif mode == "min":
+        horizon = loose_bound(g) // 2
+    else:
+        horizon = loose_bound(g)
+    title = f"{board.name}: Flood-It, color-flood-rs {mode}, exactly {horizon} moves (not solved)"
+    if mode == "opt":
+        opt, _ = reference_optimize(g, horizon)
+        script = optimize_script(opt, [title])
+        facts = list(opt.assertions())
+    else:
+        facts = reference_formula(g, horizon).assertions
+        script = smtlib_script(facts, "QF_LIA", [title])
+    sizes = {"horizon": horizon, "clusters": len(g), **formula_size(facts)}
+    return sizes, script
