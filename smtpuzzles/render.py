@@ -10,12 +10,12 @@ node, so every link stays visible).
 
 from __future__ import annotations
 
+import html
 import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from xml.sax.saxutils import escape
 
 from .graph import Graph
 
@@ -144,7 +144,7 @@ def _points(points: Sequence[tuple[float, float]]) -> str:
 
 
 def _attr(value: str) -> str:
-    return escape(value, {'"': "&quot;"})
+    return html.escape(value, quote=True)
 
 
 def _svg_open(width: float, height: float) -> str:
@@ -160,7 +160,8 @@ def _text(
     """Text whose visual centre is at height ``y`` (baseline shifted by 0.35 em)."""
     return (
         f'<text x="{_num(x)}" y="{_num(y + 0.35 * size)}" font-size="{_num(size)}" '
-        f'text-anchor="{anchor}" fill="{colour}" style="{_FONT}">{escape(content)}</text>'
+        f'text-anchor="{anchor}" fill="{colour}" style="{_FONT}">'
+        f"{html.escape(content, quote=False)}</text>"
     )
 
 
@@ -362,7 +363,7 @@ def _cells(graph: Graph, layout: _Layout, fill: Mapping[int, str], cell_px: floa
     parts = []
     for i, (x, y) in enumerate(layout.centres):
         colour = _attr(fill.get(i, _EMPTY_FILL))
-        tip = f"<title>{escape(graph.names[i])}</title>"
+        tip = f"<title>{html.escape(graph.names[i], quote=False)}</title>"
         style = f'fill="{colour}" stroke="{_GRID_STROKE}" stroke-width="1"'
         if graph.coords is None:
             radius = cell_px * 0.45

@@ -1,28 +1,23 @@
-"""The ``smtpuzzles`` command: one sub-command per puzzle, plus ``bench``."""
+"""The ``smtpuzzles`` command: one sub-command per puzzle, plus ``bench``.
+
+Each puzzle's commands live in their own module; :func:`main` imports only the one a
+command line names, so a whole-process run does not pay for the other puzzles'
+imports (``--help`` and unknown words still get the full command).
+"""
 
 from __future__ import annotations
 
-from typing import Annotated
+import importlib
+import sys
+from collections.abc import Sequence
+from typing import Annotated, Any
 
 import typer
 
 from .. import __version__
-from . import floodit, koburin, nurikabe
 from .common import bench_app
 
-app = typer.Typer(
-    help=(
-        "Solve grid logic puzzles with the Z3 SMT solver over linear integer arithmetic.\n\n"
-        "Example: smtpuzzles floodit min instances/floodit/b08x08c4.txt"
-    ),
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-)
-app.add_typer(floodit.app, name="floodit")
-app.add_typer(nurikabe.app, name="nurikabe")
-app.add_typer(koburin.app, name="koburin")
-app.add_typer(bench_app, name="bench")
+PUZZLES = ("floodit", "nurikabe", "koburin")
 
 
 def _version(value: bool) -> None:
@@ -31,7 +26,6 @@ def _version(value: bool) -> None:
         raise typer.Exit()
 
 
-@app.callback()
 def _root(
     version: Annotated[
         bool,
@@ -41,6 +35,43 @@ def _root(
     """Solve grid logic puzzles with Z3 over linear integer arithmetic."""
 
 
+def build_app(puzzles: Sequence[str] = PUZZLES) -> typer.Typer:
+    """The command with the sub-commands of ``puzzles`` (and ``bench`` for them)."""
+    app = typer.Typer(
+        help=(
+            "Solve grid logic puzzles with the Z3 SMT solver over linear integer arithmetic.\n\n"
+            "Example: smtpuzzles floodit min instances/floodit/b10x10c4.txt"
+        ),
+        no_args_is_help=True,
+        add_completion=False,
+        pretty_exceptions_enable=False,
+    )
+    app.callback()(_root)
+    for name in puzzles:
+        module = importlib.import_module(f".{name}", __name__)
+        app.add_typer(module.app, name=name)
+    app.add_typer(bench_app, name="bench")
+    return app
+
+
+def _named_puzzles(argv: Sequence[str]) -> Sequence[str]:
+    """The puzzle a command line is about (``floodit ...``, ``bench floodit ...``), or all."""
+    words = [w for w in argv if not w.startswith("-")][:2]
+    if words and words[0] in PUZZLES:
+        return (words[0],)
+    if len(words) == 2 and words[0] == "bench" and words[1] in PUZZLES:
+        return (words[1],)
+    return PUZZLES
+
+
 def main() -> None:
     """Entry point of the console script and of ``python -m smtpuzzles``."""
-    app(prog_name="smtpuzzles")
+    build_app(_named_puzzles(sys.argv[1:]))(prog_name="smtpuzzles")
+
+
+def __getattr__(name: str) -> Any:
+    """``smtpuzzles.cli.app``: the full command, built on first use (tests, CliRunner)."""
+    if name == "app":
+        globals()["app"] = built = build_app()
+        return built
+    raise AttributeError(name)
