@@ -32,6 +32,7 @@ from .graph import Graph, hex_grid, rectangle_with_holes, torus
 from .puzzles import koburin as _koburin
 from .puzzles import nurikabe as _nurikabe
 from .puzzles.floodit import board as _board
+from .puzzles.floodit import pictures as _floodit_pictures
 from .puzzles.floodit.check import check_solution, flood_region, play
 from .puzzles.floodit.clusters import cluster_graph
 from .puzzles.floodit.modes import dry_run, run_mode
@@ -326,13 +327,11 @@ class Result:
         """Flood-It: an SVG of the board after each move (first the start), the flooded
         region outlined."""
         p = self._floodit()
-        px = cell_px or _frame_px(p.board)
-        return [render.board_svg(g, flood_region(g, p.start), px) for g in self.boards()]
+        return _floodit_pictures.frames(p.board, self.answer or [], p.start, cell_px)
 
     def captions(self) -> list[str]:
         """Flood-It: a caption per frame (``start``, then the move number and colour)."""
-        moves = self.answer or []
-        return ["start"] + [f"{t}: {_board.DIGITS[m]}" for t, m in enumerate(moves, 1)]
+        return _floodit_pictures.captions(self.answer or [])
 
     def slider(self) -> Any:
         """Flood-It: an ipywidgets slider over the frames (needs the ``notebooks`` extra)."""
@@ -345,11 +344,6 @@ class Result:
         if not isinstance(self.puzzle, FloodIt):
             raise TypeError(f"frames are for Flood-It results, not {self.kind}")
         return self.puzzle
-
-
-def _frame_px(board: _board.Board) -> int:
-    """Cell size that keeps a frame of small multiples about 130 pixels wide."""
-    return max(4, min(24, 130 // max(board.rows, board.cols)))
 
 
 # ---------------------------------------------------------------------------- solve
@@ -655,10 +649,7 @@ def _floodit_svg(r: Result) -> str:
     assert isinstance(p, FloodIt)
     if r.answer is None:
         return p.svg()
-    frames = r.frames()
-    if len(frames) > 60:
-        return frames[-1]
-    return render.small_multiples(frames, columns=8, captions=r.captions())
+    return _floodit_pictures.solution_svg(p.board, r.answer, p.start)
 
 
 def _nurikabe_svg(

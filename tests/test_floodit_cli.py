@@ -183,3 +183,22 @@ def test_bench_checks_answers_against_the_manifest() -> None:
     obj = json.loads(result.stdout)
     assert [r["verdict"] for r in obj["rows"]] == ["ok", "ok"]
     assert obj["summary"]["answered"] == 2
+
+
+def test_svg_pictures_every_move_and_never_overwrites_the_board(tmp_path) -> None:
+    import xml.etree.ElementTree as ET
+
+    board = tmp_path / "b.txt"
+    board.write_text("0120\n1201\n2012\n")
+    picture = tmp_path / "play.svg"
+    result = CliRunner().invoke(
+        app, ["floodit", "min", str(board), "--json", "--svg", str(picture)]
+    )
+    assert result.exit_code == 0, result.output
+    moves = json.loads(result.stdout)["moves"]
+    root = ET.parse(picture).getroot()
+    frames = [child for child in root if child.tag.endswith("svg")]
+    assert len(frames) == len(moves) + 1
+    refused = CliRunner().invoke(app, ["floodit", "min", str(board), "--svg", str(board)])
+    assert refused.exit_code == 2
+    assert board.read_text() == "0120\n1201\n2012\n"

@@ -21,6 +21,7 @@ from ..puzzles.floodit.modes import (
     dry_run,
     run_mode,
 )
+from ..puzzles.floodit.pictures import solution_svg
 from ..puzzles.floodit.reference_modes import reference_dry_run, run_reference
 from ..solving import ENGINES, set_memory_limit
 from .common import (
@@ -34,6 +35,7 @@ from .common import (
     Output,
     PrintAsserts,
     ShowStats,
+    Svg,
     Timeout,
     bench_app,
     cli_errors,
@@ -177,7 +179,7 @@ def _text_report(board: Board, start: tuple[int, int], out: Outcome, clusters: i
         lines.append(f"stopped: {out.stopped}; reporting the best found so far")
     lines.append(f"status: {out.status}")
     if out.proven_by == "bounds":
-        lines.append("proven by: bounds (A* lower bound = playout length), no SMT probe")
+        lines.append("proven by: bounds (admissible lower bound = playout length), no SMT probe")
     elif out.proven_by == "z3":
         lines.append("proven by: Z3 (no solution one move shorter)")
     lines.append(f"moves: {_moves_text(out.moves)}")
@@ -257,6 +259,9 @@ def _run(mode: str, args: tuple[int, ...], o: _Options) -> None:
         if o.stats:
             parts.append("stats: " + dump_json({**out.stats.as_dict(), "proven_by": out.proven_by}))
         _emit("\n".join(parts), o.output, [o.board])
+    if o.svg_path is not None and out.moves is not None:
+        write_atomic(o.svg_path, solution_svg(board, out.moves, start), [o.board])
+    if not o.json:
         if o.show and out.moves is not None:
             ansi = is_terminal()
             for number, grid in enumerate(play(board.grid, out.moves, start)):
@@ -304,6 +309,7 @@ def solve(
     bound_nodes: BoundNodes = BOUND_NODES,
     strategy: Strategy = STRATEGY,
     output: Output = None,
+    svg_path: Svg = None,
 ) -> None:
     """A solution, quickly."""
     _run("solve", (), _options(**locals()))
@@ -335,6 +341,7 @@ def exact(
     bound_nodes: BoundNodes = BOUND_NODES,
     strategy: Strategy = STRATEGY,
     output: Output = None,
+    svg_path: Svg = None,
 ) -> None:
     """Exactly N moves, each flooding at least one new cluster, or no solution (exit 1)."""
     _run("exact", (n,), _options(**locals()))
@@ -368,6 +375,7 @@ def search(
     bound_nodes: BoundNodes = BOUND_NODES,
     strategy: Strategy = STRATEGY,
     output: Output = None,
+    svg_path: Svg = None,
 ) -> None:
     """The least length in [LO, HI], proven."""
     if lo > hi:
@@ -405,6 +413,7 @@ def minimum(
     bound_nodes: BoundNodes = BOUND_NODES,
     strategy: Strategy = STRATEGY,
     output: Output = None,
+    svg_path: Svg = None,
 ) -> None:
     """The least length, proven."""
     _run("min", (), _options(**locals()))
@@ -437,6 +446,7 @@ def opt(
     bound_nodes: BoundNodes = BOUND_NODES,
     strategy: Strategy = STRATEGY,
     output: Output = None,
+    svg_path: Svg = None,
 ) -> None:
     """The least length through Z3's Optimize."""
     _run("opt", (), _options(**locals()))
@@ -455,6 +465,7 @@ def generate(
     colours: Annotated[int, typer.Argument(min=1, max=36, help="Colours (1-36).")],
     seed: Annotated[int, typer.Option("--seed", help="Random seed (same seed, same board).")] = 0,
     output: Output = None,
+    svg_path: Svg = None,
 ) -> None:
     """A random board (every colour used), in the grid format."""
     board = random_board(rows, cols, colours, seed)
@@ -462,6 +473,8 @@ def generate(
         write_atomic(output, board.text())
     else:
         sys.stdout.write(board.text())
+    if svg_path is not None:
+        write_atomic(svg_path, solution_svg(board, [], (0, 0)))
 
 
 # -- bench ----------------------------------------------------------------------------------
