@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 import z3
 
 from ...errors import CheckFailure
-from ...solving import Budget, Stats, check, new_solver
+from ...solving import Budget, Interrupted, Stats, check, new_solver
 from .check import problems
 from .encode import Encoding, encode
 from .puzzle import Nurikabe, Picture
@@ -42,6 +42,7 @@ class Outcome:
     fixed: dict[int, bool] | None = None
     complete: bool = True  #: the solutions listed are all there are
     stopped: bool = False  #: a time or memory limit cut the search short
+    interrupted: bool = False  #: Ctrl-C cut the search short (what was found is kept)
 
 
 class Search:
@@ -156,18 +157,22 @@ def solve(
     search = Search(puzzle, strategy, budget, stats, engine)
     wanted = max(count or 1, 2 if unique else 1)
     outcome = Outcome("unknown")
-    while len(outcome.solutions) < wanted:
-        found = search.next()
-        if found == "unknown":
-            outcome.complete = False
-            outcome.stopped = True
-            break
-        if found is None:
-            break
-        outcome.solutions.append(found)
-        search.block(found)
-    else:
-        outcome.complete = count is None or len(outcome.solutions) < count
+    try:
+        while len(outcome.solutions) < wanted:
+            found = search.next()
+            if found == "unknown":
+                outcome.complete = False
+                outcome.stopped = True
+                break
+            if found is None:
+                break
+            outcome.solutions.append(found)
+            search.block(found)
+        else:
+            outcome.complete = count is None or len(outcome.solutions) < count
+    except (Interrupted, KeyboardInterrupt):
+        outcome.complete = False
+        outcome.interrupted = True
     if not outcome.solutions:
         outcome.status = "unknown" if not outcome.complete else "unsat"
         return outcome, search
@@ -175,9 +180,12 @@ def solve(
     if unique or count:
         n = len(outcome.solutions)
         outcome.unique = True if n == 1 and outcome.complete else (False if n > 1 else None)
-    if unique and outcome.unique is not None:
-        outcome.fixed = fixed_cells(search, outcome)
-        outcome.stopped = outcome.fixed is None
+    if unique and outcome.unique is not None and not outcome.interrupted:
+        try:
+            outcome.fixed = fixed_cells(search, outcome)
+        except (Interrupted, KeyboardInterrupt):
+            outcome.interrupted = True
+        outcome.stopped = outcome.fixed is None and not outcome.interrupted
     return outcome, search
 
 
