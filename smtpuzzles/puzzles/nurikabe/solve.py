@@ -63,12 +63,10 @@ class Search:
         self.budget = budget or Budget()
         self.stats = stats
         self.enc: Encoding = encode(puzzle)
-        self.formula: list[z3.BoolRef] = self.enc.local()
-        if strategy == "distance":
-            self.formula += self.enc.connectivity()
         self.engine = engine or BEST_ENGINE[strategy]
         self.solver = new_solver(self.engine)
-        self.solver.add(*self.formula)
+        self.solver.from_string(self.enc.text(connectivity=strategy == "distance"))
+        self.cuts: list[z3.BoolRef] = []
         self.blocked: list[z3.BoolRef] = []
         self.rounds = 0
 
@@ -88,13 +86,18 @@ class Search:
             if self.strategy == "lazy":
                 cuts = lazy_cuts(self.enc, model, picture)
                 if cuts:
-                    self.formula += cuts
+                    self.cuts += cuts
                     self.solver.add(*cuts)
                     continue
             found = problems(self.puzzle.graph, self.puzzle.clues, self.puzzle.pools, picture)
             if found:
                 raise CheckFailure(f"{self.puzzle.name}: solver picture breaks a rule: {found[0]}")
             return picture
+
+    @property
+    def formula(self) -> list[z3.BoolRef]:
+        """What the solver holds but the blocked pictures: the rules, and the lazy cuts."""
+        return self.enc.terms(connectivity=self.strategy == "distance") + self.cuts
 
     def block(self, picture: Picture) -> None:
         """Rule this picture out from now on."""
