@@ -28,7 +28,6 @@ import z3
 from . import render
 from .errors import CheckFailure, InputError
 from .formats.puzzlink import looks_like_url, parse_url
-from .graph import Graph, hex_grid, rectangle_with_holes, torus
 from .puzzles import koburin as _koburin
 from .puzzles import nurikabe as _nurikabe
 from .puzzles.floodit import board as _board
@@ -40,6 +39,7 @@ from .puzzles.koburin import formats as _koburin_formats
 from .puzzles.koburin import show as _koburin_show
 from .puzzles.nurikabe import parse as _nurikabe_parse
 from .puzzles.nurikabe import view as _nurikabe_view
+from .puzzles.nurikabe.view import drawable
 from .solving import Budget, Stats, formula_size, smtlib_script
 from .sources import read_source
 
@@ -102,7 +102,7 @@ class Nurikabe:
         return _nurikabe_view.text_picture(_shaped(self.puzzle), None).rstrip("\n")
 
     def _repr_svg_(self) -> str:
-        return _nurikabe_svg(self.puzzle, None)
+        return _nurikabe_view.svg(self.puzzle, None)
 
     def svg(self) -> str:
         """The cells drawn as what they are (grid, holes, torus, hexagons, table) with clues."""
@@ -652,29 +652,11 @@ def _floodit_svg(r: Result) -> str:
     return _floodit_pictures.solution_svg(p.board, r.answer, p.start)
 
 
-def _nurikabe_svg(
-    puzzle: _nurikabe.Nurikabe,
-    picture: Sequence[bool] | None,
-    fixed: Mapping[int, bool] | None = None,
-) -> str:
-    """Walls dark, islands white, clues written; ``fixed`` marks cells not fixed ``?``."""
-    fill: dict[int, str] = {}
-    marks: dict[int, str] = {}
-    for i in range(len(puzzle)):
-        if picture is not None and i not in puzzle.clues:
-            fill[i] = render.WALL if picture[i] else render.ISLAND
-        if fixed is not None and i not in fixed and i not in puzzle.clues:
-            fill[i] = render.UNKNOWN
-            marks[i] = "?"
-    label = {i: "?" if v is None else str(v) for i, v in puzzle.clues.items()}
-    return render.graph_svg(drawable(puzzle.graph), fill=fill, label=label, marks=marks)
-
-
 def _nurikabe_result_svg(r: Result) -> str:
     p = r.puzzle
     assert isinstance(p, Nurikabe)
     fixed = r.fixed if r.unique is False else None
-    return _nurikabe_svg(p.puzzle, r.answer, fixed)
+    return _nurikabe_view.svg(p.puzzle, r.answer, fixed)
 
 
 def _koburin_result_svg(r: Result) -> str:
@@ -693,35 +675,6 @@ def _koburin_result_svg(r: Result) -> str:
 
 
 _SVG = {"floodit": _floodit_svg, "nurikabe": _nurikabe_result_svg, "koburin": _koburin_result_svg}
-
-_RC = re.compile(r"r(\d+)c(\d+)")
-
-
-def drawable(graph: Graph) -> Graph:
-    """``graph`` with grid geometry when its cells are named ``r<R>c<C>`` and its links are
-    exactly those of a square grid with holes, a torus or a hex grid (a table written by
-    the generator), so the picture shows the shape rather than a circle of nodes."""
-    if graph.coords is not None:
-        return graph
-    found = [_RC.fullmatch(name) for name in graph.names]
-    if not found or not all(found):
-        return graph
-    where = [(int(m.group(1)), int(m.group(2))) for m in found if m]
-    rows, cols = max(r for r, _ in where) + 1, max(c for _, c in where) + 1
-    holes = {(r, c) for r in range(rows) for c in range(cols)} - set(where)
-    links = _links(graph)
-    candidates = [rectangle_with_holes(rows, cols, holes), hex_grid(rows, cols, holes)]
-    if not holes:
-        candidates.append(torus(rows, cols))
-    for shape in candidates:
-        if _links(shape) == links:
-            kind = "square" if shape.kind == "holes" and not holes else shape.kind
-            return Graph(graph.names, graph.out, kind, tuple(where), rows, cols)
-    return graph
-
-
-def _links(graph: Graph) -> set[frozenset[str]]:
-    return {frozenset((graph.names[i], graph.names[j])) for i, j in graph.undirected_edges()}
 
 
 # ---------------------------------------------------------------------------- formula

@@ -93,6 +93,34 @@ class Budget:
         return left is not None and left <= 0.0
 
 
+def _in_z3(frame: Any) -> bool:
+    """Is ``frame`` inside Z3's Python code or a finaliser, where an exception is lost?"""
+    return frame is not None and (
+        frame.f_code.co_filename.startswith(os.path.dirname(z3.__file__))
+        or frame.f_code.co_name == "__del__"
+    )
+
+
+def guard_interrupts() -> None:
+    """Ctrl-C raises ``KeyboardInterrupt`` only in our own code, for the whole process.
+
+    Python raises it wherever the main thread is, and inside a Z3 object's ``__del__``
+    it is printed as an "Exception ignored" traceback and then lost. Here a signal that
+    lands in Z3's Python code is sent again 1 ms later instead. (During a check, Z3
+    itself turns Ctrl-C into ``unknown``, which :func:`check` reports as ``Interrupted``.)
+    """
+    if threading.current_thread() is not threading.main_thread():
+        return
+
+    def on_interrupt(signum: int, frame: Any) -> None:
+        if _in_z3(frame):
+            threading.Timer(0.001, os.kill, (os.getpid(), signal.SIGINT)).start()
+            return
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, on_interrupt)
+
+
 @contextmanager
 def deadline(budget: Budget) -> Iterator[None]:
     """Raise :class:`TimeUp` when ``budget`` runs out inside the block, and
@@ -108,16 +136,10 @@ def deadline(budget: Budget) -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    z3_code = os.path.dirname(z3.__file__)
     pending: list[type[BaseException]] = []
 
-    def in_z3(frame: Any) -> bool:
-        return frame is not None and (
-            frame.f_code.co_filename.startswith(z3_code) or frame.f_code.co_name == "__del__"
-        )
-
     def deliver(frame: Any) -> None:
-        if in_z3(frame):
+        if _in_z3(frame):
             signal.setitimer(signal.ITIMER_REAL, 0.001)
             return
         raise pending[0]()

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import shutil
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -212,3 +214,43 @@ def test_generate_makes_a_unique_puzzle() -> None:
     assert done.returncode == 0
     result = solved("solve", "-", "--unique", stdin=done.stdout)
     assert result["unique"] is True
+
+
+def test_count_text_draws_every_solution_found() -> None:
+    done = run("solve", "-", "--count", "10", stdin="2 2\n2 -\n- -\n")
+    assert done.returncode == 0, done.stderr
+    assert "solution 1:\n2.\n##\n" in done.stdout or "solution 1:\n2#\n.#\n" in done.stdout
+    assert "solution 2:" in done.stdout and "solutions: 2\n" in done.stdout
+
+
+def test_svg_pictures_the_answer_and_never_overwrites_the_input(tmp_path: Path) -> None:
+    puzzle = tmp_path / "p.txt"
+    puzzle.write_text(PUZZLE_5X5)
+    picture = tmp_path / "p.svg"
+    done = run("solve", str(puzzle), "--svg", str(picture))
+    assert done.returncode == 0, done.stderr
+    text = picture.read_text()
+    assert text.startswith("<svg") and text.count("#333333") == 14  # one fill per wall cell
+    done = run("solve", str(puzzle), "--svg", str(puzzle))
+    assert done.returncode == 2 and "refusing to overwrite" in done.stderr
+    assert puzzle.read_text() == PUZZLE_5X5
+
+
+def test_ctrl_c_prints_what_is_known_then_exits_130(tmp_path: Path) -> None:
+    # A `?` clue on an open 8x8 grid has a great many solutions: counting never ends.
+    rows = ["? " + "- " * 7] + ["- " * 8] * 6 + ["- " * 7 + "2"]
+    puzzle = tmp_path / "many.txt"
+    puzzle.write_text("8 8\n" + "\n".join(rows) + "\n")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "smtpuzzles", "nurikabe", "solve", str(puzzle), "--count", "99999"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+    )
+    time.sleep(6)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "status: solved (interrupted)" in out or "no answer yet" in out
+    assert "Traceback" not in err

@@ -15,6 +15,7 @@ from typing import Annotated, Any
 import typer
 
 from .. import __version__
+from ..solving import guard_interrupts
 from .common import bench_app
 
 PUZZLES = ("floodit", "nurikabe", "koburin")
@@ -66,6 +67,7 @@ def _named_puzzles(argv: Sequence[str]) -> Sequence[str]:
 
 def main() -> None:
     """Entry point of the console script and of ``python -m smtpuzzles``."""
+    guard_interrupts()
     build_app(_named_puzzles(sys.argv[1:]))(prog_name="smtpuzzles")
 
 

@@ -38,6 +38,7 @@ from .common import (
     bench_app,
     cli_errors,
     dump_json,
+    error_line,
     write_atomic,
 )
 
@@ -192,6 +193,7 @@ def solve_command(
     else:
         _emit(_text(p, outcome, result, script, run_stats if stats else None), output, [puzzle])
     if outcome.interrupted:
+        error_line("interrupted")
         raise typer.Exit(EXIT_INTERRUPTED)
     if outcome.status == "unsat":
         raise typer.Exit(EXIT_NO_SOLUTION)

@@ -13,13 +13,14 @@ from ..bench import Case, Row, run_cases, summary
 from ..errors import InputError
 from ..formats.grid import format_clue_grid
 from ..formats.puzzlink import looks_like_url
-from ..puzzles.nurikabe import STRATEGIES, encode, solve
+from ..puzzles.nurikabe import STRATEGIES, Outcome, encode, solve
 from ..puzzles.nurikabe.generate import SHAPES, generate, shape_graph
 from ..puzzles.nurikabe.parse import FORMATS, format_table, parse, to_puzzlink
-from ..puzzles.nurikabe.view import json_solution, text_picture
+from ..puzzles.nurikabe.view import json_solution, svg, text_picture
 from ..solving import ENGINES, Budget, Stats, formula_size, set_memory_limit, smtlib_script
 from ..sources import read_source
 from .common import (
+    EXIT_INTERRUPTED,
     EXIT_LIMIT,
     EXIT_NO_SOLUTION,
     EXIT_OK,
@@ -29,10 +30,12 @@ from .common import (
     Output,
     PrintAsserts,
     ShowStats,
+    Svg,
     Timeout,
     bench_app,
     cli_errors,
     dump_json,
+    error_line,
     write_atomic,
 )
 
@@ -119,6 +122,7 @@ def solve_command(
     show_stats: ShowStats = False,
     as_json: AsJson = False,
     output: Output = None,
+    svg_path: Svg = None,
 ) -> None:
     """Solve a Nurikabe puzzle (grid, janko block, puzz.link URL, seed004 line, or table).
 
@@ -152,9 +156,13 @@ def solve_command(
         return
     set_memory_limit(memory)
     stats = Stats()
-    outcome, search = solve(
-        p, connectivity, budget, stats, unique=unique, count=count, engine=engine
-    )
+    search = None
+    try:
+        outcome, search = solve(
+            p, connectivity, budget, stats, unique=unique, count=count, engine=engine
+        )
+    except KeyboardInterrupt:  # Ctrl-C while the formula was being built
+        outcome = Outcome("unknown", complete=False, interrupted=True)
     elapsed = round(budget.elapsed(), 3)
     first = outcome.solutions[0] if outcome.solutions else None
     result: dict[str, Any] = {
@@ -188,7 +196,13 @@ def solve_command(
         text = (script or "") + _text_report(p, outcome, result, connectivity)
         if show_stats:
             text += "".join(f"{k}: {v}\n" for k, v in stats.as_dict().items() if k != "probes")
+    if svg_path is not None:
+        fixed = outcome.fixed if outcome.unique is False else None
+        write_atomic(svg_path, svg(p, first, fixed), [puzzle])
     _emit(text, output, puzzle)
+    if outcome.interrupted:
+        error_line("interrupted")
+        raise typer.Exit(EXIT_INTERRUPTED)
     if outcome.status == "unsat":
         raise typer.Exit(EXIT_NO_SOLUTION)
     if outcome.status == "unknown" or outcome.stopped:
@@ -213,9 +227,15 @@ def _text_report(p, outcome, result: dict[str, Any], connectivity: str) -> str:
     g = p.graph
     shape = f"{g.rows}x{g.cols} {g.kind}" if g.rows else f"{len(g)} cells"
     lines = [f"puzzle: {p.name} ({shape}, {len(p.clues)} clues)", f"connectivity: {connectivity}"]
-    lines.append(f"status: {outcome.status}")
-    if outcome.solutions:
-        lines.append(text_picture(p, outcome.solutions[0]).rstrip("\n"))
+    status = outcome.status
+    if outcome.interrupted:
+        status += " (interrupted)" if outcome.solutions else " (interrupted: no answer yet)"
+    lines.append(f"status: {status}")
+    shown = outcome.solutions[:SHOWN] if "count" in result else outcome.solutions[:1]
+    for n, picture in enumerate(shown, 1):
+        if "count" in result:
+            lines.append(f"solution {n}:")
+        lines.append(text_picture(p, picture).rstrip("\n"))
     if result["unique"] is not None:
         lines.append(f"unique: {'yes' if result['unique'] else 'no'}")
     if len(outcome.solutions) > 1 and "count" not in result:
@@ -223,12 +243,19 @@ def _text_report(p, outcome, result: dict[str, Any], connectivity: str) -> str:
         lines.append(text_picture(p, outcome.solutions[1]).rstrip("\n"))
     if "count" in result:
         more = "" if result["count_is_exact"] else " (or more)"
+        hidden = len(outcome.solutions) - len(shown)
         lines.append(f"solutions: {result['count']}{more}")
+        if hidden:
+            lines.append(f"(the first {len(shown)} drawn above; {hidden} more not drawn)")
     if outcome.fixed is not None and not outcome.unique:
         lines.append(f"fixed in every solution ({len(outcome.fixed)} cells; ? = not fixed):")
         lines.append(text_picture(p, outcome.solutions[0], outcome.fixed).rstrip("\n"))
     lines.append(f"time: {result['elapsed_s']} s")
     return "\n".join(lines) + "\n"
+
+
+#: How many of the solutions a ``--count`` run draws in text.
+SHOWN = 5
 
 
 # ---------------------------------------------------------------- bench

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 import z3
 
 from ...errors import CheckFailure
-from ...solving import Budget, Stats, TimeUp, check, deadline, new_solver
+from ...solving import Budget, Interrupted, Stats, TimeUp, check, deadline, new_solver
 from .check import problems
 from .encode import Encoding, encode
 from .puzzle import Nurikabe, Picture
@@ -42,6 +42,7 @@ class Outcome:
     fixed: dict[int, bool] | None = None
     complete: bool = True  #: the solutions listed are all there are
     stopped: bool = False  #: a time or memory limit cut the search short
+    interrupted: bool = False  #: Ctrl-C cut the search short (what was found is kept)
 
 
 class Search:
@@ -62,12 +63,10 @@ class Search:
         self.budget = budget or Budget()
         self.stats = stats
         self.enc: Encoding = encode(puzzle)
-        self.formula: list[z3.BoolRef] = self.enc.local()
-        if strategy == "distance":
-            self.formula += self.enc.connectivity()
         self.engine = engine or BEST_ENGINE[strategy]
         self.solver = new_solver(self.engine)
-        self.solver.add(*self.formula)
+        self.solver.from_string(self.enc.text(connectivity=strategy == "distance"))
+        self.cuts: list[z3.BoolRef] = []
         self.blocked: list[z3.BoolRef] = []
         self.rounds = 0
 
@@ -87,13 +86,18 @@ class Search:
             if self.strategy == "lazy":
                 cuts = lazy_cuts(self.enc, model, picture)
                 if cuts:
-                    self.formula += cuts
+                    self.cuts += cuts
                     self.solver.add(*cuts)
                     continue
             found = problems(self.puzzle.graph, self.puzzle.clues, self.puzzle.pools, picture)
             if found:
                 raise CheckFailure(f"{self.puzzle.name}: solver picture breaks a rule: {found[0]}")
             return picture
+
+    @property
+    def formula(self) -> list[z3.BoolRef]:
+        """What the solver holds but the blocked pictures: the rules, and the lazy cuts."""
+        return self.enc.terms(connectivity=self.strategy == "distance") + self.cuts
 
     def block(self, picture: Picture) -> None:
         """Rule this picture out from now on."""
@@ -161,22 +165,26 @@ def solve(
         return Outcome("unknown", complete=False, stopped=True), None
     wanted = max(count or 1, 2 if unique else 1)
     outcome = Outcome("unknown")
-    while len(outcome.solutions) < wanted:
-        try:
-            with deadline(budget):
-                found = search.next()
-        except TimeUp:
-            found = "unknown"
-        if found == "unknown":
-            outcome.complete = False
-            outcome.stopped = True
-            break
-        if found is None:
-            break
-        outcome.solutions.append(found)
-        search.block(found)
-    else:
-        outcome.complete = count is None or len(outcome.solutions) < count
+    try:
+        while len(outcome.solutions) < wanted:
+            try:
+                with deadline(budget):
+                    found = search.next()
+            except TimeUp:
+                found = "unknown"
+            if found == "unknown":
+                outcome.complete = False
+                outcome.stopped = True
+                break
+            if found is None:
+                break
+            outcome.solutions.append(found)
+            search.block(found)
+        else:
+            outcome.complete = count is None or len(outcome.solutions) < count
+    except (Interrupted, KeyboardInterrupt):
+        outcome.complete = False
+        outcome.interrupted = True
     if not outcome.solutions:
         outcome.status = "unknown" if not outcome.complete else "unsat"
         return outcome, search
@@ -184,9 +192,12 @@ def solve(
     if unique or count:
         n = len(outcome.solutions)
         outcome.unique = True if n == 1 and outcome.complete else (False if n > 1 else None)
-    if unique and outcome.unique is not None:
-        outcome.fixed = fixed_cells(search, outcome)
-        outcome.stopped = outcome.fixed is None
+    if unique and outcome.unique is not None and not outcome.interrupted:
+        try:
+            outcome.fixed = fixed_cells(search, outcome)
+        except (Interrupted, KeyboardInterrupt):
+            outcome.interrupted = True
+        outcome.stopped = outcome.fixed is None and not outcome.interrupted
     return outcome, search
 
 

@@ -1,4 +1,4 @@
-"""Pictures of a Nurikabe answer: ``#`` wall, ``.`` island, clue numbers.
+"""Pictures of a Nurikabe answer: ``#`` wall, ``.`` island, clue numbers; and as SVG.
 
 Grid puzzles (and tables whose cells are all named ``r<ROW>c<COL>``) are drawn as a
 grid, holes as blanks, hex rows shifted by half a cell; other tables as ``cell: #``.
@@ -7,7 +7,10 @@ grid, holes as blanks, hex rows shifted by half a cell; other tables as ``cell: 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 
+from ... import render
+from ...graph import Graph, hex_grid, rectangle_with_holes, torus
 from .puzzle import Nurikabe, Picture
 
 _RC = re.compile(r"r(\d+)c(\d+)")
@@ -69,3 +72,49 @@ def text_picture(
         half = " " * ((max(len(m) for m in marks) + 1) // 2)
         rows = [(half if r % 2 else "") + row for r, row in enumerate(rows)]
     return "\n".join(rows) + "\n"
+
+
+def svg(
+    puzzle: Nurikabe,
+    picture: Sequence[bool] | None,
+    fixed: Mapping[int, bool] | None = None,
+) -> str:
+    """Walls dark, islands white, clues written; with ``fixed``, cells not fixed in every
+    solution are grey and marked ``?``. Without ``picture``: the empty puzzle."""
+    fill: dict[int, str] = {}
+    marks: dict[int, str] = {}
+    for i in range(len(puzzle)):
+        if picture is not None and i not in puzzle.clues:
+            fill[i] = render.WALL if picture[i] else render.ISLAND
+        if fixed is not None and i not in fixed and i not in puzzle.clues:
+            fill[i] = render.UNKNOWN
+            marks[i] = "?"
+    label = {i: "?" if v is None else str(v) for i, v in puzzle.clues.items()}
+    return render.graph_svg(drawable(puzzle.graph), fill=fill, label=label, marks=marks)
+
+
+def drawable(graph: Graph) -> Graph:
+    """``graph`` with grid geometry when its cells are named ``r<R>c<C>`` and its links are
+    exactly those of a square grid with holes, a torus or a hex grid (a table written by
+    the generator), so the picture shows the shape rather than a circle of nodes."""
+    if graph.coords is not None:
+        return graph
+    found = [_RC.fullmatch(name) for name in graph.names]
+    if not found or not all(found):
+        return graph
+    where = [(int(m.group(1)), int(m.group(2))) for m in found if m]
+    rows, cols = max(r for r, _ in where) + 1, max(c for _, c in where) + 1
+    holes = {(r, c) for r in range(rows) for c in range(cols)} - set(where)
+    links = _links(graph)
+    candidates = [rectangle_with_holes(rows, cols, holes), hex_grid(rows, cols, holes)]
+    if not holes:
+        candidates.append(torus(rows, cols))
+    for shape in candidates:
+        if _links(shape) == links:
+            kind = "square" if shape.kind == "holes" and not holes else shape.kind
+            return Graph(graph.names, graph.out, kind, tuple(where), rows, cols)
+    return graph
+
+
+def _links(graph: Graph) -> set[frozenset[str]]:
+    return {frozenset((graph.names[i], graph.names[j])) for i, j in graph.undirected_edges()}
