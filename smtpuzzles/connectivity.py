@@ -4,8 +4,12 @@
 every chosen cell gets an integer ``dist``; the root has ``dist = 0``; every other chosen
 cell has a chosen predecessor whose ``dist`` is exactly one less. Following predecessors
 strictly decreases ``dist``, so every chosen cell has a path to the root, which is what
-connected means. With a root the model chooses, the root is the chosen cell of least
-index (symmetry broken: one root per region, not one per labelling).
+connected means. ``step="less"`` asks only for a predecessor with a smaller ``dist``
+(any strictly decreasing chain of non-negative integers ends, and only the root may end
+it): the same sets are connected, with fewer constraints on the labels, which Z3's
+arithmetic solver handles faster (difference constraints). With a root the model
+chooses, the root is the chosen cell of least index (symmetry broken: one root per
+region, not one per labelling).
 
 Links are followed as written (``A: B`` lets the region grow from A to B), so one-way
 links in an adjacency table mean "reachable from the root". Over a chosen set of edges
@@ -52,6 +56,7 @@ def connected(
     root: int | None = None,
     max_dist: int | None = None,
     edges: Mapping[tuple[int, int], Term] | None = None,
+    step: str = "exact",
 ) -> Region:
     """Constraints that make ``{i : member[i]}`` one connected region of ``graph``.
 
@@ -60,8 +65,10 @@ def connected(
     Nurikabe clue); without it the model picks the member of least index, and the empty
     set is allowed. ``max_dist`` caps distances (an island of k cells has ``dist < k``).
     ``edges``: when given, a predecessor must be joined by a chosen edge; keys are
-    ``(i, j)`` with ``i < j`` and the edge is used in both directions.
+    ``(i, j)`` with ``i < j`` and the edge is used in both directions. ``step``:
+    ``"exact"`` (a predecessor is one closer) or ``"less"`` (a predecessor is closer).
     """
+    _check_step(step)
     region = Region()
     cells = sorted(member)
     if not cells:
@@ -91,11 +98,20 @@ def connected(
                 if key not in edges:
                     continue
                 link.append(_as_bool(edges[key]))
-            steps.append(z3.And(*link, region.dist[j] + 1 == v))
+            closer = region.dist[j] + 1 == v if step == "exact" else region.dist[j] < v
+            steps.append(z3.And(*link, closer))
         non_root = z3.And(here, z3.Not(is_root))
         has_step = z3.Or(*steps) if steps else z3.BoolVal(False)
         region.constraints.append(z3.Implies(non_root, has_step))
     return region
+
+
+STEPS = ("exact", "less")
+
+
+def _check_step(step: str) -> None:
+    if step not in STEPS:
+        raise ValueError(f"unknown step {step!r}; expected one of {STEPS}")
 
 
 def _roots(
@@ -158,12 +174,14 @@ def connected_smtlib(
     root: int | None = None,
     max_dist: int | None = None,
     edges: Mapping[tuple[int, int], str | bool] | None = None,
+    step: str = "exact",
 ) -> RegionText:
     """The constraints of :func:`connected` as SMT-LIB text, variables named alike.
 
     ``member`` and ``edges`` map to SMT-LIB terms (``"black_r0c0"``, ``"(not x)"``) or
     constants; the caller declares the variables they mention.
     """
+    _check_step(step)
     region = RegionText()
     cells = sorted(member)
     if not cells:
@@ -204,7 +222,10 @@ def connected_smtlib(
                 if key not in edges:
                     continue
                 link.append(_text(edges[key]))
-            steps.append(_and([*link, f"(= (+ {dist[j]} 1) {dist[i]})"]))
+            closer = (
+                f"(= (+ {dist[j]} 1) {dist[i]})" if step == "exact" else f"(< {dist[j]} {dist[i]})"
+            )
+            steps.append(_and([*link, closer]))
         has_step = (
             "false" if not steps else steps[0] if len(steps) == 1 else f"(or {' '.join(steps)})"
         )
