@@ -126,10 +126,12 @@ def loop_exists(enc: Encoding) -> list[str]:
 
 def loop_connected(enc: Encoding) -> list[str]:
     """B: every loop cell reaches the root (the loop cell of least index) over chosen
-    links, one step closer each time (distance to a root)."""
+    links, each step closer (distance to a root; "closer" rather than "one closer": Z3's
+    arithmetic solver finds such labels faster, measured in the README)."""
     member = {i: enc.on_loop(i) for i in enc.puzzle.empty}
     links = {e: enc.v(e) for e in enc.link}
-    enc.region = connected_smtlib(enc.puzzle.undirected, member, "loop", edges=links)
+    graph = enc.puzzle.undirected
+    enc.region = connected_smtlib(graph, member, "loop", edges=links, step="less")
     return enc.region.constraints
 
 
