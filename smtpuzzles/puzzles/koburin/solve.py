@@ -45,6 +45,7 @@ class Outcome:
     count: int | None = None
     count_exact: bool = False  #: ``count`` is every solution (the search ran dry)
     cuts: int = 0  #: separate-loop cuts added (lazy connectivity)
+    blocked: list[Solution] = field(default_factory=list)  #: solutions forbidden in turn
     interrupted: bool = False  #: Ctrl-C stopped the search (what is known is kept)
     assertions: list[z3.BoolRef] = field(default_factory=list)  #: the final formula
 
@@ -105,8 +106,7 @@ class Search:
 
     def block(self, solution: Solution) -> None:
         """Forbid this picture: some link must differ."""
-        differ = [z3.Not(v) if e in solution.edges else v for e, v in self.enc.link.items()]
-        self.add([z3.Or(differ) if differ else z3.BoolVal(False, self.ctx)])
+        self.add(parse_terms(self.enc, [blocking_term(self.enc, solution)]))
 
     def separate_loop_cuts(self, pieces: list[list[int]]) -> list[z3.BoolRef]:
         """A loop through a piece that is not the whole loop must leave it: if a cell of
@@ -121,6 +121,20 @@ class Search:
             all_black = f"(and {' '.join(outside)} true)"
             texts.append(f"(or {' '.join(crossing)} {enc.b(min(piece))} {all_black})")
         return parse_terms(enc, texts)
+
+
+def blocking_term(enc: Encoding, solution: Solution) -> str:
+    """SMT-LIB for "not this picture": some loop link differs."""
+    differ = [f"(not {enc.v(e)})" if e in solution.edges else enc.v(e) for e in enc.link]
+    return f"(or {' '.join(differ)} false)"
+
+
+def whole_formula(puzzle: Koburin, blocked: Sequence[Solution] = ()) -> list[z3.BoolRef]:
+    """The puzzle itself in one formula (every rule, B by distances to a root), with the
+    ``blocked`` solutions forbidden: what ``--print-asserts`` shows, whichever strategy
+    found the answer (lazy cuts only say what the distances already say)."""
+    enc = encode(puzzle, "distance")
+    return enc.assertions() + parse_terms(enc, [blocking_term(enc, s) for s in blocked])
 
 
 def solve(
@@ -149,7 +163,10 @@ def solve(
         found.append(result)
         if len(found) < wanted:
             search.block(result)
-    outcome = Outcome(status="unsat", cuts=search.cuts, assertions=search.assertions)
+    blocked = found[: wanted - 1]
+    outcome = Outcome(
+        status="unsat", cuts=search.cuts, blocked=blocked, assertions=search.assertions
+    )
     outcome.interrupted = last == "interrupted"
     if found:
         outcome.status = "solved"
