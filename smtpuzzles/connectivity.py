@@ -163,6 +163,14 @@ def _text(value: str | bool) -> str:
     return value
 
 
+def _not(term: str) -> str:
+    """``(not t)``, or ``x`` for ``(not x)`` so scripts stay readable."""
+    inner = term[5:-1] if term.startswith("(not ") and term.endswith(")") else None
+    if inner is not None and not any(ch in inner for ch in " ()"):
+        return inner
+    return f"(not {term})"
+
+
 def _and(terms: Sequence[str]) -> str:
     return terms[0] if len(terms) == 1 else f"(and {' '.join(terms)})"
 
@@ -207,7 +215,7 @@ def connected_smtlib(
             if k + 1 < len(cells):
                 nxt = symbol(f"{name}_none_before_{k + 1}")
                 region.declarations.append(f"(declare-fun {nxt} () Bool)")
-                before = f"(not {here[i]})" if k == 0 else f"(and {none_before} (not {here[i]}))"
+                before = _not(here[i]) if k == 0 else f"(and {none_before} {_not(here[i])})"
                 out.append(f"(= {nxt} {before})")
                 none_before = nxt
     for i in cells:
@@ -229,5 +237,5 @@ def connected_smtlib(
         has_step = (
             "false" if not steps else steps[0] if len(steps) == 1 else f"(or {' '.join(steps)})"
         )
-        out.append(f"(=> (and {here[i]} (not {is_root[i]})) {has_step})")
+        out.append(f"(=> (and {here[i]} {_not(is_root[i])}) {has_step})")
     return region

@@ -20,8 +20,8 @@ from ..puzzles.koburin.formats import (
 )
 from ..puzzles.koburin.generate import generate as make_puzzle
 from ..puzzles.koburin.show import draw, solution_json, svg
-from ..puzzles.koburin.solve import ENGINE, whole_formula
-from ..solving import Budget, Stats, formula_size, set_memory_limit, smtlib_script
+from ..puzzles.koburin.solve import ENGINE, whole_script
+from ..solving import Budget, Stats, formula_size, set_memory_limit
 from ..sources import read_source
 from .common import (
     EXIT_INTERRUPTED,
@@ -151,7 +151,7 @@ def solve_command(
     if dry_run:
         if print_asserts:
             comments = _comments(p, puzzle) + ["not solved (--dry-run)"]
-            _emit(smtlib_script(whole_formula(p), comments=comments).rstrip(), output, [puzzle])
+            _emit(whole_script(p, comments=comments).rstrip(), output, [puzzle])
             return
         size = formula_size(encode(p, connectivity).assertions())
         if as_json:
@@ -176,7 +176,7 @@ def solve_command(
     script = None
     if print_asserts:
         comments = _comments(p, puzzle) + _found_by(outcome, connectivity)
-        script = smtlib_script(whole_formula(p, outcome.blocked), comments=comments)
+        script = whole_script(p, outcome.blocked, comments)
         result["smtlib"] = script
     if stats:
         result["stats"] = run_stats.as_dict()

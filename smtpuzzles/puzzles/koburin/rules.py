@@ -43,6 +43,7 @@ class Encoding:
     link: dict[Edge, z3.BoolRef] = field(default_factory=dict)
     incident: dict[int, list[Edge]] = field(default_factory=dict)
     rules: dict[str, list[z3.BoolRef]] = field(default_factory=dict)
+    texts: dict[str, list[str]] = field(default_factory=dict)  #: the same, as SMT-LIB
     declarations: str | None = None  #: SMT-LIB declarations of the variables (cached)
     region: RegionText | None = None  #: rule B's distances, when they are encoded
 
@@ -152,6 +153,7 @@ def parse_terms(enc: Encoding, terms: list[str]) -> list[z3.BoolRef]:
 
 def _parse(enc: Encoding, rules: dict[str, list[str]]) -> None:
     """Parse every rule's terms at once and file the results under their rules."""
+    enc.texts.update(rules)
     parsed = parse_terms(enc, [t for terms in rules.values() for t in terms])
     at = 0
     for name, terms in rules.items():

@@ -129,12 +129,24 @@ def blocking_term(enc: Encoding, solution: Solution) -> str:
     return f"(or {' '.join(differ)} false)"
 
 
-def whole_formula(puzzle: Koburin, blocked: Sequence[Solution] = ()) -> list[z3.BoolRef]:
-    """The puzzle itself in one formula (every rule, B by distances to a root), with the
-    ``blocked`` solutions forbidden: what ``--print-asserts`` shows, whichever strategy
-    found the answer (lazy cuts only say what the distances already say)."""
+def whole_script(
+    puzzle: Koburin, blocked: Sequence[Solution] = (), comments: Sequence[str] = ()
+) -> str:
+    """The puzzle itself as an SMT-LIB script (every rule, B by distances to a root),
+    with the ``blocked`` solutions forbidden: what ``--print-asserts`` shows, whichever
+    strategy found the answer (lazy cuts only say what the distances already say). The
+    rules' own text, one comment per rule, so a reader finds each rule by its letter."""
     enc = encode(puzzle, "distance")
-    return enc.assertions() + parse_terms(enc, [blocking_term(enc, s) for s in blocked])
+    lines = [f"; {c}" for c in comments] + ["(set-logic QF_LIA)"]
+    lines.append((enc.declarations or "").rstrip("\n"))
+    for rule, terms in enc.texts.items():
+        lines.append(f"; {rule}")
+        lines.extend(f"(assert {t})" for t in terms)
+    if blocked:
+        lines.append("; the solutions found, forbidden")
+        lines.extend(f"(assert {blocking_term(enc, s)})" for s in blocked)
+    lines.append("(check-sat)")
+    return "\n".join(lines) + "\n"
 
 
 def solve(
