@@ -9,8 +9,12 @@ knows so far instead of crashing.
 
 from __future__ import annotations
 
+import os
+import signal
+import threading
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,6 +34,10 @@ class MemoryLimitExceeded(Exception):
     """Z3 hit the ``--memory`` cap; reported as one line, not a crash."""
 
 
+class TimeUp(Exception):
+    """The wall-clock budget ran out while Python was building or reading formulas."""
+
+
 def new_solver(engine: str = "sat", ctx: z3.Context | None = None) -> z3.Solver:
     """A fresh incremental solver for ``engine`` (see :data:`ENGINES`); ``ctx``: a Z3
     context of its own (terms numbered from scratch, so runs repeat exactly)."""
@@ -40,10 +48,28 @@ def new_solver(engine: str = "sat", ctx: z3.Context | None = None) -> z3.Solver:
     raise ValueError(f"unknown engine {engine!r}; expected one of {ENGINES}")
 
 
+#: The ``--memory`` cap in MB (0: none). Z3 applies it only while a check runs: when
+#: building terms hits Z3's global cap, Z3 ends the whole process (exit 101, or a crash).
+_memory_cap_mb = 0
+
+
 def set_memory_limit(megabytes: int | None) -> None:
-    """Cap Z3's memory (a global Z3 setting; ``None`` leaves it unlimited)."""
+    """Cap Z3's memory during every :func:`check` (``None`` leaves it unlimited)."""
+    global _memory_cap_mb
     if megabytes is not None:
-        z3.set_param("memory_max_size", int(megabytes))
+        _memory_cap_mb = int(megabytes)
+
+
+@contextmanager
+def _memory_capped() -> Iterator[None]:
+    if not _memory_cap_mb:
+        yield
+        return
+    z3.set_param("memory_max_size", _memory_cap_mb)
+    try:
+        yield
+    finally:
+        z3.set_param("memory_max_size", 0)
 
 
 class Budget:
@@ -65,6 +91,59 @@ class Budget:
     def expired(self) -> bool:
         left = self.remaining()
         return left is not None and left <= 0.0
+
+
+@contextmanager
+def deadline(budget: Budget) -> Iterator[None]:
+    """Raise :class:`TimeUp` when ``budget`` runs out inside the block, and
+    ``KeyboardInterrupt`` on Ctrl-C, both only where our own Python code runs.
+
+    Z3 stops itself at its ``timeout`` and on Ctrl-C during a check; this covers the
+    Python work around it (building a large encoding, adding cuts), which otherwise
+    ignores the limit. An exception raised inside Z3's Python code is lost (ctypes
+    turns it into an ArgumentError, a ``__del__`` swallows it, and the search then runs
+    on without a limit), so there the signal is kept and retried every 1 ms. Uses
+    signals, so it only acts in the main thread.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    z3_code = os.path.dirname(z3.__file__)
+    pending: list[type[BaseException]] = []
+
+    def in_z3(frame: Any) -> bool:
+        return frame is not None and (
+            frame.f_code.co_filename.startswith(z3_code) or frame.f_code.co_name == "__del__"
+        )
+
+    def deliver(frame: Any) -> None:
+        if in_z3(frame):
+            signal.setitimer(signal.ITIMER_REAL, 0.001)
+            return
+        raise pending[0]()
+
+    def on_alarm(signum: int, frame: Any) -> None:
+        if not pending:
+            pending.append(TimeUp)
+        deliver(frame)
+
+    def on_interrupt(signum: int, frame: Any) -> None:
+        pending.insert(0, KeyboardInterrupt)
+        deliver(frame)
+
+    previous_alarm = signal.signal(signal.SIGALRM, on_alarm)
+    previous_interrupt = signal.signal(signal.SIGINT, on_interrupt)
+    left = budget.remaining()
+    if left is not None:
+        signal.setitimer(signal.ITIMER_REAL, max(left, 0.001))
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous_alarm)
+        signal.signal(signal.SIGINT, previous_interrupt)
+    if pending:  # a signal that arrived in Z3's code just before the block ended
+        raise pending[0]()
 
 
 @dataclass
@@ -127,7 +206,8 @@ def check(
         solver.set("timeout", max(1, int(left * 1000)))
     began = time.monotonic()
     try:
-        answer = solver.check(*assumptions)
+        with _memory_capped():
+            answer = solver.check(*assumptions)
     except z3.Z3Exception as exc:
         message = str(exc)
         if "memory" in message.lower():

@@ -16,7 +16,10 @@ settings.register_profile(
 settings.register_profile(
     "long", max_examples=20000, deadline=None, suppress_health_check=list(HealthCheck)
 )
-settings.load_profile("ci")
+# ``--hypothesis-profile=long`` is applied before this module is imported (the profiles
+# are registered early by conftest.py): keep it, and default to ``ci`` otherwise.
+if settings.get_current_profile_name() == "default":
+    settings.load_profile("ci")
 
 
 @st.composite

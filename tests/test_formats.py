@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from smtpuzzles.errors import InputError
 from smtpuzzles.formats.grid import UNKNOWN, format_clue_grid, parse_clue_grid
-from smtpuzzles.formats.janko import looks_like_janko, parse_janko
+from smtpuzzles.formats.janko import looks_like_janko, parse_janko, problem_grid
 from smtpuzzles.formats.puzzlink import (
     decode_4cell,
     decode_number16,
@@ -118,3 +118,12 @@ def test_number16_round_trip(values) -> None:
 @given(cells4)
 def test_4cell_round_trip(values) -> None:
     assert decode_4cell(encode_4cell(values), len(values)) == values
+
+
+def test_janko_problem_rows_are_never_mistaken_for_a_header() -> None:
+    plain = problem_grid("[begin]\n[problem]\n1 2\n- -\n[end]\n")
+    assert (plain.rows, plain.cols, plain.clues) == (2, 2, {(0, 0): 1, (0, 1): 2})
+    headed = problem_grid("[begin]\nrows 1\ncols 2\n[problem]\n1 2\n- 3\n[end]\n")
+    assert (headed.rows, headed.cols, headed.clues) == (1, 2, {(0, 1): 3})
+    with pytest.raises(InputError, match="declares 3x3"):
+        problem_grid("[begin]\nsize 3\n[problem]\n- -\n- -\n[end]\n", "j.txt")

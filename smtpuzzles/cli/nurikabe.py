@@ -171,7 +171,7 @@ def solve_command(
         marks = {i: "#" if b else "." for i, b in (outcome.fixed or {}).items()}
         result["fixed"] = _rows_or_map(p, marks) if outcome.fixed is not None else None
     script = None
-    if print_asserts:
+    if print_asserts and search is not None:
         formula = list(search.formula)
         notes = _comments(p, connectivity)
         if unique and outcome.unique:
@@ -204,9 +204,9 @@ def _comments(p, connectivity: str) -> list[str]:
 
 
 def _emit(text: str, output: Path | None, puzzle: str) -> None:
-    typer.echo(text, nl=False)
     if output is not None:
         write_atomic(output, text, [puzzle])
+    typer.echo(text, nl=False)
 
 
 def _text_report(p, outcome, result: dict[str, Any], connectivity: str) -> str:

@@ -53,10 +53,13 @@ def parse_clue_grid(
     source: str = "<text>",
     first_line: int = 1,
     max_clue: int | None = None,
+    header: bool = True,
 ) -> ClueGrid:
     """Parse a clue grid; ``first_line`` is the line number of ``text``'s first line.
 
     ``max_clue`` rejects larger clues with a located error (Koburin numbers are 0..4).
+    ``header=False`` never reads the first line as ``ROWS COLS`` (a janko block states
+    its size elsewhere, and a first row "1 2" of a two-column grid would look like one).
     """
     lines = [(first_line + k, line.rstrip()) for k, line in enumerate(text.split("\n"))]
     # Blank lines may end the grid (trailing newlines) but not interrupt it.
@@ -66,13 +69,13 @@ def parse_clue_grid(
         lines.pop(0)
     if not lines:
         raise InputError("empty puzzle: no grid rows", source)
-    header: tuple[int, int] | None = None
-    m = _HEADER.fullmatch(lines[0][1])
+    size: tuple[int, int] | None = None
+    m = _HEADER.fullmatch(lines[0][1]) if header else None
     if m and len(lines) > 1:
         rows, cols = int(m.group(1)), int(m.group(2))
         second = lines[1][1].strip()
         if rows == len(lines) - 1 or cols in (len(second.split()), len(second)):
-            header = (rows, cols)
+            size = (rows, cols)
             if rows < 1 or cols < 1:
                 raise InputError(
                     "the header needs at least one row and column", source, lines[0][0], 1
@@ -82,7 +85,7 @@ def parse_clue_grid(
         if not line.strip():
             raise InputError("blank line inside the grid", source, lineno, 1)
     spaced = any(re.search(r"\S\s+\S", line) for _, line in lines)
-    char_mode = not spaced and not (header is not None and header[1] == 1)
+    char_mode = not spaced and not (size is not None and size[1] == 1)
     grid = ClueGrid(rows=len(lines), cols=0, source=source)
     widths: list[int] = []
     for r, (lineno, line) in enumerate(lines):
@@ -92,10 +95,10 @@ def parse_clue_grid(
         else:
             cells = _tokens(line)
         widths.append(len(cells))
-        expected = header[1] if header else widths[0]
+        expected = size[1] if size else widths[0]
         if len(cells) != expected:
             col = cells[expected][1] if len(cells) > expected else len(line) + 1
-            what = "header says" if header else "first row has"
+            what = "header says" if size else "first row has"
             raise InputError(
                 f"row {r + 1} has {len(cells)} cells but the {what} {expected}",
                 source,
@@ -123,8 +126,8 @@ def parse_clue_grid(
                     col,
                 )
     grid.cols = widths[0]
-    if header is not None and header[0] != grid.rows:
-        raise InputError(f"header says {header[0]} rows, found {grid.rows}", source)
+    if size is not None and size[0] != grid.rows:
+        raise InputError(f"header says {size[0]} rows, found {grid.rows}", source)
     return grid
 
 

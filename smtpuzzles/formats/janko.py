@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..errors import InputError
+from .grid import ClueGrid, parse_clue_grid
 
 _SECTION = re.compile(r"\s*\[(\w+)\]\s*")
 
@@ -72,3 +73,45 @@ def parse_janko(text: str, source: str = "<text>") -> JankoBlock:
     if "problem" not in block.sections:
         raise InputError("janko block without a [problem] section", source)
     return block
+
+
+def declared_size(block: JankoBlock) -> tuple[int, int] | None:
+    """``(rows, cols)`` from the header's ``rows``/``cols`` or ``size`` fields, if given."""
+    fields = block.header
+    try:
+        if "rows" in fields and "cols" in fields:
+            return int(fields["rows"]), int(fields["cols"])
+        if "size" in fields:
+            return int(fields["size"]), int(fields["size"])
+    except ValueError:
+        return None
+    return None
+
+
+def problem_grid(text: str, source: str = "<text>", max_clue: int | None = None) -> ClueGrid:
+    """The clue grid of a block's ``[problem]`` section, errors at their lines in the file.
+
+    A ``ROWS COLS`` line heading the section is skipped only when it repeats the size the
+    block declares; otherwise every line is a row (a first row "1 2" is not a header).
+    """
+    block = parse_janko(text, source)
+    first, body = block.sections["problem"]
+    size = declared_size(block)
+    rows = [line.strip() for line in body.split("\n") if line.strip()]
+    headed = (
+        size is not None
+        and len(rows) == size[0] + 1
+        and rows[0].split()
+        == [
+            str(size[0]),
+            str(size[1]),
+        ]
+    )
+    grid = parse_clue_grid(body, source, first_line=first, max_clue=max_clue, header=headed)
+    if size is not None and (grid.rows, grid.cols) != size:
+        raise InputError(
+            f"[problem] is {grid.rows}x{grid.cols} but the block declares {size[0]}x{size[1]}",
+            source,
+            first,
+        )
+    return grid

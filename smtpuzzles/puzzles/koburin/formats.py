@@ -17,8 +17,8 @@ from __future__ import annotations
 import re
 
 from ...errors import InputError
-from ...formats.grid import UNKNOWN, parse_clue_grid
-from ...formats.janko import looks_like_janko, parse_janko
+from ...formats.grid import UNKNOWN, ClueGrid, parse_clue_grid
+from ...formats.janko import looks_like_janko, problem_grid
 from ...formats.puzzlink import decode_4cell, encode_4cell, format_url, looks_like_url, parse_url
 from ...graph import parse_adjacency, rectangle
 from .puzzle import Koburin, Solution
@@ -53,16 +53,19 @@ def parse(
     if fmt == "puzzlink":
         return parse_puzzlink(text, source, variant)
     if fmt == "janko":
-        block = parse_janko(text, source)
-        first, body = block.sections["problem"]
-        return _from_grid_text(body, source, variant or "four", first)
+        variant = variant or "four"
+        return _from_grid(problem_grid(text, source, _max_clue(variant)), variant)
     if fmt == "table":
         return parse_table(text, source, variant or "four")
-    return _from_grid_text(text, source, variant or "four", 1)
+    variant = variant or "four"
+    return _from_grid(parse_clue_grid(text, source, max_clue=_max_clue(variant)), variant)
 
 
-def _from_grid_text(text: str, source: str, variant: str, first_line: int) -> Koburin:
-    grid = parse_clue_grid(text, source, first_line, max_clue=8 if variant == "eight" else 4)
+def _max_clue(variant: str) -> int:
+    return 8 if variant == "eight" else 4
+
+
+def _from_grid(grid: ClueGrid, variant: str) -> Koburin:
     graph = rectangle(grid.rows, grid.cols)
     clues = {graph.at(r, c): _number(v) for (r, c), v in grid.clues.items()}
     return Koburin(graph, clues, variant)  # type: ignore[arg-type]

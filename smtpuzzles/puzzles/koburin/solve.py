@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import z3
 
 from ...errors import CheckFailure
-from ...solving import Budget, Interrupted, Stats, check, new_solver
+from ...solving import Budget, Interrupted, Stats, TimeUp, check, deadline, new_solver
 from .check import problems, walk_loop
 from .puzzle import Koburin, Solution
 from .rules import Encoding, encode, parse_terms
@@ -160,15 +160,22 @@ def solve(
     """Find a solution; with ``unique`` look for a second one; with ``count`` find up to
     ``count`` solutions."""
     budget = budget or Budget()
-    search = Search(puzzle, connectivity)
+    try:
+        with deadline(budget):
+            search = Search(puzzle, connectivity)
+    except TimeUp:
+        return Outcome(status="unknown")
     wanted = max(count or 1, 2 if unique else 1)
     found: list[Solution] = []
     last = "unsat"
     while len(found) < wanted:
         try:
-            result = search.next(budget, stats)
-        except Interrupted:
+            with deadline(budget):
+                result = search.next(budget, stats)
+        except (Interrupted, KeyboardInterrupt):
             result = "interrupted"
+        except TimeUp:
+            result = "unknown"
         if isinstance(result, str):
             last = result
             break

@@ -21,7 +21,7 @@ import re
 
 from ...errors import InputError
 from ...formats.grid import UNKNOWN, ClueGrid, parse_clue_grid
-from ...formats.janko import looks_like_janko, parse_janko
+from ...formats.janko import looks_like_janko, problem_grid
 from ...formats.puzzlink import (
     decode_number16,
     encode_number16,
@@ -59,9 +59,7 @@ def parse(text: str, source: str = "<text>", fmt: str = "auto", index: int = 1) 
     if fmt == "grid":
         return from_clue_grid(parse_clue_grid(text, source), source)
     if fmt == "janko":
-        block = parse_janko(text, source)
-        first, body = block.sections["problem"]
-        return from_clue_grid(parse_clue_grid(body, source, first_line=first), source)
+        return from_clue_grid(problem_grid(text, source), source)
     if fmt == "puzzlink":
         return from_url(text, source)
     if fmt == "seed004":

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 import z3
 
 from ...errors import CheckFailure
-from ...solving import Budget, Stats, check, new_solver
+from ...solving import Budget, Stats, TimeUp, check, deadline, new_solver
 from .check import problems
 from .encode import Encoding, encode
 from .puzzle import Nurikabe, Picture
@@ -150,14 +150,23 @@ def solve(
     unique: bool = False,
     count: int | None = None,
     engine: str | None = None,
-) -> tuple[Outcome, Search]:
+) -> tuple[Outcome, Search | None]:
     """Find a picture; with ``unique`` prove it unique (and find the fixed cells),
     with ``count`` find up to that many distinct pictures."""
-    search = Search(puzzle, strategy, budget, stats, engine)
+    budget = budget or Budget()
+    try:
+        with deadline(budget):
+            search = Search(puzzle, strategy, budget, stats, engine)
+    except TimeUp:
+        return Outcome("unknown", complete=False, stopped=True), None
     wanted = max(count or 1, 2 if unique else 1)
     outcome = Outcome("unknown")
     while len(outcome.solutions) < wanted:
-        found = search.next()
+        try:
+            with deadline(budget):
+                found = search.next()
+        except TimeUp:
+            found = "unknown"
         if found == "unknown":
             outcome.complete = False
             outcome.stopped = True
