@@ -2,7 +2,8 @@
 
 Every subset of cells (and, for the edge form, every subset of edges) of small graphs
 is tried against a plain BFS; a single incremental solver answers each case under
-assumptions, so the whole enumeration stays fast.
+assumptions, so the whole enumeration stays fast. Both forms are tried: the Z3 terms of
+``connected`` and the SMT-LIB text of ``connected_smtlib``, parsed by Z3.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from collections import deque
 import pytest
 import z3
 
-from smtpuzzles.connectivity import connected
+from smtpuzzles.connectivity import connected, connected_smtlib, symbol
 from smtpuzzles.graph import Graph, hex_grid, parse_adjacency, rectangle, torus
 
 
@@ -44,18 +45,47 @@ GRAPHS = {
 }
 
 
-def solver_for(graph: Graph, root: int | None):
+#: (form, step): the Z3 terms or the SMT-LIB text, each with both kinds of step.
+FORMS = [("api", "exact"), ("smtlib", "exact"), ("api", "less"), ("smtlib", "less")]
+#: The slow edge enumeration tries the text form of each step and the terms once.
+EDGE_FORMS = [("api", "exact"), ("smtlib", "exact"), ("smtlib", "less")]
+
+
+def region_constraints(
+    form: tuple[str, str],
+    graph: Graph,
+    member: dict[int, z3.BoolRef],
+    name: str,
+    root: int | None = None,
+    max_dist: int | None = None,
+    edges: dict[tuple[int, int], z3.BoolRef] | None = None,
+) -> list[z3.BoolRef]:
+    """The region's constraints from either form, as Z3 terms over ``member``/``edges``."""
+    kind, step = form
+    if kind == "api":
+        return connected(graph, member, name, root, max_dist, edges, step).constraints
+    names = {i: symbol(str(v)) for i, v in member.items()}
+    links = None if edges is None else {e: symbol(str(v)) for e, v in edges.items()}
+    region = connected_smtlib(graph, names, name, root, max_dist, links, step)
+    used = list(names.values()) + list((links or {}).values())
+    text = "".join(f"(declare-fun {n} () Bool)\n" for n in used)
+    text += "\n".join(region.declarations) + "\n"
+    text += "".join(f"(assert {c})\n" for c in region.constraints)
+    return list(z3.parse_smt2_string(text))
+
+
+def solver_for(graph: Graph, root: int | None, form: tuple[str, str]):
     member = {i: z3.Bool(f"in_{graph.names[i]}") for i in range(len(graph))}
-    region = connected(graph, member, "s", root=root)
     solver = z3.SolverFor("QF_FD")
-    solver.add(region.constraints)
+    solver.add(region_constraints(form, graph, member, "s", root=root))
     return solver, member
 
 
+@pytest.mark.parametrize("form", FORMS, ids="-".join)
 @pytest.mark.parametrize("name", sorted(GRAPHS))
-def test_chosen_root_every_subset(name: str) -> None:
+def test_chosen_root_every_subset(name: str, form: tuple[str, str]) -> None:
     graph = GRAPHS[name]
-    solver, member = solver_for(graph, None)
+    solver, member = solver_for(graph, None, form)
     for bits in itertools.product([False, True], repeat=len(graph)):
         chosen = {i for i, b in enumerate(bits) if b}
         lits = [member[i] if b else z3.Not(member[i]) for i, b in enumerate(bits)]
@@ -66,11 +96,12 @@ def test_chosen_root_every_subset(name: str) -> None:
         assert (solver.check(*lits) == z3.sat) == expected, (name, sorted(chosen))
 
 
+@pytest.mark.parametrize("form", FORMS, ids="-".join)
 @pytest.mark.parametrize("name", ["square3x3", "hex3x3", "one-way"])
-def test_given_root_every_subset(name: str) -> None:
+def test_given_root_every_subset(name: str, form: tuple[str, str]) -> None:
     graph = GRAPHS[name]
     root = len(graph) // 2
-    solver, member = solver_for(graph, root)
+    solver, member = solver_for(graph, root, form)
     for bits in itertools.product([False, True], repeat=len(graph)):
         chosen = {i for i, b in enumerate(bits) if b}
         lits = [member[i] if b else z3.Not(member[i]) for i, b in enumerate(bits)]
@@ -78,26 +109,26 @@ def test_given_root_every_subset(name: str) -> None:
         assert (solver.check(*lits) == z3.sat) == expected, (name, sorted(chosen))
 
 
-def test_max_dist_limits_the_radius() -> None:
+@pytest.mark.parametrize("form", FORMS, ids="-".join)
+def test_max_dist_limits_the_radius(form: tuple[str, str]) -> None:
     graph = rectangle(1, 5)
     member = {i: z3.Bool(f"in{i}") for i in range(5)}
-    region = connected(graph, member, "s", root=0, max_dist=2)
     solver = z3.Solver()
-    solver.add(region.constraints)
+    solver.add(region_constraints(form, graph, member, "s", root=0, max_dist=2))
     assert solver.check(member[2], z3.Not(member[3])) == z3.sat
     assert solver.check(member[3]) == z3.unsat
 
 
+@pytest.mark.parametrize("form", EDGE_FORMS, ids="-".join)
 @pytest.mark.parametrize("shape", [(2, 3), (3, 3)])
-def test_chosen_edges_every_subset(shape: tuple[int, int]) -> None:
+def test_chosen_edges_every_subset(shape: tuple[int, int], form: tuple[str, str]) -> None:
     """Over chosen edges: the touched cells must be connected by chosen edges."""
     graph = rectangle(*shape)
     edges = graph.undirected_edges()
     member = {i: z3.Bool(f"in{i}") for i in range(len(graph))}
     chosen_edge = {e: z3.Bool(f"e{e[0]}_{e[1]}") for e in edges}
-    region = connected(graph, member, "loop", edges=chosen_edge)
     solver = z3.SolverFor("QF_FD")
-    solver.add(region.constraints)
+    solver.add(region_constraints(form, graph, member, "loop", edges=chosen_edge))
     for i in member:  # a cell is a member iff a chosen edge touches it
         solver.add(member[i] == z3.Or([chosen_edge[e] for e in edges if i in e]))
     for bits in itertools.product([False, True], repeat=len(edges)):
@@ -112,3 +143,19 @@ def test_chosen_edges_every_subset(shape: tuple[int, int]) -> None:
         expected = bfs_connected(sub, touched, None)
         lits = [chosen_edge[e] if b else z3.Not(chosen_edge[e]) for e, b in zip(edges, bits)]
         assert (solver.check(*lits) == z3.sat) == expected, picked
+
+
+def test_both_forms_name_their_variables_alike() -> None:
+    graph = parse_adjacency("A: B\nB: C\nC:\n")
+    member = {i: z3.Bool(f"in_{graph.names[i]}") for i in range(len(graph))}
+    api = connected(graph, member, "s")
+    text = connected_smtlib(graph, {i: str(v) for i, v in member.items()}, "s")
+    assert [str(v) for v in api.dist.values()] == list(text.dist.values())
+    with pytest.raises(ValueError):
+        connected_smtlib(graph, {0: "x"}, "s", step="more")
+
+
+def test_symbol_quotes_names_smtlib_cannot_take_bare() -> None:
+    assert symbol("dist_r0c1") == "dist_r0c1"
+    assert symbol("dist_a b") == "|dist_a b|"
+    assert symbol("1x") == "|1x|"

@@ -176,6 +176,7 @@ def _cvc5_answer(script: str) -> str:
     "extra, expected",
     [
         (["--connectivity", "distance"], "sat"),
+        (["--connectivity", "lazy"], "sat"),
         (["--connectivity", "distance", "--unique"], "unsat"),
         (["--connectivity", "lazy", "--unique"], "unsat"),
         (["--connectivity", "lazy", "--count", "2"], "unsat"),
@@ -188,14 +189,32 @@ def test_print_asserts_read_by_z3_and_cvc5(
     script = json.loads(result.output)["smtlib"]
     assert "(set-logic QF_LIA)" in script and script.rstrip().endswith("(check-sat)")
     assert "(declare-fun black_r0c1 () Bool)" in script
-    assert ("loop_dist_" in script) == ("distance" in extra)
+    # the whole puzzle, distances included, whichever strategy answered
+    assert "(declare-fun loop_dist_r0c1 () Int)" in script
+    assert f"; answer found with --connectivity {extra[1]}" in script
+    assert ("blocked: unsat means there is no other" in script) == (len(extra) > 2)
     assert _z3_answer(script) == expected
     assert _cvc5_answer(script) == expected
 
 
-def test_print_asserts_dry_run_is_a_script(seed_file: Path) -> None:
-    args = ["--print-asserts", "--dry-run", "--connectivity", "distance"]
+@pytest.mark.parametrize("connectivity", ["distance", "lazy"])
+def test_print_asserts_dry_run_is_a_script(seed_file: Path, connectivity: str) -> None:
+    args = ["--print-asserts", "--dry-run", "--connectivity", connectivity]
     result = run("koburin", "solve", str(seed_file), *args)
     assert result.exit_code == 0
     assert result.output.rstrip().endswith("(check-sat)")
+    assert "loop_dist_" in result.output
     assert _z3_answer(result.output) == "sat"
+
+
+def test_print_asserts_is_the_puzzle_not_one_run(tmp_path: Path) -> None:
+    """Without connectivity, two separate loops would pass rules C-H: the script must
+    rule them out itself (z3 and cvc5 answer unsat for a puzzle that has no one loop)."""
+    path = tmp_path / "two_loops.txt"
+    # 2x5 with a number in the middle column: only two 2x2 loops fit, never one
+    path.write_text("__0__\n__0__\n")
+    result = run("koburin", "solve", str(path), "--print-asserts", "--json")
+    assert result.exit_code == 1
+    script = json.loads(result.output)["smtlib"]
+    assert _z3_answer(script) == "unsat"
+    assert _cvc5_answer(script) == "unsat"

@@ -37,6 +37,11 @@ def test_instances_are_shipped() -> None:
     names = [p.name for p in _shipped()]
     assert any(n.endswith(".table") for n in names)
     assert sum(1 for p in _shipped() if p.with_suffix(".sol").exists()) >= 5
+    assert any(n.startswith("gen_30x30") for n in names)  # the large sizes
+
+
+#: Each shipped puzzle is solved once, with the default strategy and ``unique=True``:
+#: the 30x30 takes about a second, so the other strategy is tested on janko puzzles only.
 
 
 @pytest.mark.parametrize("path", _shipped(), ids=lambda p: p.name)

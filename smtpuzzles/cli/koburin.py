@@ -20,7 +20,8 @@ from ..puzzles.koburin.formats import (
 )
 from ..puzzles.koburin.generate import generate as make_puzzle
 from ..puzzles.koburin.show import draw, solution_json, svg
-from ..solving import Budget, Stats, formula_size, set_memory_limit, smtlib_script
+from ..puzzles.koburin.solve import ENGINE, whole_script
+from ..solving import Budget, Stats, formula_size, set_memory_limit
 from ..sources import read_source
 from .common import (
     EXIT_INTERRUPTED,
@@ -149,15 +150,11 @@ def solve_command(
         return
     set_memory_limit(memory)
     if dry_run:
-        assertions = encode(p, connectivity).assertions()
         if print_asserts:
-            _emit(
-                smtlib_script(assertions, comments=_comments(p, puzzle, connectivity)).rstrip(),
-                output,
-                [puzzle],
-            )
+            comments = _comments(p, puzzle) + ["not solved (--dry-run)"]
+            _emit(whole_script(p, comments=comments).rstrip(), output, [puzzle])
             return
-        size = formula_size(assertions)
+        size = formula_size(encode(p, connectivity).assertions())
         if as_json:
             _emit(dump_json({"puzzle": "koburin", "size": _size(p), **size}), output, [puzzle])
         else:
@@ -179,10 +176,8 @@ def solve_command(
         result["count_complete"] = outcome.count_exact
     script = None
     if print_asserts:
-        comments = _comments(p, puzzle, connectivity)
-        if len(outcome.assertions) > len(encode(p, connectivity).assertions()):
-            comments.append("includes the cuts and blocking clauses added while solving")
-        script = smtlib_script(outcome.assertions, comments=comments)
+        comments = _comments(p, puzzle) + _found_by(outcome, connectivity)
+        script = whole_script(p, outcome.blocked, comments)
         result["smtlib"] = script
     if stats:
         result["stats"] = run_stats.as_dict()
@@ -207,14 +202,25 @@ def solve_command(
     raise typer.Exit(EXIT_OK)
 
 
-def _comments(p: Koburin, source: str, connectivity: str) -> list[str]:
+def _comments(p: Koburin, source: str) -> list[str]:
     return [
         f"koburin {_size(p)} from {source}, {len(p.clues)} numbers, variant {p.variant}",
         "black_<cell>: painted black; loop_<a>_<b>: the loop joins cells a and b;",
-        "loop_dist_<cell>: steps from the loop's root (its cell of least index)"
-        if connectivity == "distance"
-        else "connectivity is lazy: the loop is kept in one piece by the cuts at the end",
+        "loop_dist_<cell>: a label that decreases along the loop towards its root (its cell",
+        "of least index): the whole puzzle, whichever strategy solved it",
     ]
+
+
+def _found_by(outcome: Any, connectivity: str) -> list[str]:
+    """Comment lines: which strategy found the answer, and what the blocking means."""
+    how = f"answer found with --connectivity {connectivity} (Z3 {ENGINE[connectivity]} engine"
+    how += f", {outcome.cuts} separate-loop cuts)" if connectivity == "lazy" else ")"
+    lines = [how]
+    n = len(outcome.blocked)
+    if n:
+        found = "the solution found is" if n == 1 else f"the {n} solutions found are"
+        lines.append(f"{found} blocked: unsat means there is no other")
+    return lines
 
 
 def _text(
