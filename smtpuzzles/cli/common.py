@@ -63,6 +63,15 @@ Svg = Annotated[
     Path | None, typer.Option("--svg", help="Write a picture of the answer as SVG to this file.")
 ]
 
+Unique = Annotated[
+    bool,
+    typer.Option("--unique", help="Prove the solution unique, or show a second one."),
+]
+Count = Annotated[
+    int | None,
+    typer.Option("--count", min=1, help="Count solutions (distinct pictures) up to N."),
+]
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 

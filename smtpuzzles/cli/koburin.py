@@ -29,6 +29,7 @@ from .common import (
     EXIT_NO_SOLUTION,
     EXIT_OK,
     AsJson,
+    Count,
     DryRun,
     Memory,
     Output,
@@ -36,6 +37,7 @@ from .common import (
     ShowStats,
     Svg,
     Timeout,
+    Unique,
     bench_app,
     cli_errors,
     dump_json,
@@ -111,13 +113,8 @@ def solve_command(
     puzzle: Puzzle,
     fmt: Format = "auto",
     variant: Variant = None,
-    unique: Annotated[
-        bool, typer.Option("--unique", help="Prove the solution unique, or show a second one.")
-    ] = False,
-    count: Annotated[
-        int | None,
-        typer.Option("--count", min=1, help="Count solutions, stopping at N."),
-    ] = None,
+    unique: Unique = False,
+    count: Count = None,
     connectivity: Connectivity = "lazy",
     to: Annotated[
         str | None,
@@ -334,9 +331,7 @@ def bench_command(
         float, typer.Option("--timeout", min=0.1, help="Per puzzle, seconds.")
     ] = 60.0,
     connectivity: Connectivity = "lazy",
-    unique: Annotated[
-        bool, typer.Option("--unique", help="Also prove each solution unique.")
-    ] = False,
+    unique: Unique = False,
     as_json: AsJson = False,
 ) -> None:
     """Solve many Koburin puzzles, each in its own process, and check them against their

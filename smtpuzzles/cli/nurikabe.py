@@ -25,6 +25,7 @@ from .common import (
     EXIT_NO_SOLUTION,
     EXIT_OK,
     AsJson,
+    Count,
     DryRun,
     Memory,
     Output,
@@ -32,6 +33,7 @@ from .common import (
     ShowStats,
     Svg,
     Timeout,
+    Unique,
     bench_app,
     cli_errors,
     dump_json,
@@ -105,13 +107,8 @@ def solve_command(
     index: Index = 1,
     connectivity: Connectivity = "distance",
     engine: Engine = None,
-    unique: Annotated[
-        bool, typer.Option("--unique", help="Prove the solution unique (or show a second one).")
-    ] = False,
-    count: Annotated[
-        int | None,
-        typer.Option("--count", min=1, help="Count solutions (black/white pictures) up to N."),
-    ] = None,
+    unique: Unique = False,
+    count: Count = None,
     to: Annotated[
         str | None, typer.Option("--to", help="Print the puzzle in another format: puzzlink.")
     ] = None,
