@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import z3
 
-from smtpuzzles.cli.common import write_atomic
+from smtpuzzles.cli.common import _umask, write_atomic
 from smtpuzzles.errors import InputError
 from smtpuzzles.solving import Budget, Stats, check, formula_size, new_solver, smtlib_script
 from smtpuzzles.sources import MAX_INPUT_BYTES, decode_text, read_source
@@ -58,6 +58,7 @@ def test_write_atomic_never_overwrites_an_input(tmp_path: Path) -> None:
     target = tmp_path / "out.txt"
     write_atomic(target, "answer", [str(source)])
     assert target.read_text() == "answer"
+    assert target.stat().st_mode & 0o777 == 0o666 & ~_umask()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["in.txt", "out.txt"]
     with pytest.raises(InputError, match="directory"):
         write_atomic(tmp_path / "missing" / "x.txt", "a")

@@ -134,6 +134,7 @@ def write_atomic(path: Path, text: str, inputs: Iterable[str] = ()) -> None:
         raise InputError("directory does not exist", str(path))
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
     try:
+        os.fchmod(fd, 0o666 & ~_umask())  # mkstemp's 0600 is not what a user expects
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
         os.replace(tmp, path)
@@ -141,6 +142,12 @@ def write_atomic(path: Path, text: str, inputs: Iterable[str] = ()) -> None:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise InputError(f"cannot write: {exc.strerror or exc}", str(path)) from None
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def is_terminal() -> bool:
