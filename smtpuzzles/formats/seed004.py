@@ -10,13 +10,13 @@ import re
 
 from ..errors import InputError
 
-_HEAD = re.compile(r"(\d+),(\d+)")
-_CLUE = re.compile(r"(\d+),(\d+),(\d+)")
+_HEAD = re.compile(r"([0-9]+),([0-9]+)")
+_CLUE = re.compile(r"([0-9]+),([0-9]+),([0-9]+)")
 
 
 def looks_like_seed004(text: str) -> bool:
     lines = [line for line in text.split("\n") if line.strip()]
-    return bool(lines) and bool(re.match(r"\s*\d+,\d+(\s|$)", lines[0]))
+    return bool(lines) and bool(re.match(r"\s*[0-9]+,[0-9]+(\s|$)", lines[0]))
 
 
 def parse_seed004(
@@ -45,6 +45,8 @@ def parse_seed004(
         size, x, y = (int(g) for g in m.groups())
         if not (x < cols and y < rows):
             raise InputError(f"clue at x={x}, y={y} is outside the grid", source, lineno, col)
+        if size < 1:
+            raise InputError("an island needs at least one cell (size 0)", source, lineno, col)
         if (y, x) in clues:
             raise InputError(f"two clues at x={x}, y={y}", source, lineno, col)
         clues[(y, x)] = size
