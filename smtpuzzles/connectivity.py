@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 import z3
 
 from .graph import Graph
+from .smtlib import and_, not_
 
 Term = z3.BoolRef | bool
 
@@ -163,18 +164,6 @@ def _text(value: str | bool) -> str:
     return value
 
 
-def _not(term: str) -> str:
-    """``(not t)``, or ``x`` for ``(not x)`` so scripts stay readable."""
-    inner = term[5:-1] if term.startswith("(not ") and term.endswith(")") else None
-    if inner is not None and not any(ch in inner for ch in " ()"):
-        return inner
-    return f"(not {term})"
-
-
-def _and(terms: Sequence[str]) -> str:
-    return terms[0] if len(terms) == 1 else f"(and {' '.join(terms)})"
-
-
 def connected_smtlib(
     graph: Graph,
     member: Mapping[int, str | bool],
@@ -215,7 +204,7 @@ def connected_smtlib(
             if k + 1 < len(cells):
                 nxt = symbol(f"{name}_none_before_{k + 1}")
                 region.declarations.append(f"(declare-fun {nxt} () Bool)")
-                before = _not(here[i]) if k == 0 else f"(and {none_before} {_not(here[i])})"
+                before = not_(here[i]) if k == 0 else f"(and {none_before} {not_(here[i])})"
                 out.append(f"(= {nxt} {before})")
                 none_before = nxt
     for i in cells:
@@ -233,9 +222,9 @@ def connected_smtlib(
             closer = (
                 f"(= (+ {dist[j]} 1) {dist[i]})" if step == "exact" else f"(< {dist[j]} {dist[i]})"
             )
-            steps.append(_and([*link, closer]))
+            steps.append(and_([*link, closer]))
         has_step = (
             "false" if not steps else steps[0] if len(steps) == 1 else f"(or {' '.join(steps)})"
         )
-        out.append(f"(=> (and {here[i]} {_not(is_root[i])}) {has_step})")
+        out.append(f"(=> (and {here[i]} {not_(is_root[i])}) {has_step})")
     return region

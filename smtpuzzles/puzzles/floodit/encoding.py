@@ -29,28 +29,13 @@ from collections.abc import Sequence
 
 import z3
 
+from ...smtlib import and_, or_, plus
 from ...solving import new_solver, smtlib_script
 from .clusters import ClusterGraph
 
 #: ``flooded[t][i]``: the name of the variable, ``"true"`` for the start cluster, or
 #: ``None`` where cluster i cannot be flooded after t moves.
 Layer = list[str | None]
-
-
-def _or(terms: Sequence[str]) -> str:
-    if not terms:
-        return "false"
-    return terms[0] if len(terms) == 1 else f"(or {' '.join(terms)})"
-
-
-def _and(terms: Sequence[str]) -> str:
-    if not terms:
-        return "true"
-    return terms[0] if len(terms) == 1 else f"(and {' '.join(terms)})"
-
-
-def _sum(terms: Sequence[str]) -> str:
-    return terms[0] if len(terms) == 1 else f"(+ {' '.join(terms)})"
 
 
 class FloodFormula:
@@ -126,7 +111,7 @@ class FloodFormula:
         self._say(t + 1, f"(declare-fun {var} () Bool)")
         pick = f"(= colour_t{t} {self.g.colours[i]})"
         touching = [before[j] for j in self.g.neighbours[i] if before[j] is not None]
-        grows = pick if "true" in touching else f"(and {pick} {_or(touching)})"
+        grows = pick if "true" in touching else f"(and {pick} {or_(touching)})"
         was = before[i]
         self._say(t + 1, f"(assert (= {var} {grows if was is None else f'(or {was} {grows})'}))")
         return var
@@ -144,7 +129,7 @@ class FloodFormula:
             self._say(t, f"(assert (not done_t{t}))")
         elif len(layer) > 1:
             rest = [f for i, f in enumerate(layer) if i != self.g.start and f is not None]
-            self._say(t, f"(assert (=> done_t{t} {_and(rest)}))")
+            self._say(t, f"(assert (=> done_t{t} {and_(rest)}))")
         if t > 0:
             self._say(t, f"(assert (=> done_t{t - 1} done_t{t}))")
 
@@ -156,7 +141,7 @@ class FloodFormula:
             if f is None or i == self.g.start:
                 continue
             fresh.append(f if before[i] is None else f"(and (not {before[i]}) {f})")
-        self._say(t + 1, f"(assert {_or([f'done_t{t}', *fresh])})")
+        self._say(t + 1, f"(assert {or_([f'done_t{t}', *fresh])})")
 
     def _colours_left(self, u: int) -> tuple[int, list[str]]:
         """Colours owning an unflooded cluster after u moves: (certain count, open cases)."""
@@ -169,7 +154,7 @@ class FloodFormula:
                 continue
             unflooded = [f"(not {layer[i]})" for i in members if i != self.g.start]
             if unflooded:
-                open_cases.append(_or(unflooded))
+                open_cases.append(or_(unflooded))
         return certain, open_cases
 
     def _counting_rules(self, s: int) -> None:
@@ -181,7 +166,7 @@ class FloodFormula:
                 self._say(s, f"(assert (not done_t{s}))")
                 return
             if room < len(open_cases):
-                count = _sum([f"(ite {b} 1 0)" for b in open_cases])
+                count = plus([f"(ite {b} 1 0)" for b in open_cases])
                 self._say(s, f"(assert (=> done_t{s} (<= {count} {room})))")
 
     # -- asking -----------------------------------------------------------------------------

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 import z3
 
 from ...connectivity import RegionText, connected_smtlib
+from ...smtlib import count
 from .puzzle import Koburin
 
 Edge = tuple[int, int]
@@ -64,14 +65,6 @@ class Encoding:
         return [c for constraints in self.rules.values() for c in constraints]
 
 
-def _count(terms: list[str]) -> str:
-    """SMT-LIB for "how many of these are true" (an ``ite`` sum, standard syntax)."""
-    ones = [f"(ite {t} 1 0)" for t in terms]
-    if not ones:
-        return "0"
-    return ones[0] if len(ones) == 1 else f"(+ {' '.join(ones)})"
-
-
 def declare(puzzle: Koburin, ctx: z3.Context | None = None) -> Encoding:
     """Rules A and H: a black variable per cell, a loop variable per link of empty cells."""
     enc = Encoding(puzzle, ctx)
@@ -86,7 +79,7 @@ def declare(puzzle: Koburin, ctx: z3.Context | None = None) -> Encoding:
 def numbers_count_black_neighbours(enc: Encoding) -> list[str]:
     """C: a number equals the count of black cells it sees (``?`` says nothing)."""
     return [
-        f"(= {_count([enc.b(j) for j in enc.puzzle.counted[i]])} {number})"
+        f"(= {count([enc.b(j) for j in enc.puzzle.counted[i]])} {number})"
         for i, number in sorted(enc.puzzle.clues.items())
         if number is not None
     ]
@@ -112,7 +105,7 @@ def loop_degree_two(enc: Encoding) -> list[str]:
     constraints = []
     for i in enc.puzzle.empty:
         links = [enc.v(e) for e in enc.incident.get(i, [])]
-        constraints.append(f"(=> (not {enc.b(i)}) (= {_count(links)} 2))")
+        constraints.append(f"(=> (not {enc.b(i)}) (= {count(links)} 2))")
         constraints.extend(f"(=> {enc.b(i)} (not {v}))" for v in links)
     return constraints
 

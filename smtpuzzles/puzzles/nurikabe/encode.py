@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 
 import z3
 
+from ...smtlib import count, or_
 from .puzzle import Deductions, Nurikabe, deduce
 
 CONNECTIVITY = ("islands_connected", "wall_connected")
@@ -96,20 +97,6 @@ class Encoding:
         return self.terms()[len(self.local()) :]
 
 
-def _count(terms: list[str]) -> str:
-    """How many of ``terms`` hold, as an ``ite`` sum (standard SMT-LIB)."""
-    ones = [f"(ite {t} 1 0)" for t in terms]
-    if not ones:
-        return "0"
-    return ones[0] if len(ones) == 1 else f"(+ {' '.join(ones)})"
-
-
-def _or(terms: list[str]) -> str:
-    if not terms:
-        return "false"
-    return terms[0] if len(terms) == 1 else f"(or {' '.join(terms)})"
-
-
 def variables(puzzle: Nurikabe, known: Deductions) -> Encoding:
     name = [symbol(n) for n in puzzle.graph.names]
     black_names = [f"black_{n}" for n in name]
@@ -139,7 +126,7 @@ def one_clue_per_island(enc: Encoding) -> None:
     out = []
     for i in range(len(enc.puzzle)):
         mine = [enc.has(k, i) for k in enc.known.owners(i)]
-        out.append(f"(= {enc.w(i)} {_or(mine)})" if mine else enc.b(i))
+        out.append(f"(= {enc.w(i)} {or_(mine)})" if mine else enc.b(i))
         out.extend(f"(not (and {a} {b}))" for n, a in enumerate(mine) for b in mine[n + 1 :])
     enc.add("one_clue_per_island", out)
 
@@ -160,12 +147,12 @@ def island_sizes(enc: Encoding) -> None:
     out = []
     for k, size in enc.puzzle.clues.items():
         if size is not None:
-            out.append(f"(= {_count([enc.has(k, i) for i in enc.island[k]])} {size})")
+            out.append(f"(= {count([enc.has(k, i) for i in enc.island[k]])} {size})")
     enc.add("island_sizes", out)
 
 
 def no_pools(enc: Encoding) -> None:
-    enc.add("no_pools", [_or([enc.w(i) for i in pool]) for pool in enc.puzzle.pools])
+    enc.add("no_pools", [or_([enc.w(i) for i in pool]) for pool in enc.puzzle.pools])
 
 
 def _region(
@@ -206,9 +193,9 @@ def _region(
         steps = [f"(and {member[j]} (> {d} {dist[j]}))" for j in into[i] if j in dist]
         if root is None:
             out.append(f"(=> {is_root[i]} (= {d} 0))")
-            out.append(f"(=> (and {member[i]} (not {is_root[i]})) {_or(steps)})")
+            out.append(f"(=> (and {member[i]} (not {is_root[i]})) {or_(steps)})")
         else:
-            out.append(f"(=> {member[i]} {_or(steps)})")
+            out.append(f"(=> {member[i]} {or_(steps)})")
     return out
 
 
