@@ -95,3 +95,23 @@ def test_smtlib_script_is_standard_and_complete() -> None:
     assert lines[-1] == "(check-sat)"
     assert "(ite flooded_c0_t1 1 0)" in script
     assert formula_size([x >= 0, z3.Or(b)]) == {"assertions": 2, "bool_vars": 3, "int_vars": 1}
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["floodit", "min", "-", "--format", "mnk"],
+        ["nurikabe", "solve", "-", "--format", "seed004"],
+        ["koburin", "solve", "-", "--format", "grid"],
+    ],
+)
+def test_unicode_digits_are_no_numbers(argv: list[str]) -> None:
+    """'²' and '٣' pass str.isdigit(); int() then fails or reads them: refuse in one line."""
+    from typer.testing import CliRunner
+
+    from smtpuzzles.cli import app
+
+    for text in ("²", "٣ ٣ ٣\n", "3,3 ٣,0,0\n", "²_\n__\n"):
+        result = CliRunner().invoke(app, argv, input=text)
+        assert result.exit_code == 2, (argv, text, result.output)
+        assert "Traceback" not in result.output

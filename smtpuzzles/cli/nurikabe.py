@@ -276,7 +276,8 @@ def expected_rows(puzzle: Path) -> list[str] | None:
     if not sol.exists():
         return None
     lines = [line.split() for line in sol.read_text().splitlines() if line.strip()]
-    if lines and len(lines[0]) == 2 and all(t.isdigit() for t in lines[0]) and len(lines) > 1:
+    headed = lines and len(lines[0]) == 2 and all(t.isascii() and t.isdigit() for t in lines[0])
+    if headed and len(lines) > 1:
         lines = lines[1:]
     if all(len(tokens) == 1 for tokens in lines):
         lines = [list(tokens[0]) for tokens in lines]

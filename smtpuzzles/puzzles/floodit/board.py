@@ -23,7 +23,8 @@ from ...sources import read_source
 #: Colour characters of the grid format, in order: colour i is DIGITS[i].
 DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
 FORMATS = ("auto", "grid", "mnk", "lines")
-_MNK_HEAD = re.compile(r"^\s*\d+\s+\d+\s+\d+\s*$")
+_MNK_HEAD = re.compile(r"^\s*[0-9]+\s+[0-9]+\s+[0-9]+\s*$")
+_ASCII_INT = re.compile(r"-?[0-9]+")
 
 
 @dataclass(frozen=True)
@@ -123,7 +124,7 @@ def parse_mnk(text: str, source: str) -> Board:
             line = tokens[-1][1]
             raise InputError(f"file ends before {what}", source, line)
         tok, line, col = tokens[i]
-        if not tok.isdigit():
+        if not (tok.isascii() and tok.isdigit()):
             raise InputError(f"{what}: {tok!r} is not a number", source, line, col)
         return int(tok)
 
@@ -243,7 +244,7 @@ def parse_start(spec: str | None, board: Board) -> tuple[int, int]:
     if spec is None:
         return (0, 0)
     parts = spec.split(",")
-    if len(parts) != 2 or not all(p.strip().lstrip("-").isdigit() for p in parts):
+    if len(parts) != 2 or not all(_ASCII_INT.fullmatch(p.strip()) for p in parts):
         raise InputError(f"--start {spec!r}: expected ROW,COL such as 0,0")
     row, col = (int(p) for p in parts)
     if not (0 <= row < board.rows and 0 <= col < board.cols):

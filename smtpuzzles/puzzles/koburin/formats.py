@@ -137,7 +137,7 @@ def parse_table(text: str, source: str = "<text>", variant: str = "four") -> Kob
             raise InputError(f"number for unknown cell {name!r}", source, lineno, 1)
         if value == UNKNOWN:
             clues[graph.index[name]] = None
-        elif value.isdigit():
+        elif value.isascii() and value.isdigit():
             clues[graph.index[name]] = int(value)
         else:
             raise InputError(f"expected a number or '?', found {value!r}", source, lineno, col)
@@ -152,7 +152,7 @@ def parse_solution_grid(
 ) -> tuple[set[tuple[int, int]], set[frozenset[tuple[int, int]]]]:
     """A ``.sol`` answer: black cells and loop links as unordered pairs of positions."""
     lines = [line.split() for line in text.split("\n") if line.strip()]
-    if lines and len(lines[0]) == 2 and all(t.isdigit() for t in lines[0]):
+    if lines and len(lines[0]) == 2 and all(t.isascii() and t.isdigit() for t in lines[0]):
         lines = lines[1:]
     black: set[tuple[int, int]] = set()
     links: set[frozenset[tuple[int, int]]] = set()

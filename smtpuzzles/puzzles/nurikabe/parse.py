@@ -140,7 +140,7 @@ def from_table(text: str, source: str) -> Nurikabe:
             if len(tokens) != 3:
                 raise InputError("expected 'clue CELL SIZE'", source, lineno, tokens[0][1])
             size, col = tokens[2]
-            if size != UNKNOWN and not (size.isdigit() and int(size) > 0):
+            if size != UNKNOWN and not (size.isascii() and size.isdigit() and int(size) > 0):
                 raise InputError(
                     f"bad clue {size!r}: expected a positive number or '?'", source, lineno, col
                 )

@@ -13,7 +13,7 @@ from ... import render
 from ...graph import Graph, hex_grid, rectangle_with_holes, torus
 from .puzzle import Nurikabe, Picture
 
-_RC = re.compile(r"r(\d+)c(\d+)")
+_RC = re.compile(r"r([0-9]+)c([0-9]+)")
 
 WALL, ISLAND, HOLE = "#", ".", " "
 
