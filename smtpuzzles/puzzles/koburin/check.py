@@ -7,7 +7,7 @@ itself, and reads nothing but the puzzle's cells, numbers and variant.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Sequence
 
 from .puzzle import Koburin
 
@@ -17,19 +17,7 @@ def _neighbours(puzzle: Koburin) -> list[set[int]]:
     g = puzzle.graph
     n = len(g.names)
     if g.coords is not None and g.kind in ("square", "holes", "torus"):
-        where = {rc: i for i, rc in enumerate(g.coords)}
-        result: list[set[int]] = []
-        for r, c in g.coords:
-            near = set()
-            for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
-                rr, cc = r + dr, c + dc
-                if g.kind == "torus" and g.rows and g.cols:
-                    rr, cc = rr % g.rows, cc % g.cols
-                j = where.get((rr, cc))
-                if j is not None and (rr, cc) != (r, c):
-                    near.add(j)
-            result.append(near)
-        return result
+        return _around(puzzle, ((-1, 0), (1, 0), (0, -1), (0, 1)))
     both: list[set[int]] = [set() for _ in range(n)]
     for i, targets in enumerate(g.out):
         for j in targets:
@@ -44,20 +32,26 @@ def _seen_by_number(puzzle: Koburin, neighbours: list[set[int]]) -> list[set[int
     if puzzle.variant == "four":
         grid = g.coords is not None and g.kind in ("square", "holes", "torus")
         return neighbours if grid else [set(t) for t in g.out]
+    return _around(puzzle, [(dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)])
+
+
+def _around(puzzle: Koburin, steps: Sequence[tuple[int, int]]) -> list[set[int]]:
+    """For each grid cell, the other cells at the given (row, column) offsets (wrapping
+    on a torus), worked out from the coordinates rather than from the graph's links."""
+    g = puzzle.graph
     assert g.coords is not None
     where = {rc: i for i, rc in enumerate(g.coords)}
     result = []
     for r, c in g.coords:
-        block = set()
-        for dr in (-1, 0, 1):
-            for dc in (-1, 0, 1):
-                rr, cc = r + dr, c + dc
-                if g.kind == "torus" and g.rows and g.cols:
-                    rr, cc = rr % g.rows, cc % g.cols
-                j = where.get((rr, cc))
-                if j is not None and (rr, cc) != (r, c):
-                    block.add(j)
-        result.append(block)
+        near = set()
+        for dr, dc in steps:
+            rr, cc = r + dr, c + dc
+            if g.kind == "torus" and g.rows and g.cols:
+                rr, cc = rr % g.rows, cc % g.cols
+            j = where.get((rr, cc))
+            if j is not None and (rr, cc) != (r, c):
+                near.add(j)
+        result.append(near)
     return result
 
 
