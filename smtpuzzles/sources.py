@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -26,11 +27,19 @@ def decode_text(data: bytes, source: str) -> str:
         col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
         raise InputError("not UTF-8 text (binary file?)", source, line, col) from None
     text = text.replace("\r\n", "\n").replace("\r", "\n")
-    for lineno, row in enumerate(text.split("\n"), 1):
-        for col, ch in enumerate(row, 1):
-            if ch != "\t" and (ord(ch) < 32 or ord(ch) == 127):
-                raise InputError(f"control character {ch!r} in text", source, lineno, col)
+    bad = _CONTROL.search(text)
+    if bad:
+        start = bad.start()
+        line = text.count("\n", 0, start) + 1
+        col = start - (text.rfind("\n", 0, start) + 1) + 1
+        raise InputError(f"control character {bad.group()!r} in text", source, line, col)
     return text
+
+
+#: Control characters other than tab and newline. One regular-expression scan instead of
+#: a Python loop per character: the loop took 0.15 s on the 200 kB pc19 dataset, in every
+#: process that read one board of it.
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f]")
 
 
 def read_source(path: str) -> tuple[str, str]:
