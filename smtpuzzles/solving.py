@@ -38,11 +38,17 @@ class TimeUp(Exception):
     """The wall-clock budget ran out while Python was building or reading formulas."""
 
 
-def new_solver(engine: str = "sat", ctx: z3.Context | None = None) -> z3.Solver:
+def new_solver(
+    engine: str = "sat", ctx: z3.Context | None = None, sat_params: dict[str, Any] | None = None
+) -> z3.Solver:
     """A fresh incremental solver for ``engine`` (see :data:`ENGINES`); ``ctx``: a Z3
-    context of its own (terms numbered from scratch, so runs repeat exactly)."""
+    context of its own (terms numbered from scratch, so runs repeat exactly);
+    ``sat_params``: settings of the SAT core, applied when ``engine`` is ``sat``."""
     if engine == "sat":
-        return z3.SolverFor("QF_FD", ctx=ctx)
+        solver = z3.SolverFor("QF_FD", ctx=ctx)
+        for name, value in (sat_params or {}).items():
+            solver.set(name, value)
+        return solver
     if engine == "smt":
         return z3.SolverFor("QF_LIA", ctx=ctx)
     raise ValueError(f"unknown engine {engine!r}; expected one of {ENGINES}")

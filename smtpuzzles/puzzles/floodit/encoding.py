@@ -38,6 +38,12 @@ from .clusters import ClusterGraph
 Layer = list[str | None]
 
 
+#: Z3's SAT core without failed-literal probing: its probing pass took about 40% of the
+#: SAT time on pc19's unsat probes (12 boards, in-process CPU: median 0.32 s -> 0.23 s)
+#: and never paid on harder ones (18x18 with 6 and 8 colours, 14x14 with 10: 5-15% faster).
+SAT_PARAMS = {"sat.probing": False}
+
+
 class FloodFormula:
     """The formula for horizons ``0 .. horizon``; :meth:`extend` adds moves.
 
@@ -52,7 +58,7 @@ class FloodFormula:
         self.k = g.n_colours
         self.dist = g.distances()
         self.counting = counting
-        self.solver: z3.Solver | None = new_solver(engine) if feed else None
+        self.solver: z3.Solver | None = new_solver(engine, sat_params=SAT_PARAMS) if feed else None
         self.by_colour: list[list[int]] = [[] for _ in range(self.k)]
         for i, c in enumerate(g.colours):
             self.by_colour[c].append(i)
