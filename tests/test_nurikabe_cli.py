@@ -254,3 +254,28 @@ def test_ctrl_c_prints_what_is_known_then_exits_130(tmp_path: Path) -> None:
     assert proc.returncode == 130, err
     assert "status: solved (interrupted)" in out or "no answer yet" in out
     assert "Traceback" not in err
+
+
+def test_bench_checks_every_shipped_answer_and_notices_a_wrong_one(tmp_path: Path) -> None:
+    """Tori, hex grids, holes and tables answer with cell names, grids with rows: the
+    bench compares both with their ``.sol`` files, and a changed ``.sol`` is WRONG."""
+    for f in INSTANCES.iterdir():
+        shutil.copy(f, tmp_path / f.name)
+    sol = tmp_path / "torus_06x06.sol"
+    text = sol.read_text()
+    flipped = text.index("#")
+    sol.write_text(text[:flipped] + "." + text[flipped + 1 :])
+    done = subprocess.run(
+        [sys.executable, "-m", "smtpuzzles", "bench", "nurikabe", str(tmp_path), "--json"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=ROOT,
+    )
+    assert done.returncode == 1, done.stderr  # some answer disagreed with its .sol
+    report = json.loads(done.stdout)
+    assert report["summary"]["wrong"] == 1
+    verdicts = {row["name"]: row["verdict"] for row in report["rows"]}
+    assert len(verdicts) == len(list(INSTANCES.glob("*.txt")))
+    assert verdicts.pop("torus_06x06.txt") == "WRONG"
+    assert set(verdicts.values()) == {"ok"}

@@ -5,11 +5,10 @@ from __future__ import annotations
 import statistics
 import time
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from ..bench import Case, Row, run_cases, summary
 from ..errors import InputError
 from ..formats.grid import format_clue_grid
 from ..formats.puzzlink import looks_like_url
@@ -40,6 +39,10 @@ from .common import (
     error_line,
     write_atomic,
 )
+
+if TYPE_CHECKING:
+    from ..bench import Row
+    from ..puzzles.nurikabe import Nurikabe
 
 app = typer.Typer(
     help=(
@@ -284,12 +287,23 @@ def expected_rows(puzzle: Path) -> list[str] | None:
     return ["".join("#" if t in ("x", "#") else "." for t in tokens) for tokens in lines]
 
 
+def expected_picture(puzzle: Path, loaded: Nurikabe) -> tuple[Nurikabe, str] | None:
+    """For a puzzle whose ``--json`` answer maps cell names (tori, hex grids, holes,
+    tables): the puzzle and its ``.sol`` text, which is the answer as the solver draws it."""
+    sol = puzzle.with_suffix(".sol")
+    return (loaded, sol.read_text()) if sol.exists() else None
+
+
 def judge(row: Row) -> str:
-    if row.case.expected is None or row.result is None:
+    expected = row.case.expected
+    if expected is None or row.result is None or row.result.get("status") != "solved":
         return ""
-    if row.result.get("status") != "solved":
-        return ""
-    return "ok" if row.result.get("solution") == row.case.expected else "WRONG"
+    answer = row.result.get("solution")
+    if isinstance(expected, tuple) and isinstance(answer, dict):
+        puzzle, sol_text = expected
+        picture = tuple(answer.get(name) == "#" for name in puzzle.graph.names)
+        return "ok" if text_picture(puzzle, picture) == sol_text else "WRONG"
+    return "ok" if answer == expected else "WRONG"
 
 
 def size_class(cells: int) -> str:
@@ -323,17 +337,21 @@ def bench_nurikabe(
 
     Example: smtpuzzles bench nurikabe ../shared/data/nurikabe --jobs 2 --timeout 30
     """
+    from ..bench import Case, run_cases, summary  # only bench needs the process pool
+
     if connectivity not in STRATEGIES:
         raise InputError(f"unknown --connectivity {connectivity!r}")
     cases = []
     for f in puzzle_files(paths):
         argv = ["nurikabe", "solve", str(f), "--json", "--connectivity", connectivity]
         argv += ["--timeout", str(timeout)] + (["--engine", engine] if engine else [])
-        expected = expected_rows(f)
+        expected: Any = expected_rows(f)
         size = ""
         try:
             p = load(str(f), "auto", 1)
             size = f"{p.graph.rows}x{p.graph.cols}" if p.graph.rows else f"{len(p)}c"
+            if not isinstance(json_solution(p, (False,) * len(p)), list):
+                expected = expected_picture(f, p)
         except InputError:
             pass
         cases.append(Case(f.name, argv, size, expected))
