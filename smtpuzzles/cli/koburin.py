@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from ..bench import Case, Row, run_cases, summary
 from ..errors import InputError
 from ..puzzles.koburin import CONNECTIVITY, VARIANTS, Koburin, encode, solve
 from ..puzzles.koburin.formats import (
@@ -44,6 +43,9 @@ from .common import (
     error_line,
     write_atomic,
 )
+
+if TYPE_CHECKING:
+    from ..bench import Row
 
 app = typer.Typer(
     help=(
@@ -339,6 +341,8 @@ def bench_command(
 
     Example: smtpuzzles bench koburin ../shared/data/koburin --jobs 1
     """
+    from ..bench import Case, run_cases, summary  # only bench needs the process pool
+
     cases = []
     for path in _puzzle_files(paths):
         if path.suffix == ".sol":
