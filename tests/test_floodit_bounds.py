@@ -161,3 +161,21 @@ def test_search_bound_stops_at_the_ceiling_and_never_passes_the_optimum() -> Non
             bound = lower_bound_by_search(g, limit_nodes=10**6, ceiling=ceiling)
             assert bound <= optimum, grid
             assert bound >= min(ceiling, optimum), grid
+
+
+def test_min_widens_the_beam_when_it_ends_far_above_the_lower_bound() -> None:
+    """An 11x11 board with 10 colours: the default beam ends 6 above Puchert's bound, the
+    wide one a move shorter; ``min`` starts from the shorter and still proves the optimum
+    that A* (no Z3) finds."""
+    from smtpuzzles.puzzles.floodit.generate import random_board
+    from smtpuzzles.puzzles.floodit.modes import WIDE_GAP, run_mode
+
+    board = random_board(11, 11, 10, seed=70)
+    g = cluster_graph(board.grid)
+    narrow = len(upper_bound(g))
+    assert narrow - lower_bound(g) >= WIDE_GAP  # the board takes the wide path
+    outcome = run_mode(board, "min")
+    assert outcome.derived is not None and outcome.derived[1] < narrow
+    assert outcome.status == "optimal" and outcome.moves is not None
+    assert len(outcome.moves) == optimum_by_search(g) == 24
+    assert is_flooded(replay(board.grid, outcome.moves)[0])
