@@ -43,7 +43,7 @@ UPWARD_GAP = 1
 #: ``min`` runs a beam of :data:`WIDE_WIDTH` (within :data:`WIDE_BUDGET_S` seconds) when
 #: the default beam ends this many moves or more above the lower bound. On such boards Z3
 #: spends long on each sat probe above the optimum (003b.txt: 60 s to find 39 moves, 33 s
-#: for 38), while a width-200 beam finds 38 in 4 s. pc19 boards end at most 5 apart.
+#: for 38), while a width-200 beam finds 38 in 4 s. 996 of the 1000 pc19 boards end closer.
 WIDE_GAP = 6
 WIDE_WIDTH = 200
 WIDE_BUDGET_S = 10.0
