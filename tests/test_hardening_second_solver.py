@@ -67,29 +67,20 @@ def test_floodit_min_scripts(board: Path) -> None:
         assert by_cvc5 == expected and by_z3 == expected
 
 
-@pytest.mark.parametrize("puzzle", files("nurikabe"), ids=lambda p: p.name)
-def test_nurikabe_scripts(puzzle: Path) -> None:
-    result = cli("nurikabe", "solve", str(puzzle), "--print-asserts", "--json", "--unique")
+@pytest.mark.parametrize(
+    "kind,puzzle",
+    [(kind, p) for kind in ("nurikabe", "koburin") for p in files(kind)],
+    ids=lambda v: v if isinstance(v, str) else v.name,
+)
+def test_solution_and_uniqueness_scripts(kind: str, puzzle: Path) -> None:
+    result = cli(kind, "solve", str(puzzle), "--print-asserts", "--json", "--unique")
     assert result.exit_code == 0, result.stderr
     answer = json.loads(result.stdout)
     assert answer["status"] == "solved" and answer["unique"] is True
-    # With --unique the script excludes the solution found: unsat proves it unique.
+    # With --unique the final formula excludes the solution found: unsat proves it unique.
     for expected, by_cvc5, by_z3 in second_opinions(answer["smtlib"], "unsat"):
         assert by_cvc5 == expected and by_z3 == expected
-    result = cli("nurikabe", "solve", str(puzzle), "--print-asserts", "--json")
-    for expected, by_cvc5, by_z3 in second_opinions(json.loads(result.stdout)["smtlib"], "sat"):
-        assert by_cvc5 == expected and by_z3 == expected
-
-
-@pytest.mark.parametrize("puzzle", files("koburin"), ids=lambda p: p.name)
-def test_koburin_scripts(puzzle: Path) -> None:
-    result = cli("koburin", "solve", str(puzzle), "--print-asserts", "--json", "--unique")
+    result = cli(kind, "solve", str(puzzle), "--print-asserts", "--json")
     assert result.exit_code == 0, result.stderr
-    answer = json.loads(result.stdout)
-    assert answer["status"] == "solved" and answer["unique"] is True
-    # The final formula holds the blocking clause of the solution found: unsat.
-    for expected, by_cvc5, by_z3 in second_opinions(answer["smtlib"], "unsat"):
-        assert by_cvc5 == expected and by_z3 == expected
-    result = cli("koburin", "solve", str(puzzle), "--print-asserts", "--json")
     for expected, by_cvc5, by_z3 in second_opinions(json.loads(result.stdout)["smtlib"], "sat"):
         assert by_cvc5 == expected and by_z3 == expected
