@@ -267,8 +267,10 @@ def generate_command(
     timeout: Timeout = None,
     output: Output = None,
 ) -> None:
-    """Make a random puzzle with a unique solution: a random loop and black cells, the
-    numbers read off, and more numbers until the solution is unique.
+    """Make a random puzzle with a unique solution (grid text, or a puzz.link URL).
+
+    A random loop and black cells, the numbers read off, and more numbers until the
+    solution is unique.
 
     Example: smtpuzzles koburin generate 10 10 --seed 1
     """
