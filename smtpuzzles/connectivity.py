@@ -9,7 +9,9 @@ connected means. ``step="less"`` asks only for a predecessor with a smaller ``di
 it): the same sets are connected, with fewer constraints on the labels, which Z3's
 arithmetic solver handles faster (difference constraints). With a root the model
 chooses, the root is the chosen cell of least index (symmetry broken: one root per
-region, not one per labelling).
+region, not one per labelling). A given root's distance is the constant 0, and a caller
+that has proven least distances (a BFS through the cells that may be members) passes
+them as lower bounds; a cell proven out of reach is simply not a member.
 
 Links are followed as written (``A: B`` lets the region grow from A to B), so one-way
 links in an adjacency table mean "reachable from the root". Over a chosen set of edges
@@ -20,19 +22,19 @@ Python API; :func:`connected_smtlib` writes them as SMT-LIB text (declarations a
 assertions, the same names), which Z3 parses about ten times faster than the API builds
 them, so a puzzle that writes its other rules as text can build its whole formula cheaply.
 
-This module is the one place that knows how "connected" is said in integer arithmetic.
+This module is the one place that knows how "connected" is said in integer arithmetic:
+Nurikabe's islands and wall and Koburin's loop all come from here.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 import z3
 
 from .graph import Graph
-from .smtlib import and_, not_
+from .smtlib import and_, escape, not_, or_
 
 Term = z3.BoolRef | bool
 
@@ -58,53 +60,110 @@ def connected(
     max_dist: int | None = None,
     edges: Mapping[tuple[int, int], Term] | None = None,
     step: str = "exact",
+    low: Mapping[int, int] | None = None,
 ) -> Region:
     """Constraints that make ``{i : member[i]}`` one connected region of ``graph``.
 
     ``member`` maps each candidate cell to a Boolean term (or a constant); cells absent
     from it are never members. ``root``: a cell known to be a member (given root, e.g. a
-    Nurikabe clue); without it the model picks the member of least index, and the empty
-    set is allowed. ``max_dist`` caps distances (an island of k cells has ``dist < k``).
-    ``edges``: when given, a predecessor must be joined by a chosen edge; keys are
-    ``(i, j)`` with ``i < j`` and the edge is used in both directions. ``step``:
-    ``"exact"`` (a predecessor is one closer) or ``"less"`` (a predecessor is closer).
+    Nurikabe clue; its distance is the constant 0); without it the model picks the member
+    of least index, and the empty set is allowed. ``max_dist`` caps distances (an island
+    of k cells has ``dist < k``). ``edges``: when given, a predecessor must be joined by a
+    chosen edge; keys are ``(i, j)`` with ``i < j`` and the edge is used in both
+    directions. ``step``: ``"exact"`` (a predecessor is one closer) or ``"less"`` (a
+    predecessor is closer). ``low``: least distances the caller has proven (a cell's
+    distance from the root through the cells that may be members); a cell whose least
+    distance is beyond ``max_dist`` is never a member.
     """
     _check_step(step)
     region = Region()
-    cells = sorted(member)
-    if not cells:
+    plan = _plan(graph, member, root, max_dist, edges, step, low)
+    if plan is None:
         return region
-    limit = len(cells) - 1 if max_dist is None else min(max_dist, len(cells) - 1)
-    into = graph.into()
-    for i in cells:
-        v = z3.Int(f"{name}_dist_{graph.names[i]}")
-        region.dist[i] = v
-        region.constraints.append(z3.And(v >= 0, v <= limit))
-    region.root, chain = _roots(cells, member, root, name)
+    for i in plan.cells:
+        if i not in plan.outside:
+            region.dist[i] = z3.IntVal(0) if i == root else z3.Int(_dist_name(graph, name, i))
+    region.root, chain = _roots(plan.cells, member, root, name)
     region.constraints.extend(chain)
     if root is not None:
         region.constraints.append(_as_bool(member[root]))
-    for i in cells:
+    for i in plan.cells:
         here = _as_bool(member[i])
-        is_root = _as_bool(region.root[i])
+        if i in plan.outside:
+            region.constraints.append(z3.Not(here))
+            continue
+        if i == root:
+            continue
         v = region.dist[i]
-        region.constraints.append(z3.Implies(is_root, v == 0))
+        region.constraints.append(z3.And(v >= plan.least[i], v <= plan.limit))
+        if root is None:
+            region.constraints.append(z3.Implies(_as_bool(region.root[i]), v == 0))
+        if i not in plan.preds:
+            continue
         steps = []
+        for j, link in plan.preds[i]:
+            closer = region.dist[j] + 1 == v if step == "exact" else region.dist[j] < v
+            steps.append(z3.And(_as_bool(member[j]), *map(_as_bool, link), closer))
+        non_root = here if root is not None else z3.And(here, z3.Not(_as_bool(region.root[i])))
+        region.constraints.append(z3.Implies(non_root, z3.Or(*steps) if steps else False))
+    return region
+
+
+@dataclass
+class _Plan:
+    """What both forms say, worked out once: the candidates, each one's distance range
+    (``least[i]`` to ``limit``), the cells ``low`` rules out, and for each cell that needs
+    one, its possible predecessors with the chosen edge to them (``preds``; absent for a
+    neighbour of a given root under ``step="less"``: the root is always a member and
+    nearer, so that step always holds)."""
+
+    cells: list[int]
+    limit: int
+    least: dict[int, int]
+    outside: set[int]
+    preds: dict[int, list[tuple[int, list[Term | str]]]]
+
+
+def _plan(
+    graph: Graph,
+    member: Mapping[int, object],
+    root: int | None,
+    max_dist: int | None,
+    edges: Mapping[tuple[int, int], object] | None,
+    step: str,
+    low: Mapping[int, int] | None,
+) -> _Plan | None:
+    cells = sorted(member)
+    if not cells:
+        return None
+    if root is not None and root not in member:
+        raise ValueError("the given root must be a candidate cell")
+    limit = len(cells) - 1 if max_dist is None else min(max_dist, len(cells) - 1)
+    first = 0 if root is None else 1
+    least = {i: max(first, (low or {}).get(i, 0)) for i in cells if i != root}
+    outside = {i for i, d in least.items() if d > limit}
+    into = graph.into()
+    preds: dict[int, list] = {}
+    for i in cells:
+        if i == root or i in outside:
+            continue
+        options = []
         for j in into[i]:
-            if j not in member:
+            if j not in member or j in outside:
                 continue
-            link: list[z3.BoolRef] = [_as_bool(member[j])]
+            link: list = []
             if edges is not None:
                 key = (min(i, j), max(i, j))
                 if key not in edges:
                     continue
-                link.append(_as_bool(edges[key]))
-            closer = region.dist[j] + 1 == v if step == "exact" else region.dist[j] < v
-            steps.append(z3.And(*link, closer))
-        non_root = z3.And(here, z3.Not(is_root))
-        has_step = z3.Or(*steps) if steps else z3.BoolVal(False)
-        region.constraints.append(z3.Implies(non_root, has_step))
-    return region
+                link.append(edges[key])
+            if j == root and step == "less" and not link:
+                options = None
+                break
+            options.append((j, link))
+        if options is not None:
+            preds[i] = options
+    return _Plan(cells, limit, least, outside, preds)
 
 
 STEPS = ("exact", "less")
@@ -140,6 +199,10 @@ def _roots(
     return roots, chain
 
 
+def _dist_name(graph: Graph, name: str, i: int) -> str:
+    return f"{name}_dist_{escape(graph.names[i])}"
+
+
 @dataclass
 class RegionText:
     """The SMT-LIB text of one connected region: declarations of its new variables
@@ -147,15 +210,7 @@ class RegionText:
 
     declarations: list[str] = field(default_factory=list)
     constraints: list[str] = field(default_factory=list)
-    dist: dict[int, str] = field(default_factory=dict)  #: each cell's distance variable
-
-
-_SIMPLE = re.compile(r"[A-Za-z~!@$%^&*_+=<>.?/-][A-Za-z0-9~!@$%^&*_+=<>.?/-]*")
-
-
-def symbol(name: str) -> str:
-    """An SMT-LIB symbol for a name: as it is when simple, else quoted ``|name|``."""
-    return name if _SIMPLE.fullmatch(name) else f"|{name}|"
+    dist: dict[int, str] = field(default_factory=dict)  #: each cell's distance (a name, or 0)
 
 
 def _text(value: str | bool) -> str:
@@ -172,59 +227,55 @@ def connected_smtlib(
     max_dist: int | None = None,
     edges: Mapping[tuple[int, int], str | bool] | None = None,
     step: str = "exact",
+    low: Mapping[int, int] | None = None,
 ) -> RegionText:
     """The constraints of :func:`connected` as SMT-LIB text, variables named alike.
 
     ``member`` and ``edges`` map to SMT-LIB terms (``"black_r0c0"``, ``"(not x)"``) or
-    constants; the caller declares the variables they mention.
+    constants; the caller declares the variables they mention. ``name`` must be a plain
+    SMT-LIB symbol; cell names are escaped (:func:`~smtpuzzles.smtlib.escape`).
     """
     _check_step(step)
     region = RegionText()
-    cells = sorted(member)
-    if not cells:
+    plan = _plan(graph, member, root, max_dist, edges, step, low)
+    if plan is None:
         return region
-    if root is not None and root not in member:
-        raise ValueError("the given root must be a candidate cell")
-    limit = len(cells) - 1 if max_dist is None else min(max_dist, len(cells) - 1)
-    into = graph.into()
-    dist = {i: symbol(f"{name}_dist_{graph.names[i]}") for i in cells}
-    region.dist = dist
-    here = {i: _text(member[i]) for i in cells}
-    region.declarations = [f"(declare-fun {dist[i]} () Int)" for i in cells]
+    here = {i: _text(member[i]) for i in plan.cells}
+    dist = region.dist
+    for i in plan.cells:
+        if i not in plan.outside:
+            dist[i] = "0" if i == root else _dist_name(graph, name, i)
+    region.declarations = [f"(declare-fun {d} () Int)" for i, d in dist.items() if i != root]
     out = region.constraints
-    out.extend(f"(and (>= {dist[i]} 0) (<= {dist[i]} {limit}))" for i in cells)
     is_root: dict[int, str] = {}
     if root is not None:
-        is_root = {i: "true" if i == root else "false" for i in cells}
         out.append(here[root])
     else:  # the member of least index, through a prefix chain "no member before k"
         none_before = "true"
-        for k, i in enumerate(cells):
+        for k, i in enumerate(plan.cells):
             is_root[i] = here[i] if k == 0 else f"(and {here[i]} {none_before})"
-            if k + 1 < len(cells):
-                nxt = symbol(f"{name}_none_before_{k + 1}")
+            if k + 1 < len(plan.cells):
+                nxt = f"{name}_none_before_{k + 1}"
                 region.declarations.append(f"(declare-fun {nxt} () Bool)")
                 before = not_(here[i]) if k == 0 else f"(and {none_before} {not_(here[i])})"
                 out.append(f"(= {nxt} {before})")
                 none_before = nxt
-    for i in cells:
-        out.append(f"(=> {is_root[i]} (= {dist[i]} 0))")
+    for i in plan.cells:
+        if i in plan.outside:
+            out.append(not_(here[i]))
+            continue
+        if i == root:
+            continue
+        d = dist[i]
+        out.append(f"(<= {plan.least[i]} {d} {plan.limit})")
+        if root is None:
+            out.append(f"(=> {is_root[i]} (= {d} 0))")
+        if i not in plan.preds:
+            continue
         steps = []
-        for j in into[i]:
-            if j not in member:
-                continue
-            link = [here[j]]
-            if edges is not None:
-                key = (min(i, j), max(i, j))
-                if key not in edges:
-                    continue
-                link.append(_text(edges[key]))
-            closer = (
-                f"(= (+ {dist[j]} 1) {dist[i]})" if step == "exact" else f"(< {dist[j]} {dist[i]})"
-            )
-            steps.append(and_([*link, closer]))
-        has_step = (
-            "false" if not steps else steps[0] if len(steps) == 1 else f"(or {' '.join(steps)})"
-        )
-        out.append(f"(=> (and {here[i]} {not_(is_root[i])}) {has_step})")
+        for j, link in plan.preds[i]:
+            closer = f"(= (+ {dist[j]} 1) {d})" if step == "exact" else f"(< {dist[j]} {d})"
+            steps.append(and_([here[j], *map(_text, link), closer]))
+        guard = here[i] if root is not None else f"(and {here[i]} {not_(is_root[i])})"
+        out.append(f"(=> {guard} {or_(steps)})")
     return region

@@ -7,7 +7,21 @@ printed scripts stay readable by other solvers.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
+
+_OTHER = re.compile(r"[^A-Za-z0-9.\-+=<>!@$%^&*?/]")
+
+
+def escape(name: str) -> str:
+    """A cell's name as a piece of an SMT-LIB symbol (``black_<piece>``).
+
+    Letters, digits and most punctuation stay; every other character, and ``_`` and ``~``
+    themselves, become ``~<hex>~``. The mapping is one-to-one and ``_`` never survives, so
+    names joined with ``_`` (``loop_<a>_<b>``) cannot collide, whatever an adjacency
+    table calls its cells (``a_b`` and ``c`` against ``a`` and ``b_c``).
+    """
+    return _OTHER.sub(lambda m: f"~{ord(m.group()):x}~", name)
 
 
 def or_(terms: Sequence[str]) -> str:

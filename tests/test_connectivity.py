@@ -14,7 +14,7 @@ from collections import deque
 import pytest
 import z3
 
-from smtpuzzles.connectivity import connected, connected_smtlib, symbol
+from smtpuzzles.connectivity import connected, connected_smtlib
 from smtpuzzles.graph import Graph, hex_grid, parse_adjacency, rectangle, torus
 
 
@@ -59,14 +59,15 @@ def region_constraints(
     root: int | None = None,
     max_dist: int | None = None,
     edges: dict[tuple[int, int], z3.BoolRef] | None = None,
+    low: dict[int, int] | None = None,
 ) -> list[z3.BoolRef]:
     """The region's constraints from either form, as Z3 terms over ``member``/``edges``."""
     kind, step = form
     if kind == "api":
-        return connected(graph, member, name, root, max_dist, edges, step).constraints
-    names = {i: symbol(str(v)) for i, v in member.items()}
-    links = None if edges is None else {e: symbol(str(v)) for e, v in edges.items()}
-    region = connected_smtlib(graph, names, name, root, max_dist, links, step)
+        return connected(graph, member, name, root, max_dist, edges, step, low).constraints
+    names = {i: str(v) for i, v in member.items()}
+    links = None if edges is None else {e: str(v) for e, v in edges.items()}
+    region = connected_smtlib(graph, names, name, root, max_dist, links, step, low)
     used = list(names.values()) + list((links or {}).values())
     text = "".join(f"(declare-fun {n} () Bool)\n" for n in used)
     text += "\n".join(region.declarations) + "\n"
@@ -74,10 +75,10 @@ def region_constraints(
     return list(z3.parse_smt2_string(text))
 
 
-def solver_for(graph: Graph, root: int | None, form: tuple[str, str]):
+def solver_for(graph: Graph, root: int | None, form: tuple[str, str], low=None):
     member = {i: z3.Bool(f"in_{graph.names[i]}") for i in range(len(graph))}
     solver = z3.SolverFor("QF_FD")
-    solver.add(region_constraints(form, graph, member, "s", root=root))
+    solver.add(region_constraints(form, graph, member, "s", root=root, low=low))
     return solver, member
 
 
@@ -96,12 +97,26 @@ def test_chosen_root_every_subset(name: str, form: tuple[str, str]) -> None:
         assert (solver.check(*lits) == z3.sat) == expected, (name, sorted(chosen))
 
 
+def bfs_distances(graph: Graph, root: int) -> dict[int, int]:
+    dist, queue = {root: 0}, deque([root])
+    while queue:
+        i = queue.popleft()
+        for j in graph.out[i]:
+            if j not in dist:
+                dist[j] = dist[i] + 1
+                queue.append(j)
+    return dist
+
+
+@pytest.mark.parametrize("proven", [False, True], ids=["plain", "low"])
 @pytest.mark.parametrize("form", FORMS, ids="-".join)
 @pytest.mark.parametrize("name", ["square3x3", "hex3x3", "one-way"])
-def test_given_root_every_subset(name: str, form: tuple[str, str]) -> None:
+def test_given_root_every_subset(name: str, form: tuple[str, str], proven: bool) -> None:
+    """With and without least distances (the true ones from the root: sound bounds)."""
     graph = GRAPHS[name]
     root = len(graph) // 2
-    solver, member = solver_for(graph, root, form)
+    low = bfs_distances(graph, root) if proven else None
+    solver, member = solver_for(graph, root, form, low)
     for bits in itertools.product([False, True], repeat=len(graph)):
         chosen = {i for i, b in enumerate(bits) if b}
         lits = [member[i] if b else z3.Not(member[i]) for i, b in enumerate(bits)]
@@ -155,7 +170,27 @@ def test_both_forms_name_their_variables_alike() -> None:
         connected_smtlib(graph, {0: "x"}, "s", step="more")
 
 
-def test_symbol_quotes_names_smtlib_cannot_take_bare() -> None:
-    assert symbol("dist_r0c1") == "dist_r0c1"
-    assert symbol("dist_a b") == "|dist_a b|"
-    assert symbol("1x") == "|1x|"
+@pytest.mark.parametrize("form", FORMS, ids="-".join)
+def test_least_distances_rule_cells_out(form: tuple[str, str]) -> None:
+    """``low`` is a promise the caller makes: a cell proven farther than ``max_dist`` is
+    never a member, and a proven least distance of 2 still lets a cell two steps away in."""
+    graph = rectangle(1, 5)
+    member = {i: z3.Bool(f"in{i}") for i in range(5)}
+    solver = z3.Solver()
+    low = {i: i for i in range(5)}
+    solver.add(region_constraints(form, graph, member, "s", root=0, max_dist=3, low=low))
+    assert solver.check(member[3]) == z3.sat
+    assert solver.check(member[4]) == z3.unsat
+
+
+def test_given_root_has_distance_zero_and_no_variable() -> None:
+    graph = rectangle(1, 3)
+    text = connected_smtlib(graph, {0: "a", 1: "b", 2: "c"}, "s", root=1, step="less")
+    assert text.dist[1] == "0"
+    assert not any("s_dist_r0c1 " in d for d in text.declarations)
+
+
+def test_cell_names_are_escaped_in_variable_names() -> None:
+    graph = parse_adjacency("a_b: c\nc: a_b\n")
+    text = connected_smtlib(graph, {0: "x", 1: "y"}, "s")
+    assert text.dist == {0: "s_dist_a~5f~b", 1: "s_dist_c"}

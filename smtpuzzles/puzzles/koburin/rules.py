@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 import z3
 
 from ...connectivity import RegionText, connected_smtlib
-from ...smtlib import count
+from ...smtlib import count, escape
 from .puzzle import Koburin
 
 Edge = tuple[int, int]
@@ -50,12 +50,12 @@ class Encoding:
 
     def b(self, cell: int) -> str:
         """The SMT-LIB name of "cell is black"."""
-        return f"black_{self.puzzle.graph.names[cell]}"
+        return f"black_{escape(self.puzzle.graph.names[cell])}"
 
     def v(self, edge: Edge) -> str:
         """The SMT-LIB name of "the loop uses this link"."""
         names = self.puzzle.graph.names
-        return f"loop_{names[edge[0]]}_{names[edge[1]]}"
+        return f"loop_{escape(names[edge[0]])}_{escape(names[edge[1]])}"
 
     def on_loop(self, cell: int) -> str:
         """A cell is on the loop iff it has no number and is not black."""

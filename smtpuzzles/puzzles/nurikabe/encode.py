@@ -11,34 +11,26 @@ parser builds terms in C, about ten times faster than the Python API term by ter
 (0.6 s for a 10x10 puzzle, 7 s for 20x36, more than Z3 needs to solve most of them).
 The text is also what ``--print-asserts`` shows, after Z3 has read it back.
 
-Distances say connectivity the way :mod:`smtpuzzles.connectivity` does (every member
-but the root has a member predecessor one step nearer), with a strict ``>`` instead of
-"exactly one more": any chain of strictly decreasing distances ends at the root, and
-inequalities are lighter for the simplex. Each distance gets the bounds the deductions
-prove: at least the cell's least distance from its clue (or the wall's root) through
-cells it may use, at most the island's size less one (or the number of cells the wall
-can have less one).
+Both regions come from :func:`smtpuzzles.connectivity.connected_smtlib` with its "nearer"
+step (every member but the root has a member neighbour with a smaller distance): any
+chain of strictly decreasing distances ends at the root, and inequalities are lighter for
+the simplex than "exactly one more". Each distance gets the bounds the deductions prove:
+at least the cell's least distance from its clue (or the wall's root) through cells it
+may use, at most the island's size less one (or the number of cells the wall can have
+less one); a cell beyond that is white.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 import z3
 
-from ...smtlib import count, or_
+from ...connectivity import connected_smtlib
+from ...smtlib import count, escape, or_
 from .puzzle import Deductions, Nurikabe, deduce
 
 CONNECTIVITY = ("islands_connected", "wall_connected")
-
-_PLAIN = re.compile(r"[A-Za-z0-9_.\-+=<>!@$%^&*?/]")
-
-
-def symbol(text: str) -> str:
-    """``text`` as a plain SMT-LIB symbol: other characters (and ``~``) become
-    ``~<hex>~``, one-to-one, so any cell name of an adjacency table is safe."""
-    return "".join(c if _PLAIN.fullmatch(c) else f"~{ord(c):x}~" for c in text)
 
 
 @dataclass
@@ -52,8 +44,8 @@ class Encoding:
     black_names: list[str]
     island_names: dict[int, dict[int, str]]
     rules: dict[str, list[str]] = field(default_factory=dict)
-    ints: list[str] = field(default_factory=list)  #: integer variables (distances)
-    chains: list[str] = field(default_factory=list)  #: Boolean helpers of connectivity
+    #: declarations of the connectivity rules' own variables (distances, root chains)
+    helpers: list[str] = field(default_factory=list)
     wall_root: int | None = None
 
     def b(self, i: int) -> str:
@@ -77,8 +69,7 @@ class Encoding:
         names += [self.has(k, i) for k, cells in self.island.items() for i in cells]
         lines = [f"(declare-fun {n} () Bool)" for n in names]
         if connectivity:
-            lines += [f"(declare-fun {n} () Bool)" for n in self.chains]
-            lines += [f"(declare-fun {n} () Int)" for n in self.ints]
+            lines += self.helpers
         for rule, terms in self.rules.items():
             if connectivity or rule not in CONNECTIVITY:
                 lines += [f"(assert {t})" for t in terms]
@@ -98,7 +89,7 @@ class Encoding:
 
 
 def variables(puzzle: Nurikabe, known: Deductions) -> Encoding:
-    name = [symbol(n) for n in puzzle.graph.names]
+    name = [escape(n) for n in puzzle.graph.names]
     black_names = [f"black_{n}" for n in name]
     island_names = {
         k: {i: f"island_{name[k]}_has_{name[i]}" for i in sorted(cells)}
@@ -155,50 +146,6 @@ def no_pools(enc: Encoding) -> None:
     enc.add("no_pools", [or_([enc.w(i) for i in pool]) for pool in enc.puzzle.pools])
 
 
-def _region(
-    enc: Encoding,
-    member: dict[int, str],
-    prefix: str,
-    root: int | None,
-    low: dict[int, int],
-    high: int,
-) -> list[str]:
-    """Distance-to-root constraints making ``{i: member[i]}`` one connected region.
-
-    ``root``: a cell known to be a member (distance 0), or ``None``: the member of least
-    index is the root (a prefix chain ``<prefix>_none_before_<k>`` says "no member among
-    the first k candidates"). ``low``: proven least distances; ``high``: the largest.
-    """
-    into = enc.puzzle.graph.into()
-    names = enc.puzzle.graph.names
-    dist = {i: f"{prefix}_dist_{symbol(names[i])}" for i in member if i != root}
-    enc.ints.extend(dist.values())
-    out = []
-    for i, d in dist.items():
-        out.append(f"(<= {max(low.get(i, 0), 0 if root is None else 1)} {d} {high})")
-    is_root: dict[int, str] = {}
-    if root is None:
-        before = "true"
-        for n, i in enumerate(sorted(member)):
-            is_root[i] = member[i] if n == 0 else f"(and {member[i]} {before})"
-            if n + 1 < len(member):
-                chain = f"{prefix}_none_before_{n + 1}"
-                enc.chains.append(chain)
-                nxt = f"(not {member[i]})" if n == 0 else f"(and {before} (not {member[i]}))"
-                out.append(f"(= {chain} {nxt})")
-                before = chain
-    for i, d in dist.items():
-        if root is not None and root in into[i]:
-            continue  # a neighbour of the root is one step away: nothing to say
-        steps = [f"(and {member[j]} (> {d} {dist[j]}))" for j in into[i] if j in dist]
-        if root is None:
-            out.append(f"(=> {is_root[i]} (= {d} 0))")
-            out.append(f"(=> (and {member[i]} (not {is_root[i]})) {or_(steps)})")
-        else:
-            out.append(f"(=> {member[i]} {or_(steps)})")
-    return out
-
-
 def islands_connected(enc: Encoding) -> None:
     """Each island is a distance-to-clue region, no deeper than its size allows."""
     out: list[str] = []
@@ -208,9 +155,25 @@ def islands_connected(enc: Encoding) -> None:
         size = enc.puzzle.clues[k]
         high = len(cells) - 1 if size is None else min(size, len(cells)) - 1
         member = {i: enc.has(k, i) for i in cells}
-        prefix = f"island_{symbol(enc.puzzle.graph.names[k])}"
+        prefix = f"island_{escape(enc.puzzle.graph.names[k])}"
         out += _region(enc, member, prefix, k, enc.known.reach[k], high)
     enc.add("islands_connected", out)
+
+
+def _region(
+    enc: Encoding,
+    member: dict[int, str],
+    prefix: str,
+    root: int | None,
+    low: dict[int, int],
+    high: int,
+) -> list[str]:
+    """One distance-to-root region (:mod:`smtpuzzles.connectivity`, "a nearer member"
+    steps), its helper variables declared in ``enc``."""
+    graph = enc.puzzle.graph
+    region = connected_smtlib(graph, member, prefix, root, high, step="less", low=low)
+    enc.helpers.extend(region.declarations)
+    return region.constraints
 
 
 def wall_size(puzzle: Nurikabe) -> int | None:
@@ -234,20 +197,12 @@ def wall_connected(enc: Encoding) -> None:
     roots = sorted(enc.known.black.intersection(candidates))
     enc.wall_root = roots[0] if roots else None
     high = len(candidates) - 1 if size is None else min(size, len(candidates)) - 1
-    out: list[str] = []
     low: dict[int, int] = {}
-    member = {i: enc.b(i) for i in candidates}
     if enc.wall_root is not None:
         steps = _distances(puzzle.neighbours, enc.wall_root, set(candidates))
-        for i in candidates:
-            d = steps.get(i)
-            if d is None or d > high:
-                out.append(enc.w(i))
-                del member[i]
-            else:
-                low[i] = d
-    out += _region(enc, member, "wall", enc.wall_root, low, high)
-    enc.add("wall_connected", out)
+        low = {i: steps.get(i, high + 1) for i in candidates}
+    member = {i: enc.b(i) for i in candidates}
+    enc.add("wall_connected", _region(enc, member, "wall", enc.wall_root, low, high))
 
 
 def _distances(nbrs, start: int, allowed: set[int]) -> dict[int, int]:
