@@ -84,20 +84,19 @@ def connected(
         if i not in plan.outside:
             region.dist[i] = z3.IntVal(0) if i == root else z3.Int(_dist_name(graph, name, i))
     region.root, chain = _roots(plan.cells, member, root, name)
-    region.constraints.extend(chain)
+    out = region.constraints
+    out.extend(z3.Not(_as_bool(member[i])) for i in sorted(plan.outside))
+    inside = [i for i in plan.cells if i != root and i not in plan.outside]
+    out.extend(
+        z3.And(region.dist[i] >= plan.least[i], region.dist[i] <= plan.limit) for i in inside
+    )
     if root is not None:
-        region.constraints.append(_as_bool(member[root]))
-    for i in plan.cells:
-        here = _as_bool(member[i])
-        if i in plan.outside:
-            region.constraints.append(z3.Not(here))
-            continue
-        if i == root:
-            continue
-        v = region.dist[i]
-        region.constraints.append(z3.And(v >= plan.least[i], v <= plan.limit))
+        out.append(_as_bool(member[root]))
+    out.extend(chain)
+    for i in inside:
+        here, v = _as_bool(member[i]), region.dist[i]
         if root is None:
-            region.constraints.append(z3.Implies(_as_bool(region.root[i]), v == 0))
+            out.append(z3.Implies(_as_bool(region.root[i]), v == 0))
         if i not in plan.preds:
             continue
         steps = []
@@ -105,7 +104,7 @@ def connected(
             closer = region.dist[j] + 1 == v if step == "exact" else region.dist[j] < v
             steps.append(z3.And(_as_bool(member[j]), *map(_as_bool, link), closer))
         non_root = here if root is not None else z3.And(here, z3.Not(_as_bool(region.root[i])))
-        region.constraints.append(z3.Implies(non_root, z3.Or(*steps) if steps else False))
+        out.append(z3.Implies(non_root, z3.Or(*steps) if steps else False))
     return region
 
 
@@ -247,6 +246,9 @@ def connected_smtlib(
             dist[i] = "0" if i == root else _dist_name(graph, name, i)
     region.declarations = [f"(declare-fun {d} () Int)" for i, d in dist.items() if i != root]
     out = region.constraints
+    out.extend(not_(here[i]) for i in sorted(plan.outside))
+    inside = [i for i in plan.cells if i != root and i not in plan.outside]
+    out.extend(f"(<= {plan.least[i]} {dist[i]} {plan.limit})" for i in inside)
     is_root: dict[int, str] = {}
     if root is not None:
         out.append(here[root])
@@ -260,14 +262,8 @@ def connected_smtlib(
                 before = not_(here[i]) if k == 0 else f"(and {none_before} {not_(here[i])})"
                 out.append(f"(= {nxt} {before})")
                 none_before = nxt
-    for i in plan.cells:
-        if i in plan.outside:
-            out.append(not_(here[i]))
-            continue
-        if i == root:
-            continue
+    for i in inside:
         d = dist[i]
-        out.append(f"(<= {plan.least[i]} {d} {plan.limit})")
         if root is None:
             out.append(f"(=> {is_root[i]} (= {d} 0))")
         if i not in plan.preds:
