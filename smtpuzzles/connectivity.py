@@ -80,20 +80,20 @@ def connected(
     plan = _plan(graph, member, root, max_dist, edges, step, low)
     if plan is None:
         return region
-    for i in plan.cells:
-        if i not in plan.outside:
-            region.dist[i] = z3.IntVal(0) if i == root else z3.Int(_dist_name(graph, name, i))
+    if root is not None:
+        region.dist[root] = z3.IntVal(0)
+    for i in plan.inside:
+        region.dist[i] = z3.Int(_dist_name(graph, name, i))
     region.root, chain = _roots(plan.cells, member, root, name)
     out = region.constraints
     out.extend(z3.Not(_as_bool(member[i])) for i in sorted(plan.outside))
-    inside = [i for i in plan.cells if i != root and i not in plan.outside]
     out.extend(
-        z3.And(region.dist[i] >= plan.least[i], region.dist[i] <= plan.limit) for i in inside
+        z3.And(region.dist[i] >= plan.least[i], region.dist[i] <= plan.limit) for i in plan.inside
     )
     if root is not None:
         out.append(_as_bool(member[root]))
     out.extend(chain)
-    for i in inside:
+    for i in plan.inside:
         here, v = _as_bool(member[i]), region.dist[i]
         if root is None:
             out.append(z3.Implies(_as_bool(region.root[i]), v == 0))
@@ -117,6 +117,7 @@ class _Plan:
     nearer, so that step always holds)."""
 
     cells: list[int]
+    inside: list[int]  #: the cells that get a distance variable: not the root, not ruled out
     limit: int
     least: dict[int, int]
     outside: set[int]
@@ -162,7 +163,8 @@ def _plan(
             options.append((j, link))
         if options is not None:
             preds[i] = options
-    return _Plan(cells, limit, least, outside, preds)
+    inside = [i for i in cells if i != root and i not in outside]
+    return _Plan(cells, inside, limit, least, outside, preds)
 
 
 STEPS = ("exact", "less")
@@ -241,14 +243,14 @@ def connected_smtlib(
         return region
     here = {i: _text(member[i]) for i in plan.cells}
     dist = region.dist
-    for i in plan.cells:
-        if i not in plan.outside:
-            dist[i] = "0" if i == root else _dist_name(graph, name, i)
-    region.declarations = [f"(declare-fun {d} () Int)" for i, d in dist.items() if i != root]
+    if root is not None:
+        dist[root] = "0"
+    for i in plan.inside:
+        dist[i] = _dist_name(graph, name, i)
+    region.declarations = [f"(declare-fun {dist[i]} () Int)" for i in plan.inside]
     out = region.constraints
     out.extend(not_(here[i]) for i in sorted(plan.outside))
-    inside = [i for i in plan.cells if i != root and i not in plan.outside]
-    out.extend(f"(<= {plan.least[i]} {dist[i]} {plan.limit})" for i in inside)
+    out.extend(f"(<= {plan.least[i]} {dist[i]} {plan.limit})" for i in plan.inside)
     is_root: dict[int, str] = {}
     if root is not None:
         out.append(here[root])
@@ -262,7 +264,7 @@ def connected_smtlib(
                 before = not_(here[i]) if k == 0 else f"(and {none_before} {not_(here[i])})"
                 out.append(f"(= {nxt} {before})")
                 none_before = nxt
-    for i in inside:
+    for i in plan.inside:
         d = dist[i]
         if root is None:
             out.append(f"(=> {is_root[i]} (= {d} 0))")
