@@ -157,6 +157,32 @@ def test_missing_file_directory_and_usage_as_a_process(tmp_path: Path) -> None:
     assert proc.returncode == 2 and "LO must not exceed HI" in proc.stderr
 
 
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["floodit", "exact", "abc", BOARD], "floodit exact: Invalid value for 'N'"),
+        (["floodit", "min"], "floodit min: Missing argument 'BOARD'"),
+        (["floodit", "mn", BOARD], "floodit: No such command 'mn'"),
+        (["nurikabe", "solve", "--bogus", BOARD], "nurikabe solve: No such option: --bogus"),
+    ],
+)
+def test_mistyped_command_lines_get_one_line_and_exit_2(argv: list[str], words: str) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "smtpuzzles", *argv], capture_output=True, text=True, timeout=60
+    )
+    assert proc.returncode == 2
+    assert proc.stderr.count("\n") == 1 and proc.stderr.startswith("smtpuzzles: error: ")
+    assert words in proc.stderr and "--help" in proc.stderr
+
+
+def test_a_bare_command_still_shows_its_help() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "smtpuzzles", "floodit"], capture_output=True, text=True, timeout=60
+    )
+    assert proc.returncode == 2 and "min" in proc.stdout + proc.stderr
+    assert "Usage" in proc.stdout + proc.stderr
+
+
 def test_generate_is_reproducible_and_gapless() -> None:
     a = run("generate", "5", "7", "6", "--seed", "3").stdout
     b = run("generate", "5", "7", "6", "--seed", "3").stdout

@@ -16,7 +16,7 @@ import typer
 
 from .. import __version__
 from ..solving import guard_interrupts
-from .common import bench_app
+from .common import bench_app, error_line
 
 PUZZLES = ("floodit", "nurikabe", "koburin")
 
@@ -65,10 +65,35 @@ def _named_puzzles(argv: Sequence[str]) -> Sequence[str]:
     return PUZZLES
 
 
+#: Click's base class of the errors a command line can make (typer re-exports only a
+#: subclass, and newer typers carry their own copy of click).
+_COMMAND_LINE_ERROR = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
+
+
 def main() -> None:
-    """Entry point of the console script and of ``python -m smtpuzzles``."""
+    """Entry point of the console script and of ``python -m smtpuzzles``.
+
+    A mistyped command line gets one line and exit 2, like bad input files, instead of
+    typer's boxed usage message; a command with nothing after it still shows its help.
+    """
     guard_interrupts()
-    build_app(_named_puzzles(sys.argv[1:]))(prog_name="smtpuzzles")
+    app = build_app(_named_puzzles(sys.argv[1:]))
+    command = typer.main.get_command(app)
+    try:
+        code = command.main(sys.argv[1:], prog_name="smtpuzzles", standalone_mode=False)
+    except _COMMAND_LINE_ERROR as exc:
+        if type(exc).__name__ == "NoArgsIsHelpError":
+            app(prog_name="smtpuzzles")
+        path = getattr(getattr(exc, "ctx", None), "command_path", None) or "smtpuzzles"
+        words = path.split(" ", 1)
+        where = f"{words[1]}: " if len(words) > 1 else ""
+        message = exc.format_message()  # type: ignore[attr-defined]
+        error_line(f"{where}{message} (see '{path} --help')")
+        sys.exit(exc.exit_code)  # type: ignore[attr-defined]
+    except typer.Abort:
+        error_line("aborted")
+        sys.exit(1)
+    sys.exit(code if isinstance(code, int) else 0)
 
 
 def __getattr__(name: str) -> Any:
