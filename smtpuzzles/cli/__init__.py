@@ -83,7 +83,7 @@ def main() -> None:
         code = command.main(sys.argv[1:], prog_name="smtpuzzles", standalone_mode=False)
     except _COMMAND_LINE_ERROR as exc:
         if type(exc).__name__ == "NoArgsIsHelpError":
-            app(prog_name="smtpuzzles")
+            app(prog_name="smtpuzzles")  # typer's own run draws the help and exits 2
         path = getattr(getattr(exc, "ctx", None), "command_path", None) or "smtpuzzles"
         words = path.split(" ", 1)
         where = f"{words[1]}: " if len(words) > 1 else ""
