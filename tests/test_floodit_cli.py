@@ -179,8 +179,9 @@ def test_a_bare_command_still_shows_its_help() -> None:
     proc = subprocess.run(
         [sys.executable, "-m", "smtpuzzles", "floodit"], capture_output=True, text=True, timeout=60
     )
-    assert proc.returncode == 2 and "min" in proc.stdout + proc.stderr
-    assert "Usage" in proc.stdout + proc.stderr
+    # click 8.2 made this exit 2 (it was 0 before); typer >= 0.15.4 allows either
+    assert proc.returncode in (0, 2) and "min" in proc.stdout + proc.stderr
+    assert "Usage" in proc.stdout + proc.stderr and "error" not in proc.stderr
 
 
 def test_generate_is_reproducible_and_gapless() -> None:
