@@ -15,8 +15,16 @@ from collections import deque
 
 import pytest
 
-from smtpuzzles.graph import Graph, hex_grid, rectangle, rectangle_with_holes, torus
+from smtpuzzles.graph import (
+    Graph,
+    hex_grid,
+    parse_adjacency,
+    rectangle,
+    rectangle_with_holes,
+    torus,
+)
 from smtpuzzles.puzzles.nurikabe import Nurikabe, problems, solve
+from smtpuzzles.puzzles.nurikabe.puzzle import deduce
 
 SHAPES: dict[str, Graph] = {
     f"{r}x{c}": rectangle(r, c) for r in range(1, 5) for c in range(1, 5) if r <= c
@@ -119,3 +127,13 @@ def test_the_cases_cover_both_answers() -> None:
     """The random cases include solvable, unsolvable and ambiguous puzzles."""
     counts = [len(brute_force(p)) for p in CASES[::2]]
     assert 0 in counts and 1 in counts and any(c > 1 for c in counts)
+
+
+def test_a_cell_the_island_cannot_do_without_is_deduced_white() -> None:
+    """Clue a (3) reaches b only, and b leads on to c and d: without b the island stays
+    one cell, so b is a's before the solver runs; c and d stay open."""
+    graph = parse_adjacency("a: b\nb: a c d\nc: b d e\nd: b c e\ne: c d\n")
+    puzzle = Nurikabe(graph, {graph.index["a"]: 3})
+    known = deduce(puzzle)
+    names = {graph.names[i] for i, k in known.owner.items() if k == graph.index["a"]}
+    assert names == {"a", "b"}

@@ -78,7 +78,8 @@ def deduce(puzzle: Nurikabe) -> Deductions:
     Island ``k`` can only use cells that are no other island's and touch no other
     island's cell (touching would merge two islands), within ``size - 1`` steps of its
     clue through such cells, and never a cell known black. A cell no island reaches is
-    black; an island whose reach is exactly its size owns all of it; a pool with one
+    black; an island whose reach is exactly its size owns all of it, and it owns every
+    cell without which too few cells stay within reach (:func:`_cut_cells`); a pool with one
     cell left open makes that cell white, and a white cell only one island reaches
     belongs to it. Each fact can shrink another clue's reach, so repeat until nothing
     changes.
@@ -89,6 +90,7 @@ def deduce(puzzle: Nurikabe) -> Deductions:
     black: set[int] = set()
     reach: dict[int, dict[int, int]] = {}
     near: list[set[int]] = []
+    cut_checked: dict[int, tuple[int, int]] = {}
 
     def free_for(k: int):
         return lambda j: near[j] <= {k} and j not in black
@@ -110,6 +112,13 @@ def deduce(puzzle: Nurikabe) -> Deductions:
             if size is not None and len(reach[k]) == size:
                 for i in reach[k]:
                     owner[i] = k
+            elif size is not None and len(reach[k]) <= CUT_REACH:
+                mine = [i for i, o in owner.items() if o == k]
+                state = (len(reach[k]), len(mine))  # reach only shrinks, ownership only grows
+                if cut_checked.get(k) != state:
+                    cut_checked[k] = state
+                    for i in _cut_cells(nbrs, k, size, reach[k], mine):
+                        owner[i] = k
         covered: set[int] = set()
         for cells in reach.values():
             covered |= cells.keys()
@@ -122,6 +131,23 @@ def deduce(puzzle: Nurikabe) -> Deductions:
                     owner[open_cells[0]] = ks[0]
         if (len(owner), len(black)) == before:
             return Deductions(reach, black, owner)
+
+
+#: Islands whose reach has at most this many cells are searched for cut cells.
+CUT_REACH = 150
+
+
+def _cut_cells(nbrs, clue: int, size: int, reach: dict[int, int], mine: list[int]) -> list[int]:
+    """Cells the island of ``clue`` cannot do without: leaving one out, the cells still
+    reachable within ``size - 1`` steps are too few, or cut off a cell already its own."""
+    forced = []
+    for x in reach:
+        if x == clue or x in mine:
+            continue
+        left = _bfs(nbrs, clue, size - 1, lambda j, x=x: j != x and j in reach)
+        if len(left) < size or any(i not in left for i in mine):
+            forced.append(x)
+    return forced
 
 
 def _bfs(nbrs, start: int, limit: int, allowed) -> dict[int, int]:
