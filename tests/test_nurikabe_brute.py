@@ -137,3 +137,14 @@ def test_a_cell_the_island_cannot_do_without_is_deduced_white() -> None:
     known = deduce(puzzle)
     names = {graph.names[i] for i, k in known.owner.items() if k == graph.index["a"]}
     assert names == {"a", "b"}
+
+
+def test_a_cell_the_wall_cannot_do_without_is_deduced_black() -> None:
+    """p and q are black (no island reaches them) and only x joins them: x is black, and
+    then clue k (2) has only r left to grow into."""
+    graph = parse_adjacency("p: x\nx: p q k\nq: x\nk: x r\nr: k\n")
+    puzzle = Nurikabe(graph, {graph.index["k"]: 2})
+    known = deduce(puzzle)
+    assert {graph.names[i] for i in known.black} == {"p", "q", "x"}
+    assert {graph.names[i] for i in known.owner} == {"k", "r"}
+    assert solve(puzzle)[0].status == "solved"

@@ -79,7 +79,8 @@ def deduce(puzzle: Nurikabe) -> Deductions:
     island's cell (touching would merge two islands), within ``size - 1`` steps of its
     clue through such cells, and never a cell known black. A cell no island reaches is
     black; an island whose reach is exactly its size owns all of it, and it owns every
-    cell without which too few cells stay within reach (:func:`_cut_cells`); a pool with one
+    cell without which too few cells stay within reach (:func:`_cut_cells`). A cell
+    whose whiteness would part known black cells is black (:func:`_wall_cuts`). A pool with one
     cell left open makes that cell white, and a white cell only one island reaches
     belongs to it. Each fact can shrink another clue's reach, so repeat until nothing
     changes.
@@ -123,6 +124,7 @@ def deduce(puzzle: Nurikabe) -> Deductions:
         for cells in reach.values():
             covered |= cells.keys()
         black |= set(range(n)) - covered
+        black |= _wall_cuts(nbrs, set(range(n)) - owner.keys(), black)
         for pool in puzzle.pools:
             open_cells = [i for i in pool if i not in black]
             if len(open_cells) == 1 and open_cells[0] not in owner:
@@ -148,6 +150,42 @@ def _cut_cells(nbrs, clue: int, size: int, reach: dict[int, int], mine: list[int
         if len(left) < size or any(i not in left for i in mine):
             forced.append(x)
     return forced
+
+
+def _wall_cuts(nbrs, open_cells: set[int], black: set[int]) -> set[int]:
+    """Cells that must be black to keep the wall whole: white, each would part known
+    black cells, since the wall can only run through ``open_cells`` (those not known
+    white). One depth-first search finds them as the cut vertices between black cells."""
+    if len(black) < 2:
+        return set()
+    root = min(black)
+    order = {root: 0}
+    low = {root: 0}
+    below = {root: 1}  # black cells in each vertex's subtree
+    cuts: set[int] = set()
+    stack = [(root, iter(nbrs[root]))]
+    while stack:
+        v, rest = stack[-1]
+        for w in rest:
+            if w not in open_cells:
+                continue
+            if w not in order:
+                order[w] = low[w] = len(order)
+                below[w] = int(w in black)
+                stack.append((w, iter(nbrs[w])))
+                break
+            low[v] = min(low[v], order[w])
+        else:
+            stack.pop()
+            if stack:
+                u = stack[-1][0]
+                low[u] = min(low[u], low[v])
+                below[u] += below[v]
+                if u != root and low[v] >= order[u] and below[v] > 0:
+                    cuts.add(u)
+    if any(b not in order for b in black):
+        return set()  # the known black cells are apart already: the solver will say unsat
+    return cuts - black
 
 
 def _bfs(nbrs, start: int, limit: int, allowed) -> dict[int, int]:
