@@ -38,7 +38,8 @@ def test_koburin_awkward_names_give_the_same_answer() -> None:
 
 
 def test_nurikabe_awkward_names_give_the_same_answer() -> None:
-    text = (INSTANCES / "nurikabe/torus_06x06.txt").read_text()
+    # the hex puzzle: on the torus the deductions leave no island a black cell to name
+    text = (INSTANCES / "nurikabe/hex_05x06.txt").read_text()
     puzzle = smtpuzzles.load(text)
     plain = smtpuzzles.solve(puzzle, unique=True)
     assert plain.status == "solved" and plain.json["unique"] is True
