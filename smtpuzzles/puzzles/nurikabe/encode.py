@@ -28,7 +28,7 @@ import z3
 
 from ...connectivity import connected_smtlib
 from ...smtlib import count, escape, or_
-from .puzzle import Deductions, Nurikabe, deduce
+from .puzzle import Deductions, Nurikabe, deduce, distances_within
 
 CONNECTIVITY = ("islands_connected", "wall_connected")
 
@@ -199,24 +199,13 @@ def wall_connected(enc: Encoding) -> None:
     high = len(candidates) - 1 if size is None else min(size, len(candidates)) - 1
     low: dict[int, int] = {}
     if enc.wall_root is not None:
-        steps = _distances(puzzle.neighbours, enc.wall_root, set(candidates))
+        allowed = set(candidates)
+        steps = distances_within(
+            puzzle.neighbours, enc.wall_root, len(puzzle), allowed.__contains__
+        )
         low = {i: steps.get(i, high + 1) for i in candidates}
     member = {i: enc.b(i) for i in candidates}
     enc.add("wall_connected", _region(enc, member, "wall", enc.wall_root, low, high))
-
-
-def _distances(nbrs, start: int, allowed: set[int]) -> dict[int, int]:
-    dist = {start: 0}
-    frontier = [start]
-    while frontier:
-        nxt = []
-        for i in frontier:
-            for j in nbrs[i]:
-                if j in allowed and j not in dist:
-                    dist[j] = dist[i] + 1
-                    nxt.append(j)
-        frontier = nxt
-    return dist
 
 
 RULES = (

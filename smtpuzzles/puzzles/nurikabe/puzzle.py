@@ -106,10 +106,10 @@ def deduce(puzzle: Nurikabe) -> Deductions:
         owned = Counter(owner.values())
         for k, size in puzzle.clues.items():
             if size is not None and owned[k] == size:
-                reach[k] = _bfs(nbrs, k, size, lambda j, k=k: owner.get(j) == k)
+                reach[k] = distances_within(nbrs, k, size, lambda j, k=k: owner.get(j) == k)
                 continue
             limit = n if size is None else size - 1
-            reach[k] = _bfs(nbrs, k, limit, free_for(k))
+            reach[k] = distances_within(nbrs, k, limit, free_for(k))
             if size is not None and len(reach[k]) == size:
                 for i in reach[k]:
                     owner[i] = k
@@ -149,7 +149,7 @@ def _cut_cells(nbrs, clue: int, size: int, reach: dict[int, int], mine: list[int
     for x in reach:
         if x == clue or x in mine:
             continue
-        left = _bfs(nbrs, clue, size - 1, lambda j, x=x: j != x and j in reach)
+        left = distances_within(nbrs, clue, size - 1, lambda j, x=x: j != x and j in reach)
         if len(left) < size or any(i not in left for i in mine):
             forced.append(x)
     return forced
@@ -191,7 +191,7 @@ def _wall_cuts(nbrs, open_cells: set[int], black: set[int]) -> set[int]:
     return cuts - black
 
 
-def _bfs(nbrs, start: int, limit: int, allowed) -> dict[int, int]:
+def distances_within(nbrs, start: int, limit: int, allowed) -> dict[int, int]:
     """Distances from ``start`` up to ``limit`` through cells ``allowed`` accepts."""
     dist = {start: 0}
     queue = deque([start])
