@@ -114,7 +114,7 @@ def deduce(puzzle: Nurikabe) -> Deductions:
                 for i in reach[k]:
                     owner[i] = k
             elif size is not None and len(reach[k]) <= CUT_REACH:
-                mine = [i for i, o in owner.items() if o == k]
+                mine = {i for i, o in owner.items() if o == k}
                 state = (len(reach[k]), len(mine))  # reach only shrinks, ownership only grows
                 if cut_checked.get(k) != state:
                     cut_checked[k] = state
@@ -142,7 +142,7 @@ def deduce(puzzle: Nurikabe) -> Deductions:
 CUT_REACH = 300
 
 
-def _cut_cells(nbrs, clue: int, size: int, reach: dict[int, int], mine: list[int]) -> list[int]:
+def _cut_cells(nbrs, clue: int, size: int, reach: dict[int, int], mine: set[int]) -> list[int]:
     """Cells the island of ``clue`` cannot do without: leaving one out, the cells still
     reachable within ``size - 1`` steps are too few, or cut off a cell already its own."""
     forced = []
