@@ -184,6 +184,15 @@ class Stats:
     decisions: int = 0
     max_memory_mb: float = 0.0
     probes: list[dict[str, Any]] = field(default_factory=list)
+    _earlier_conflicts: int = 0  #: the counts of the solvers before the current one
+    _earlier_decisions: int = 0
+    _solver_conflicts: int = 0  #: the current solver's counts so far
+    _solver_decisions: int = 0
+
+    def next_solver(self) -> None:
+        """The checks from now on go to a new solver, whose counters start at zero."""
+        self._earlier_conflicts, self._earlier_decisions = self.conflicts, self.decisions
+        self._solver_conflicts = self._solver_decisions = 0
 
     def add(self, solver: z3.Solver, seconds: float, label: str, answer: str) -> None:
         """Fold one check's statistics in; ``label`` names the probe (e.g. ``T=22``)."""
@@ -193,8 +202,10 @@ class Stats:
         # Z3 reports counters cumulatively for an incremental solver; keep the largest.
         conflicts = int(raw.get("conflicts", raw.get("sat conflicts", 0)))
         decisions = int(raw.get("decisions", raw.get("sat decisions", 0)))
-        self.conflicts = max(self.conflicts, conflicts)
-        self.decisions = max(self.decisions, decisions)
+        self._solver_conflicts = max(self._solver_conflicts, conflicts)
+        self._solver_decisions = max(self._solver_decisions, decisions)
+        self.conflicts = self._earlier_conflicts + self._solver_conflicts
+        self.decisions = self._earlier_decisions + self._solver_decisions
         self.max_memory_mb = max(self.max_memory_mb, float(raw.get("max memory", 0.0)))
         self.probes.append({"label": label, "answer": answer, "seconds": round(seconds, 4)})
 

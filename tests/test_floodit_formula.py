@@ -35,12 +35,41 @@ def random_game(rng: random.Random, grid: list[list[int]]) -> list[int]:
     return moves
 
 
+@pytest.mark.parametrize("clauses", [False, True])
 @pytest.mark.parametrize("seed", range(12))
-def test_every_played_game_satisfies_the_formula(seed: int) -> None:
+def test_every_played_game_satisfies_the_formula(seed: int, clauses: bool) -> None:
     rng = random.Random(seed)
     grid = random_grid(rng, rng.randrange(3, 8), rng.randrange(3, 8), rng.randrange(2, 6))
     moves = random_game(rng, grid)
-    formula = FloodFormula(cluster_graph(grid))
+    formula = FloodFormula(cluster_graph(grid), clauses=clauses)
     played = [z3.Int(f"colour_t{t}") == move for t, move in enumerate(moves)]
     assert formula.solver is not None
     assert formula.solver.check(*formula.goal(len(moves)), *played) == z3.sat
+
+
+@pytest.mark.parametrize("clauses", [False, True])
+@pytest.mark.parametrize("seed", range(8))
+def test_the_flooded_flags_are_the_real_flood(seed: int, clauses: bool) -> None:
+    """Given the moves, the formula leaves each ``flooded_c<i>_t<t>`` no choice: it is
+    true exactly when the cells of cluster i are in the region after t moves (the
+    replay of the oracle, which knows no clusters)."""
+    rng = random.Random(100 + seed)
+    grid = random_grid(rng, rng.randrange(3, 7), rng.randrange(3, 7), rng.randrange(2, 5))
+    moves = random_game(rng, grid)
+    g = cluster_graph(grid)
+    formula = FloodFormula(g, clauses=clauses)
+    formula.extend(len(moves))
+    played = [z3.Int(f"colour_t{t}") == move for t, move in enumerate(moves)]
+    wrong = []
+    for t in range(1, len(moves) + 1):
+        region = flood_region(replay(grid, moves[:t])[0])
+        for i, cells in enumerate(g.cells):
+            name = formula.flooded[t][i]
+            really = set(cells) <= region
+            if name is None:
+                assert not really
+            elif name != "true":
+                flag = z3.Bool(name)
+                wrong.append(z3.Not(flag) if really else flag)
+    assert formula.solver is not None
+    assert formula.solver.check(*played, z3.Or(wrong)) == z3.unsat

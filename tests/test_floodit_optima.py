@@ -9,9 +9,13 @@ import random
 from collections import deque
 
 import pytest
+import z3
 
+from smtpuzzles.puzzles.floodit import modes
 from smtpuzzles.puzzles.floodit.board import Board
 from smtpuzzles.puzzles.floodit.check import check_solution
+from smtpuzzles.puzzles.floodit.clusters import cluster_graph
+from smtpuzzles.puzzles.floodit.encoding import FloodFormula
 from smtpuzzles.puzzles.floodit.modes import run_mode
 
 
@@ -139,3 +143,29 @@ def test_both_strategies_agree_with_brute_force(optima: list[int]) -> None:
             assert (got.status, got.length, got.lower_bound) == ("optimal", best, best), board
             found = run_mode(board, "search", (max(0, best - 3), best + 4), strategy=strategy)
             assert (found.status, found.length) == ("optimal", best), board
+
+
+def test_the_clause_form_agrees_with_brute_force(
+    optima: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every probe passing one conflict moves to the flood rule as clauses, and the
+    answers stay the brute-force optima (min, exact at and below them)."""
+    monkeypatch.setattr(modes, "CLAUSES_AFTER", 1)
+    switched = 0
+    for board, best in list(zip(BOARDS, optima, strict=True))[:120]:
+        got = run_mode(board, "min")
+        assert (got.status, got.length, got.lower_bound) == ("optimal", best, best), board
+        switched += any("as clauses" in note for note in got.notes)
+        if best > 0:
+            assert run_mode(board, "exact", (best,)).length == best, board
+            assert run_mode(board, "exact", (best - 1,)).status == "unsat", board
+    assert switched >= 1  # most of these boards need no conflict at all
+
+
+def test_the_clause_form_is_sat_at_the_optimum_and_unsat_below(optima: list[int]) -> None:
+    for board, best in zip(BOARDS, optima, strict=True):
+        formula = FloodFormula(cluster_graph(board.grid), clauses=True)
+        assert formula.solver is not None
+        assert formula.solver.check(*formula.goal(best)) == z3.sat, board
+        if best > 0:
+            assert formula.solver.check(*formula.goal(best - 1)) == z3.unsat, board
