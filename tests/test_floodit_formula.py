@@ -73,3 +73,43 @@ def test_the_flooded_flags_are_the_real_flood(seed: int, clauses: bool) -> None:
                 wrong.append(z3.Not(flag) if really else flag)
     assert formula.solver is not None
     assert formula.solver.check(*played, z3.Or(wrong)) == z3.unsat
+
+
+def recoloured(board: list[list[int]], region: set, colour: int) -> list[list[int]]:
+    """The board with the cells of ``region`` painted ``colour`` (a move, no checks)."""
+    out = [row[:] for row in board]
+    for r, c in region:
+        out[r][c] = colour
+    return out
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_moves_that_flood_nothing_are_left_out(seed: int) -> None:
+    """Without the progress rule a model may hold moves that flood nothing; the moves
+    read from it are the game without them, still a full solution."""
+    rng = random.Random(200 + seed)
+    grid = random_grid(rng, rng.randrange(3, 7), rng.randrange(3, 7), rng.randrange(3, 6))
+    game = random_game(rng, grid)
+    padded, inserted = list(game), 0
+    for at in sorted(rng.sample(range(len(game)), min(2, len(game))), reverse=True):
+        board = replay(grid, game[:at])[0]
+        region = flood_region(board)
+        last = game[at - 1] if at > 0 else grid[0][0]
+        idle = [
+            c
+            for c in range(len({v for row in grid for v in row}))
+            if c not in (last, game[at]) and flood_region(recoloured(board, region, c)) == region
+        ]
+        if idle:
+            padded.insert(at, rng.choice(idle))
+            inserted += 1
+    g = cluster_graph(grid)
+    formula = FloodFormula(g, progress=False)
+    played = [z3.Int(f"colour_t{t}") == move for t, move in enumerate(padded)]
+    assert formula.solver is not None
+    assert formula.solver.check(*formula.goal(len(padded)), *played) == z3.sat
+    assert formula.moves(formula.solver.model()) == game
+    if inserted:
+        strict = FloodFormula(g)
+        assert strict.solver is not None
+        assert strict.solver.check(*strict.goal(len(padded)), *played) == z3.unsat

@@ -145,12 +145,14 @@ def test_both_strategies_agree_with_brute_force(optima: list[int]) -> None:
             assert (found.status, found.length) == ("optimal", best), board
 
 
+@pytest.mark.parametrize("trigger", ["conflicts", "gap"])
 def test_the_clause_form_agrees_with_brute_force(
-    optima: list[int], monkeypatch: pytest.MonkeyPatch
+    optima: list[int], monkeypatch: pytest.MonkeyPatch, trigger: str
 ) -> None:
-    """Every probe passing one conflict moves to the flood rule as clauses, and the
-    answers stay the brute-force optima (min, exact at and below them)."""
-    monkeypatch.setattr(modes, "CLAUSES_AFTER", 1)
+    """Every probe passing one conflict (or every board: any gap between the bounds)
+    moves to the flood rule as clauses, and the answers stay the brute-force optima
+    (min, exact at and below them)."""
+    monkeypatch.setattr(modes, "CLAUSES_AFTER" if trigger == "conflicts" else "WIDE_GAP", 1)
     switched = 0
     for board, best in list(zip(BOARDS, optima, strict=True))[:120]:
         got = run_mode(board, "min")

@@ -69,6 +69,12 @@ BOUND_NODES = 0
 #: percentile 2,000, at most 5,500 on 200 boards), so they keep the compact formula,
 #: which Z3 reads in half the time; 18x18 8-colour boards need 100,000 and more.
 CLAUSES_AFTER = 10_000
+
+#: The modes whose formula requires every move before done to flood something new:
+#: ``exact N`` means N moves that each do something, and ``solve`` promises such moves.
+#: ``opt`` keeps the formula Z3's Optimize was measured with. For ``min`` and ``search``
+#: it would only break symmetry (see ``FloodFormula.progress``).
+PROGRESS_MODES = ("exact", "solve", "opt")
 UNLIMITED_CONFLICTS = 2**32 - 1  #: Z3's "no limit" for ``max_conflicts``
 
 
@@ -136,6 +142,7 @@ class Search:
         self.outcome = Outcome(mode)
         self.graph: ClusterGraph = cluster_graph(board.grid, start)
         self._formula: FloodFormula | None = None
+        self.clauses = False  #: build the flood rule as clauses (see :meth:`probe`)
         self.lb = lower_bound(self.graph)
         self.lb_without_z3 = self.lb  #: the part of the lower bound the bounds proved
         self.outcome.lower_bound = self.lb
@@ -143,7 +150,13 @@ class Search:
     @property
     def formula(self) -> FloodFormula:
         if self._formula is None:
-            self._formula = FloodFormula(self.graph, self.engine, self.counting)
+            self._formula = FloodFormula(
+                self.graph,
+                self.engine,
+                self.counting,
+                clauses=self.clauses,
+                progress=self.outcome.mode in PROGRESS_MODES,
+            )
         return self._formula
 
     # -- bookkeeping --------------------------------------------------------------------
@@ -168,12 +181,13 @@ class Search:
         probe then uses: hard searches go about twice as fast on it, while easy boards
         would pay more to read it than they search."""
         label = f"T={horizon}" + (" exact" if exact else "")
-        compact = self.engine == "sat" and not self.formula.clauses and CLAUSES_AFTER > 0
+        compact = self.engine == "sat" and not self.clauses and CLAUSES_AFTER > 0
         answer = self._ask(horizon, exact, label, CLAUSES_AFTER if compact else 0)
         if answer == z3.unknown and compact:
             solver = self.formula.solver
             if solver is not None and "conflicts" in solver.reason_unknown():
-                self._formula = FloodFormula(self.graph, self.engine, self.counting, clauses=True)
+                self.clauses = True
+                self._formula = None
                 self.outcome.stats.next_solver()
                 self.outcome.notes.append(
                     f"flood rule as clauses from T={horizon} on (over {CLAUSES_AFTER} conflicts)"
@@ -201,6 +215,15 @@ class Search:
             solver.set("max_conflicts", max_conflicts or UNLIMITED_CONFLICTS)
         return check(solver, self.budget, goal, self.outcome.stats, label)
 
+    def judge(self, playout: int) -> None:
+        """A playout :data:`WIDE_GAP` or more above the lower bound marks a hard search:
+        its formula has the flood rule as clauses from the start."""
+        if self._formula is None and not self.clauses and playout - self.lb >= WIDE_GAP:
+            self.clauses = True
+            self.outcome.notes.append(
+                f"flood rule as clauses: the playout is {playout - self.lb} above the lower bound"
+            )
+
     def playout_budget(self) -> float | None:
         """A quarter of the time left for the beam search, so the solver gets the rest."""
         left = self.budget.remaining()
@@ -211,6 +234,7 @@ class Search:
         above the lower bound, also try a wider beam (see :data:`WIDE_GAP`)."""
         moves = upper_bound(self.graph, budget_s=self.playout_budget())
         self.accept(moves)
+        self.judge(len(moves))
         if widen and len(moves) - self.lb >= WIDE_GAP:
             budget = self.playout_budget()
             budget = WIDE_BUDGET_S if budget is None else min(budget, WIDE_BUDGET_S)
@@ -298,6 +322,7 @@ class Search:
             self.outcome.status = "unsat"
             return
         play = upper_bound(self.graph, budget_s=self.playout_budget())
+        self.judge(len(play))
         known = len(play) <= hi
         if known:
             self.accept(play)
@@ -453,7 +478,7 @@ def dry_run(
         script = optimize_script(opt, [title])
         facts = list(opt.assertions())
     else:
-        formula = FloodFormula(g, counting=counting, feed=False)
+        formula = FloodFormula(g, counting=counting, feed=False, progress=mode in PROGRESS_MODES)
         facts = formula.assertions(horizon, mode == "exact")
         script = formula.script(horizon, mode == "exact", [title])
     sizes = {"horizon": horizon, "clusters": len(g), **formula_size(facts)}
