@@ -215,14 +215,16 @@ class Search:
             solver.set("max_conflicts", max_conflicts or UNLIMITED_CONFLICTS)
         return check(solver, self.budget, goal, self.outcome.stats, label)
 
-    def judge(self, playout: int) -> None:
-        """A playout :data:`WIDE_GAP` or more above the lower bound marks a hard search:
-        its formula has the flood rule as clauses from the start."""
-        if self._formula is None and not self.clauses and playout - self.lb >= WIDE_GAP:
+    def judge(self, playout: int) -> bool:
+        """Is a playout of this length :data:`WIDE_GAP` or more above the lower bound? That
+        marks a hard search, whose formula has the flood rule as clauses from the start."""
+        far = playout - self.lb >= WIDE_GAP
+        if far and self._formula is None and not self.clauses:
             self.clauses = True
             self.outcome.notes.append(
                 f"flood rule as clauses: the playout is {playout - self.lb} above the lower bound"
             )
+        return far
 
     def playout_budget(self) -> float | None:
         """A quarter of the time left for the beam search, so the solver gets the rest."""
@@ -234,8 +236,7 @@ class Search:
         above the lower bound, also try a wider beam (see :data:`WIDE_GAP`)."""
         moves = upper_bound(self.graph, budget_s=self.playout_budget())
         self.accept(moves)
-        self.judge(len(moves))
-        if widen and len(moves) - self.lb >= WIDE_GAP:
+        if self.judge(len(moves)) and widen:
             budget = self.playout_budget()
             budget = WIDE_BUDGET_S if budget is None else min(budget, WIDE_BUDGET_S)
             self.accept(upper_bound(self.graph, width=WIDE_WIDTH, budget_s=budget))
