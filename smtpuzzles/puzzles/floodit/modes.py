@@ -69,13 +69,13 @@ BOUND_NODES = 0
 #: percentile 2,000, at most 5,500 on 200 boards), so they keep the compact formula,
 #: which Z3 reads in half the time; 18x18 8-colour boards need 100,000 and more.
 CLAUSES_AFTER = 10_000
+UNLIMITED_CONFLICTS = 2**32 - 1  #: Z3's "no limit" for ``max_conflicts``
 
 #: The modes whose formula requires every move before done to flood something new:
 #: ``exact N`` means N moves that each do something, and ``solve`` promises such moves.
 #: ``opt`` keeps the formula Z3's Optimize was measured with. For ``min`` and ``search``
 #: it would only break symmetry (see ``FloodFormula.progress``).
 PROGRESS_MODES = ("exact", "solve", "opt")
-UNLIMITED_CONFLICTS = 2**32 - 1  #: Z3's "no limit" for ``max_conflicts``
 
 
 @dataclass
