@@ -742,7 +742,7 @@ def formula(
         if connectivity not in _nurikabe.STRATEGIES:
             raise InputError(f"connectivity={connectivity!r}: expected distance or lazy")
         enc = _nurikabe.encode(p.puzzle)
-        facts = enc.local() + (enc.connectivity() if connectivity == "distance" else [])
+        facts = _nurikabe.starting_formula(enc, connectivity)
         note = f"nurikabe {p.name}: {len(p.puzzle)} cells, {len(p.puzzle.clues)} clues"
     else:
         if connectivity not in _koburin.CONNECTIVITY:

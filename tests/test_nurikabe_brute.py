@@ -9,6 +9,7 @@ solutions) and at random (so many have none).
 
 from __future__ import annotations
 
+import importlib
 import itertools
 import random
 from collections import deque
@@ -148,3 +149,47 @@ def test_a_cell_the_wall_cannot_do_without_is_deduced_black() -> None:
     assert {graph.names[i] for i in known.black} == {"p", "q", "x"}
     assert {graph.names[i] for i in known.owner} == {"k", "r"}
     assert solve(puzzle)[0].status == "solved"
+
+
+@pytest.mark.parametrize("strategy", ["distance", "lazy"])
+def test_an_island_may_surround_a_wall_that_touches_no_border(strategy: str) -> None:
+    """3x3, clue 8 in a corner: any other cell may be the wall, the centre too. The
+    white cells' Euler count (cells - links + white 2x2 blocks) is then one less than
+    their single region: the wall is a hole in the island."""
+    graph = rectangle(3, 3)
+    puzzle = Nurikabe(graph, {0: 8}, tuple(graph.squares()))
+    outcome, _ = solve(puzzle, strategy, count=10)
+    assert set(outcome.solutions) == {tuple(i == b for i in range(9)) for b in range(1, 9)}
+
+
+@pytest.mark.parametrize("strategy", ["distance", "lazy"])
+def test_an_unknown_clue_may_take_every_cell(strategy: str) -> None:
+    """With a ``?`` clue alone the wall may be empty: then it makes no hole."""
+    graph = rectangle(2, 3)
+    puzzle = Nurikabe(graph, {0: None}, tuple(graph.squares()))
+    expected = brute_force(puzzle)
+    assert (False,) * 6 in expected
+    outcome, _ = solve(puzzle, strategy, count=len(expected) + 1)
+    assert set(outcome.solutions) == expected
+
+
+RECTANGLES = [p for p in CASES if p.graph.kind == "square" and len(p) >= 6]
+
+
+@pytest.mark.parametrize("puzzle", RECTANGLES, ids=[p.name for p in RECTANGLES])
+def test_starting_over_without_the_count_keeps_what_was_found(
+    puzzle: Nurikabe, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With one conflict for the white-region count, most searches start over without
+    it, some after pictures were blocked or while the fixed cells are sought: the
+    answers still equal brute force, none twice."""
+    search_module = importlib.import_module("smtpuzzles.puzzles.nurikabe.solve")
+    monkeypatch.setattr(search_module, "COUNTED_CONFLICTS", 1)
+    expected = brute_force(puzzle)
+    outcome, _ = solve(puzzle, count=len(expected) + 2)
+    assert sorted(outcome.solutions) == sorted(expected)
+    outcome, _ = solve(puzzle, unique=True)
+    if expected:
+        first = outcome.solutions[0]
+        fixed = {i for i in range(len(puzzle)) if all(s[i] == first[i] for s in expected)}
+        assert outcome.fixed is not None and set(outcome.fixed) == fixed

@@ -12,7 +12,7 @@ import typer
 from ..errors import InputError
 from ..formats.grid import format_clue_grid
 from ..formats.puzzlink import looks_like_url
-from ..puzzles.nurikabe import STRATEGIES, Outcome, encode, solve
+from ..puzzles.nurikabe import STRATEGIES, Outcome, encode, solve, starting_formula
 from ..puzzles.nurikabe.generate import SHAPES, generate, shape_graph
 from ..puzzles.nurikabe.parse import FORMATS, format_table, parse, to_puzzlink
 from ..puzzles.nurikabe.view import json_solution, svg, text_picture
@@ -143,7 +143,7 @@ def solve_command(
         return
     if dry_run:
         enc = encode(p)
-        formula = enc.local() + (enc.connectivity() if connectivity == "distance" else [])
+        formula = starting_formula(enc, connectivity)
         if print_asserts:
             _emit(smtlib_script(formula, comments=_comments(p, connectivity)), output, puzzle)
             return

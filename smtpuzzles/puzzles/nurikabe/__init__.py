@@ -3,7 +3,7 @@
 from .check import problems
 from .encode import Encoding, encode
 from .puzzle import Deductions, Nurikabe, Picture, deduce
-from .solve import STRATEGIES, Outcome, Search, solve
+from .solve import STRATEGIES, Outcome, Search, solve, starting_formula
 
 __all__ = [
     "STRATEGIES",
@@ -17,4 +17,5 @@ __all__ = [
     "encode",
     "problems",
     "solve",
+    "starting_formula",
 ]

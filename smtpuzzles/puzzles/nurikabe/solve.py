@@ -1,6 +1,7 @@
 """Searching for Nurikabe solutions: one incremental solver, two connectivity strategies.
 
-``distance``: the whole formula at once (islands and wall as distance-to-root regions).
+``distance``: the whole formula at once (islands and wall as distance-to-root regions),
+first with the white-region count and a conflict limit, then without it.
 ``lazy``: the method of seeds/004 - solve without connectivity, look at the model, and
 for every island or wall piece that is cut off add a constraint that rules out that
 piece (it must lose a cell or gain a neighbour), then solve again on the same solver.
@@ -19,7 +20,7 @@ import z3
 from ...errors import CheckFailure
 from ...solving import Budget, Interrupted, Stats, TimeUp, check, deadline, new_solver
 from .check import problems
-from .encode import Encoding, encode
+from .encode import COUNT, Encoding, encode
 from .puzzle import Nurikabe, Picture
 
 STRATEGIES = ("distance", "lazy")
@@ -28,6 +29,19 @@ STRATEGIES = ("distance", "lazy")
 #: equations suit the simplex of the general solver far better than bit-blasting, while
 #: the lazy loop's purely Boolean formulas suit the SAT core.
 BEST_ENGINE = {"distance": "smt", "lazy": "sat"}
+
+#: Conflicts each check of the distance strategy gets with the white-region count
+#: (:func:`.encode.islands_counted`) before the search starts over without it. The count
+#: decides some puzzles of a few huge islands at once (janko 0029: no conflict at all,
+#: against no answer in 240 s without it), but slows others down (0683: no answer in
+#: 40 s, against 2.2 s and 21,000 conflicts without it).
+COUNTED_CONFLICTS = 2000
+
+
+def starting_formula(enc: Encoding, strategy: str) -> list[z3.BoolRef]:
+    """The rules a strategy's search starts from (what ``--dry-run`` shows)."""
+    distance = strategy == "distance"
+    return enc.terms(connectivity=distance, counted=distance)
 
 
 @dataclass
@@ -64,25 +78,58 @@ class Search:
         self.stats = stats
         self.enc: Encoding = encode(puzzle)
         self.engine = engine or BEST_ENGINE[strategy]
-        self.solver = new_solver(self.engine)
-        self.solver.from_string(self.enc.text(connectivity=strategy == "distance"))
+        self.counted = strategy == "distance" and bool(self.enc.rules.get(COUNT))
         self.cuts: list[z3.BoolRef] = []
         self.blocked: list[z3.BoolRef] = []
+        self.added: list[z3.BoolRef] = []  #: blocked pictures and guards, for a new solver
         self.rounds = 0
+        self.solver = self._new_solver()
+
+    def _new_solver(self) -> z3.Solver:
+        """A solver over the rules and everything added so far. The count's solver has a
+        Z3 context of its own: terms made in the main one would change the order Z3
+        searches in when it starts over without the count (janko 0683 took 18 s that
+        way, and 2.2 s on its own)."""
+        ctx = z3.Context() if self.counted else None
+        solver = new_solver(self.engine, ctx=ctx)
+        solver.from_string(self.enc.text(self.strategy == "distance", self.counted))
+        if self.counted:
+            solver.set("max_conflicts", COUNTED_CONFLICTS)
+        solver.add(*(self._here(c, solver) for c in self.added))
+        return solver
+
+    def _here(self, term: z3.BoolRef, solver: z3.Solver | None = None) -> z3.BoolRef:
+        """``term`` in the context of ``solver`` (by default the current one)."""
+        ctx = (solver or self.solver).ctx
+        return term if term.ctx == ctx else term.translate(ctx)
+
+    def _drop_count(self) -> None:
+        """Start over without the white-region count, which has not decided the puzzle."""
+        self.counted = False
+        self.solver = self._new_solver()
+        if self.stats is not None:
+            self.stats.next_solver()
+
+    def add(self, *constraints: z3.BoolRef) -> None:
+        """Constraints beyond the rules (blocked pictures, guards), kept for a new solver."""
+        self.added += constraints
+        self.solver.add(*(self._here(c) for c in constraints))
 
     def next(self, assumptions: list[z3.BoolRef] = ()) -> Picture | None | str:
         """A new checked picture, ``None`` when there is none, or ``"unknown"``."""
         while True:
             self.rounds += 1
-            answer = check(
-                self.solver, self.budget, list(assumptions), self.stats, f"round {self.rounds}"
-            )
+            assumed = [self._here(a) for a in assumptions]
+            answer = check(self.solver, self.budget, assumed, self.stats, f"round {self.rounds}")
             if answer == z3.unknown:
+                if self.counted and "max-conflicts" in self.solver.reason_unknown():
+                    self._drop_count()
+                    continue
                 return "unknown"
             if answer == z3.unsat:
                 return None
             model = self.solver.model()
-            picture = tuple(z3.is_true(model.eval(b, True)) for b in self.enc.black)
+            picture = tuple(z3.is_true(model.eval(self._here(b), True)) for b in self.enc.black)
             if self.strategy == "lazy":
                 cuts = lazy_cuts(self.enc, model, picture)
                 if cuts:
@@ -97,13 +144,13 @@ class Search:
     @property
     def formula(self) -> list[z3.BoolRef]:
         """What the solver holds but the blocked pictures: the rules, and the lazy cuts."""
-        return self.enc.terms(connectivity=self.strategy == "distance") + self.cuts
+        return self.enc.terms(self.strategy == "distance", self.counted) + self.cuts
 
     def block(self, picture: Picture) -> None:
         """Rule this picture out from now on."""
         differs = z3.Or([b != z3.BoolVal(v) for b, v in zip(self.enc.black, picture)])
         self.blocked.append(differs)
-        self.solver.add(differs)
+        self.add(differs)
 
 
 def lazy_cuts(enc: Encoding, model: z3.ModelRef, picture: Picture) -> list[z3.BoolRef]:
@@ -215,9 +262,7 @@ def fixed_cells(search: Search, outcome: Outcome) -> dict[int, bool] | None:
     black = search.enc.black
     while candidates:
         guard = z3.Bool(f"differs_{search.rounds}")
-        search.solver.add(
-            z3.Implies(guard, z3.Or([black[i] != z3.BoolVal(first[i]) for i in candidates]))
-        )
+        search.add(z3.Implies(guard, z3.Or([black[i] != z3.BoolVal(first[i]) for i in candidates])))
         found = search.next([guard])
         if found == "unknown":
             return None
