@@ -180,11 +180,11 @@ RECTANGLES = [p for p in CASES if p.graph.kind == "square" and len(p) >= 6]
 def test_starting_over_without_the_count_keeps_what_was_found(
     puzzle: Nurikabe, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """With one conflict for the white-region count, most searches start over without
-    it, some after pictures were blocked or while the fixed cells are sought: the
-    answers still equal brute force, none twice."""
+    """With one conflict for each of the first two phases, most searches start over
+    once or twice, some after pictures were blocked or while the fixed cells are
+    sought: the answers still equal brute force, none twice."""
     search_module = importlib.import_module("smtpuzzles.puzzles.nurikabe.solve")
-    monkeypatch.setattr(search_module, "COUNTED_CONFLICTS", 1)
+    monkeypatch.setattr(search_module, "PHASES", ((False, 1), (True, 1), (False, None)))
     expected = brute_force(puzzle)
     outcome, _ = solve(puzzle, count=len(expected) + 2)
     assert sorted(outcome.solutions) == sorted(expected)

@@ -32,7 +32,7 @@ from .puzzle import Deductions, Nurikabe, deduce, distances_within
 
 CONNECTIVITY = ("islands_connected", "wall_connected")
 #: The redundant count of white regions, which the search uses only at first (see
-#: :data:`~.solve.COUNTED_CONFLICTS`).
+#: :data:`~.solve.PHASES`).
 COUNT = "islands_counted"
 
 

@@ -1,7 +1,7 @@
 """Searching for Nurikabe solutions: one incremental solver, two connectivity strategies.
 
 ``distance``: the whole formula at once (islands and wall as distance-to-root regions),
-first with the white-region count and a conflict limit, then without it.
+on a rectangle in phases with and without the white-region count (:data:`PHASES`).
 ``lazy``: the method of seeds/004 - solve without connectivity, look at the model, and
 for every island or wall piece that is cut off add a constraint that rules out that
 piece (it must lose a cell or gain a neighbour), then solve again on the same solver.
@@ -30,18 +30,21 @@ STRATEGIES = ("distance", "lazy")
 #: the lazy loop's purely Boolean formulas suit the SAT core.
 BEST_ENGINE = {"distance": "smt", "lazy": "sat"}
 
-#: Conflicts each check of the distance strategy gets with the white-region count
-#: (:func:`.encode.islands_counted`) before the search starts over without it. The count
+#: The distance strategy's plan on a plain rectangle, as (white-region count?, conflicts
+#: each check gets; ``None``: no limit): the formula without the count, briefly; with
+#: it, briefly; then without it for good. The count (:func:`.encode.islands_counted`)
 #: decides some puzzles of a few huge islands at once (janko 0029: no conflict at all,
-#: against no answer in 240 s without it), but slows others down (0683: no answer in
-#: 40 s, against 2.2 s and 21,000 conflicts without it).
-COUNTED_CONFLICTS = 2000
+#: against no answer in 240 s without it) but slows others down (0683: no answer in
+#: 40 s, against 2.2 s and 21,000 conflicts without it), and tried first it cost every
+#: puzzle its larger formula (the corpus median 12% slower). Each phase starts a new
+#: solver; the last one repeats the first phase's conflicts, a small price on puzzles
+#: that need more than a few thousand.
+PHASES: tuple[tuple[bool, int | None], ...] = ((False, 2000), (True, 1000), (False, None))
 
 
 def starting_formula(enc: Encoding, strategy: str) -> list[z3.BoolRef]:
     """The rules a strategy's search starts from (what ``--dry-run`` shows)."""
-    distance = strategy == "distance"
-    return enc.terms(connectivity=distance, counted=distance)
+    return enc.terms(connectivity=strategy == "distance", counted=False)
 
 
 @dataclass
@@ -78,7 +81,10 @@ class Search:
         self.stats = stats
         self.enc: Encoding = encode(puzzle)
         self.engine = engine or BEST_ENGINE[strategy]
-        self.counted = strategy == "distance" and bool(self.enc.rules.get(COUNT))
+        has_count = strategy == "distance" and bool(self.enc.rules.get(COUNT))
+        self.phases = list(PHASES) if has_count else [(False, None)]
+        self.phased = has_count
+        self.counted, self.limit = self.phases.pop(0)
         self.cuts: list[z3.BoolRef] = []
         self.blocked: list[z3.BoolRef] = []
         self.added: list[z3.BoolRef] = []  #: blocked pictures and guards, for a new solver
@@ -86,15 +92,15 @@ class Search:
         self.solver = self._new_solver()
 
     def _new_solver(self) -> z3.Solver:
-        """A solver over the rules and everything added so far. The count's solver has a
-        Z3 context of its own: terms made in the main one would change the order Z3
-        searches in when it starts over without the count (janko 0683 took 18 s that
-        way, and 2.2 s on its own)."""
-        ctx = z3.Context() if self.counted else None
+        """A solver over the rules and everything added so far. With phases, each solver
+        has a Z3 context of its own, so the last phase repeats the first exactly before
+        it goes on: in one shared context the terms left by earlier solvers change the
+        order Z3 searches in (janko 0683 took 17 s where it had taken 2.2 s)."""
+        ctx = z3.Context() if self.phased else None
         solver = new_solver(self.engine, ctx=ctx)
         solver.from_string(self.enc.text(self.strategy == "distance", self.counted))
-        if self.counted:
-            solver.set("max_conflicts", COUNTED_CONFLICTS)
+        if self.limit is not None:
+            solver.set("max_conflicts", self.limit)
         solver.add(*(self._here(c, solver) for c in self.added))
         return solver
 
@@ -103,9 +109,9 @@ class Search:
         ctx = (solver or self.solver).ctx
         return term if term.ctx == ctx else term.translate(ctx)
 
-    def _drop_count(self) -> None:
-        """Start over without the white-region count, which has not decided the puzzle."""
-        self.counted = False
+    def _next_phase(self) -> None:
+        """Start over with the next formula of :data:`PHASES`."""
+        self.counted, self.limit = self.phases.pop(0)
         self.solver = self._new_solver()
         if self.stats is not None:
             self.stats.next_solver()
@@ -122,8 +128,8 @@ class Search:
             assumed = [self._here(a) for a in assumptions]
             answer = check(self.solver, self.budget, assumed, self.stats, f"round {self.rounds}")
             if answer == z3.unknown:
-                if self.counted and "max-conflicts" in self.solver.reason_unknown():
-                    self._drop_count()
+                if self.phases and "max-conflicts" in self.solver.reason_unknown():
+                    self._next_phase()
                     continue
                 return "unknown"
             if answer == z3.unsat:
