@@ -112,6 +112,7 @@ class Search:
     def _next_phase(self) -> None:
         """Start over with the next formula of :data:`PHASES`."""
         self.counted, self.limit = self.phases.pop(0)
+        del self.solver  # freed before the next one is built: one solver in memory at a time
         self.solver = self._new_solver()
         if self.stats is not None:
             self.stats.next_solver()
