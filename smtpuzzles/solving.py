@@ -276,7 +276,8 @@ def smtlib_script(
     Standard syntax only, as long as the terms are (``ite`` sums, not pseudo-Boolean
     atoms): other solvers such as cvc5 read it.
     """
-    printer = z3.Solver()
+    assertions = list(assertions)
+    printer = z3.Solver(ctx=assertions[0].ctx if assertions else None)
     for a in assertions:
         printer.add(a)
     body = printer.to_smt2().splitlines()

@@ -42,10 +42,10 @@ class Encoding:
 
     puzzle: Nurikabe
     known: Deductions
-    black: list[z3.BoolRef]
-    island: dict[int, dict[int, z3.BoolRef]]
+    #: the SMT-LIB name of "cell ``i`` is black", per cell
     black_names: list[str]
-    island_names: dict[int, dict[int, str]]
+    #: per clue, the cells its island can reach and the names of "the island holds it"
+    island: dict[int, dict[int, str]]
     rules: dict[str, list[str]] = field(default_factory=dict)
     #: declarations of the connectivity rules' own variables (distances, root chains)
     helpers: list[str] = field(default_factory=list)
@@ -60,7 +60,7 @@ class Encoding:
 
     def has(self, k: int, i: int) -> str:
         """The SMT-LIB name of "clue ``k``'s island holds cell ``i``"."""
-        return self.island_names[k][i]
+        return self.island[k][i]
 
     def add(self, rule: str, constraints: list[str]) -> None:
         self.rules.setdefault(rule, []).extend(constraints)
@@ -69,7 +69,7 @@ class Encoding:
         """Declarations and assertions (no ``check-sat``): every rule, or every rule but
         connectivity (what the lazy strategy starts from), with or without the
         white-region count (:func:`islands_counted`)."""
-        names = [self.b(i) for i in range(len(self.black))]
+        names = list(self.black_names)
         names += [self.has(k, i) for k, cells in self.island.items() for i in cells]
         lines = [f"(declare-fun {n} () Bool)" for n in names]
         if connectivity:
@@ -79,9 +79,11 @@ class Encoding:
                 lines += [f"(assert {t})" for t in terms]
         return "\n".join(lines) + "\n"
 
-    def terms(self, connectivity: bool = True, counted: bool = True) -> list[z3.BoolRef]:
-        """The assertions of :meth:`text` as Z3 terms."""
-        return list(z3.parse_smt2_string(self.text(connectivity, counted)))
+    def terms(
+        self, connectivity: bool = True, counted: bool = True, ctx: z3.Context | None = None
+    ) -> list[z3.BoolRef]:
+        """The assertions of :meth:`text` as Z3 terms (of ``ctx``)."""
+        return list(z3.parse_smt2_string(self.text(connectivity, counted), ctx=ctx))
 
     def local(self) -> list[z3.BoolRef]:
         """Every rule but connectivity and the count: what the lazy strategy starts from."""
@@ -91,6 +93,15 @@ class Encoding:
         """The connectivity rules alone."""
         return self.terms(counted=False)[len(self.local()) :]
 
+    def black_vars(self, ctx: z3.Context | None = None) -> list[z3.BoolRef]:
+        """ "Cell ``i`` is black" as Z3 terms of ``ctx``: made where a solver needs them,
+        so that a search in a context of its own never builds Z3's main context."""
+        return [z3.Bool(n, ctx) for n in self.black_names]
+
+    def island_vars(self, ctx: z3.Context | None = None) -> dict[int, dict[int, z3.BoolRef]]:
+        """ "Clue ``k``'s island holds cell ``i``" as Z3 terms of ``ctx``."""
+        return {k: {i: z3.Bool(n, ctx) for i, n in c.items()} for k, c in self.island.items()}
+
 
 def variables(puzzle: Nurikabe, known: Deductions) -> Encoding:
     name = [escape(n) for n in puzzle.graph.names]
@@ -99,9 +110,7 @@ def variables(puzzle: Nurikabe, known: Deductions) -> Encoding:
         k: {i: f"island_{name[k]}_has_{name[i]}" for i in sorted(cells)}
         for k, cells in known.reach.items()
     }
-    black = [z3.Bool(n) for n in black_names]
-    island = {k: {i: z3.Bool(n) for i, n in cells.items()} for k, cells in island_names.items()}
-    return Encoding(puzzle, known, black, island, black_names, island_names)
+    return Encoding(puzzle, known, black_names, island_names)
 
 
 def clues_are_white(enc: Encoding) -> None:

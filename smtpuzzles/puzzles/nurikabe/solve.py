@@ -86,7 +86,7 @@ class Search:
         self.phased = has_count
         self.counted, self.limit = self.phases.pop(0)
         self.cuts: list[z3.BoolRef] = []
-        self.blocked: list[z3.BoolRef] = []
+        self._blocked: list[z3.BoolRef] = []
         self.added: list[z3.BoolRef] = []  #: blocked pictures and guards, for a new solver
         self.rounds = 0
         self.solver = self._new_solver()
@@ -102,6 +102,8 @@ class Search:
         if self.limit is not None:
             solver.set("max_conflicts", self.limit)
         solver.add(*(self._here(c, solver) for c in self.added))
+        self.black = self.enc.black_vars(solver.ctx)  #: the picture's variables, in its context
+        self.island = self.enc.island_vars(solver.ctx) if self.strategy == "lazy" else {}
         return solver
 
     def _here(self, term: z3.BoolRef, solver: z3.Solver | None = None) -> z3.BoolRef:
@@ -136,9 +138,9 @@ class Search:
             if answer == z3.unsat:
                 return None
             model = self.solver.model()
-            picture = tuple(z3.is_true(model.eval(self._here(b), True)) for b in self.enc.black)
+            picture = tuple(z3.is_true(model.eval(b, True)) for b in self.black)
             if self.strategy == "lazy":
-                cuts = lazy_cuts(self.enc, model, picture)
+                cuts = lazy_cuts(self.enc, self.black, self.island, model, picture)
                 if cuts:
                     self.cuts += cuts
                     self.solver.add(*cuts)
@@ -150,18 +152,32 @@ class Search:
 
     @property
     def formula(self) -> list[z3.BoolRef]:
-        """What the solver holds but the blocked pictures: the rules, and the lazy cuts."""
-        return self.enc.terms(self.strategy == "distance", self.counted) + self.cuts
+        """What the solver holds but the blocked pictures: the rules, and the lazy cuts
+        (in the solver's context, as :attr:`blocked`)."""
+        rules = self.enc.terms(self.strategy == "distance", self.counted, self.solver.ctx)
+        return rules + self.cuts
+
+    @property
+    def blocked(self) -> list[z3.BoolRef]:
+        """The pictures ruled out, one "differs from it" each, in the solver's context."""
+        return [self._here(b) for b in self._blocked]
 
     def block(self, picture: Picture) -> None:
         """Rule this picture out from now on."""
-        differs = z3.Or([b != z3.BoolVal(v) for b, v in zip(self.enc.black, picture)])
-        self.blocked.append(differs)
+        differs = z3.Or([z3.Not(b) if v else b for b, v in zip(self.black, picture)])
+        self._blocked.append(differs)
         self.add(differs)
 
 
-def lazy_cuts(enc: Encoding, model: z3.ModelRef, picture: Picture) -> list[z3.BoolRef]:
-    """Constraints that rule out every disconnected piece of the model's islands and wall.
+def lazy_cuts(
+    enc: Encoding,
+    black: list[z3.BoolRef],
+    island: dict[int, dict[int, z3.BoolRef]],
+    model: z3.ModelRef,
+    picture: Picture,
+) -> list[z3.BoolRef]:
+    """Constraints that rule out every disconnected piece of the model's islands and wall
+    (``black`` and ``island``: the variables in the model's context).
 
     A piece ``D`` cut off from its clue (or from the wall's root) stays cut off as long
     as ``D``'s cells keep their colour and none of its outside neighbours joins it; so
@@ -170,7 +186,7 @@ def lazy_cuts(enc: Encoding, model: z3.ModelRef, picture: Picture) -> list[z3.Bo
     graph = enc.puzzle.graph
     nbrs = enc.puzzle.neighbours
     cuts: list[z3.BoolRef] = []
-    for k, cells in enc.island.items():
+    for k, cells in island.items():
         members = [i for i, v in cells.items() if z3.is_true(model.eval(v, True))]
         for part in graph.components(members):
             if k in part:
@@ -186,12 +202,12 @@ def lazy_cuts(enc: Encoding, model: z3.ModelRef, picture: Picture) -> list[z3.Bo
         for part in parts:
             if part is keep:
                 continue
-            joins = [enc.black[j] for j in _rim(nbrs, part)]
+            joins = [black[j] for j in _rim(nbrs, part)]
             if keep is None:
                 # No cell is known black: the piece must grow, or another piece vanish.
                 other = next(p for p in parts if p is not part)[0]
-                joins.append(z3.Not(enc.black[other]))
-            cuts.extend(z3.Or(z3.Not(enc.black[i]), *joins) for i in part)
+                joins.append(z3.Not(black[other]))
+            cuts.extend(z3.Or(z3.Not(black[i]), *joins) for i in part)
     return cuts
 
 
@@ -233,7 +249,8 @@ def solve(
             if found is None:
                 break
             outcome.solutions.append(found)
-            search.block(found)
+            if len(outcome.solutions) < wanted or unique:  # a search for another follows
+                search.block(found)
         else:
             outcome.complete = count is None or len(outcome.solutions) < count
     except (Interrupted, KeyboardInterrupt):
@@ -266,10 +283,11 @@ def fixed_cells(search: Search, outcome: Outcome) -> dict[int, bool] | None:
     candidates = {i for i in range(len(first)) if all(s[i] == first[i] for s in outcome.solutions)}
     if outcome.unique:
         return {i: first[i] for i in sorted(candidates)}
-    black = search.enc.black
     while candidates:
-        guard = z3.Bool(f"differs_{search.rounds}")
-        search.add(z3.Implies(guard, z3.Or([black[i] != z3.BoolVal(first[i]) for i in candidates])))
+        black = search.black
+        guard = z3.Bool(f"differs_{search.rounds}", search.solver.ctx)
+        differs = [z3.Not(black[i]) if first[i] else black[i] for i in candidates]
+        search.add(z3.Implies(guard, z3.Or(differs)))
         found = search.next([guard])
         if found == "unknown":
             return None
