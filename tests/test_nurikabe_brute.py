@@ -25,7 +25,7 @@ from smtpuzzles.graph import (
     torus,
 )
 from smtpuzzles.puzzles.nurikabe import Nurikabe, problems, solve
-from smtpuzzles.puzzles.nurikabe.puzzle import deduce
+from smtpuzzles.puzzles.nurikabe.puzzle import _cut_cells, deduce, distances_within
 
 SHAPES: dict[str, Graph] = {
     f"{r}x{c}": rectangle(r, c) for r in range(1, 5) for c in range(1, 5) if r <= c
@@ -138,6 +138,38 @@ def test_a_cell_the_island_cannot_do_without_is_deduced_white() -> None:
     known = deduce(puzzle)
     names = {graph.names[i] for i, k in known.owner.items() if k == graph.index["a"]}
     assert names == {"a", "b"}
+
+
+def test_cut_cells_skip_only_cells_the_full_search_would_pass() -> None:
+    """The dominance filter of ``_cut_cells`` gives what searching without each cell in
+    turn gives, on random reaches of random rectangles, its own cells included."""
+    rng = random.Random(5)
+    for _ in range(400):
+        rows, cols = rng.randint(2, 7), rng.randint(2, 7)
+        graph = rectangle(rows, cols)
+        puzzle = Nurikabe(graph, {})
+        nbrs = puzzle.neighbours
+        clue = rng.randrange(len(graph))
+        size = rng.randint(2, len(graph))
+        usable = {i for i in range(len(graph)) if rng.random() < 0.8} | {clue}
+        reach = distances_within(nbrs, clue, size - 1, usable.__contains__)
+        mine = {clue} | {i for i in reach if rng.random() < 0.1}
+        if rng.random() < 0.1:
+            mine.add(rng.randrange(len(graph)))  # sometimes an own cell out of reach
+        plain = _cut_cells_by_search(nbrs, clue, size, reach, mine)
+        assert sorted(_cut_cells(nbrs, clue, size, reach, mine)) == plain
+
+
+def _cut_cells_by_search(nbrs, clue: int, size: int, reach: dict, mine: set[int]) -> list[int]:
+    """Every cell of the reach left out in turn: too few cells left, or an own one lost."""
+    forced = []
+    for x in reach:
+        if x == clue or x in mine:
+            continue
+        left = distances_within(nbrs, clue, size - 1, lambda j, x=x: j != x and j in reach)
+        if len(left) < size or any(i not in left for i in mine):
+            forced.append(x)
+    return sorted(forced)
 
 
 def test_a_cell_the_wall_cannot_do_without_is_deduced_black() -> None:
