@@ -13,8 +13,9 @@ limit or Ctrl-C ends a search with what is known: the best solution and proven b
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import z3
 
@@ -24,7 +25,9 @@ from ...solving import (
     Interrupted,
     MemoryLimitExceeded,
     Stats,
+    TimeUp,
     check,
+    deadline,
     formula_size,
     optimize_script,
 )
@@ -33,6 +36,8 @@ from .bounds import lower_bound, lower_bound_by_search, upper_bound
 from .check import check_solution
 from .clusters import ClusterGraph, cluster_graph
 from .encoding import FloodFormula
+
+T = TypeVar("T")
 
 #: ``min`` searches upward from the lower bound when the bounds are at most this far
 #: apart, and by bisection otherwise. Measured on 20 boards of 99problems (12x12 with 10
@@ -208,12 +213,22 @@ class Search:
 
     def _ask(self, horizon: int, exact: bool, label: str, max_conflicts: int) -> z3.CheckSatResult:
         """One check of "done within ``horizon``", stopped after ``max_conflicts`` (0: none)."""
-        goal = self.formula.goal(horizon, exact)
+        goal = self._in_time(lambda: self.formula.goal(horizon, exact))
         solver = self.formula.solver
         assert solver is not None
         if self.engine == "sat":
             solver.set("max_conflicts", max_conflicts or UNLIMITED_CONFLICTS)
         return check(solver, self.budget, goal, self.outcome.stats, label)
+
+    def _in_time(self, build: Callable[[], T]) -> T:
+        """``build()``, ended by the time-out like a check: Z3 stops itself in a check, but
+        building layers is Python (under load, a 20x20 board's layers ran 0.8 s past a
+        2 s limit)."""
+        try:
+            with deadline(self.budget):
+                return build()
+        except TimeUp:
+            raise _TimeUp() from None
 
     def judge(self, playout: int) -> bool:
         """Is a playout of this length :data:`WIDE_GAP` or more above the lower bound? That
@@ -349,7 +364,7 @@ class Search:
     def optimize(self) -> z3.Optimize:
         """``opt``: minimise the number of moves before done, within the playout's length."""
         hi = len(self.playout())
-        opt, formula = optimize_problem(self.graph, hi, self.counting)
+        opt, formula = self._in_time(lambda: optimize_problem(self.graph, hi, self.counting))
         answer = check(opt, self.budget, (), self.outcome.stats, f"optimize T<={hi}")
         if answer == z3.sat:
             moves = formula.moves(opt.model())
