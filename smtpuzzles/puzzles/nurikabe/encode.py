@@ -28,7 +28,7 @@ import z3
 
 from ...connectivity import connected_smtlib
 from ...smtlib import and_, count, escape, or_
-from .puzzle import Deductions, Nurikabe, deduce, distances_within
+from .puzzle import Deductions, Nurikabe, deduce, distances_within, wall_size
 
 CONNECTIVITY = ("islands_connected", "wall_connected")
 #: The redundant count of white regions, which the search uses only at first (see
@@ -187,13 +187,6 @@ def _region(
     region = connected_smtlib(graph, member, prefix, root, high, step="less", low=low)
     enc.helpers.extend(region.declarations)
     return region.constraints
-
-
-def wall_size(puzzle: Nurikabe) -> int | None:
-    """Cells the wall must have (unknown when a clue is ``?``)."""
-    if any(size is None for size in puzzle.clues.values()):
-        return None
-    return len(puzzle) - sum(s for s in puzzle.clues.values() if s is not None)
 
 
 def wall_connected(enc: Encoding) -> None:

@@ -9,6 +9,7 @@ adjacency between two cells is one relation, whatever way an adjacency table wro
 from __future__ import annotations
 
 from collections import Counter, deque
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ...graph import Graph
@@ -26,6 +27,8 @@ class Nurikabe:
     pools: tuple[tuple[int, ...], ...] = ()
     name: str = "<puzzle>"
     neighbours: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
+    #: per cell, the indices of the pools that hold it
+    pools_at: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         both: list[set[int]] = [set(t) for t in self.graph.out]
@@ -33,6 +36,11 @@ class Nurikabe:
             for j in targets:
                 both[j].add(i)
         object.__setattr__(self, "neighbours", tuple(tuple(sorted(s)) for s in both))
+        at: list[list[int]] = [[] for _ in both]
+        for p, pool in enumerate(self.pools):
+            for i in pool:
+                at[i].append(p)
+        object.__setattr__(self, "pools_at", tuple(tuple(a) for a in at))
 
     def __len__(self) -> int:
         return len(self.graph)
@@ -71,8 +79,47 @@ class Deductions:
             self.__dict__["_owners"] = index
         return index.get(i, [])
 
+    def claims(self, neighbours: tuple[tuple[int, ...], ...]) -> dict[int, int]:
+        """For each cell that is white or beside a white cell, the island it belongs or
+        borders (:data:`TWO_ISLANDS` when two): no other island may use it."""
+        claims = self.__dict__.get("_claims")
+        if claims is None:
+            claims = {}
+            for i, k in self.owner.items():
+                _claim(claims, neighbours, i, k)
+            self.__dict__["_claims"] = claims
+        return claims
 
-def deduce(puzzle: Nurikabe) -> Deductions:
+
+#: The claim on a cell that two islands border (see :meth:`Deductions.claims`).
+TWO_ISLANDS = -1
+
+
+def _claim(claims: dict[int, int], neighbours: tuple[tuple[int, ...], ...], i: int, k: int) -> None:
+    """Island ``k`` now has cell ``i``: it claims ``i`` and its neighbours."""
+    for j in (i, *neighbours[i]):
+        if claims.setdefault(j, k) != k:
+            claims[j] = TWO_ISLANDS
+
+
+class Contradiction(Exception):
+    """The facts given to :func:`deduce` break a rule: no solution extends them."""
+
+
+def wall_size(puzzle: Nurikabe) -> int | None:
+    """Cells the wall must have (unknown when a clue is ``?``)."""
+    if any(size is None for size in puzzle.clues.values()):
+        return None
+    return len(puzzle) - sum(s for s in puzzle.clues.values() if s is not None)
+
+
+def deduce(
+    puzzle: Nurikabe,
+    start: Deductions | None = None,
+    black: Iterable[int] = (),
+    owner: dict[int, int] | None = None,
+    strict: bool = False,
+) -> Deductions:
     """Reachable cells per clue, complete islands and forced cells, to a fixpoint.
 
     Island ``k`` can only use cells that are no other island's and touch no other
@@ -80,59 +127,186 @@ def deduce(puzzle: Nurikabe) -> Deductions:
     clue through such cells, and never a cell known black. A cell no island reaches is
     black; an island whose reach is exactly its size owns all of it, and it owns every
     cell without which too few cells stay within reach (:func:`_cut_cells`). A cell
-    whose whiteness would part known black cells is black (:func:`_wall_cuts`). A pool with one
-    cell left open makes that cell white, and a white cell only one island reaches
-    belongs to it. Each fact can shrink another clue's reach, so repeat until nothing
-    changes.
+    whose whiteness would part known black cells is black (:func:`_wall_cuts`). A pool
+    with one cell left open makes that cell white, and so does a wall that has all its
+    cells; a white cell only one island reaches belongs to it. Each fact can shrink
+    another clue's reach, so repeat until nothing changes.
+
+    ``start`` (an earlier fixpoint) and the facts ``black`` and ``owner`` are where to
+    begin; from ``start`` only the islands near new facts are worked out again, which
+    is what makes trying hypotheses (:mod:`.probe`) affordable. ``strict``: raise
+    :class:`Contradiction` when the facts break a rule, instead of handing them on.
     """
-    nbrs = puzzle.neighbours
-    n = len(puzzle)
-    owner: dict[int, int] = {k: k for k in puzzle.clues}
-    black: set[int] = set()
-    reach: dict[int, dict[int, int]] = {}
-    near: list[set[int]] = []
-    cut_checked: dict[int, tuple[int, int]] = {}
+    return _Deducer(puzzle, start, strict).run(set(black), owner or {})
 
-    def free_for(k: int):
-        return lambda j: near[j] <= {k} and j not in black
 
-    while True:
-        before = (len(owner), len(black))
-        near = [set() for _ in range(n)]
-        for i, k in owner.items():
-            near[i].add(k)
-            for j in nbrs[i]:
-                near[j].add(k)
-        owned = Counter(owner.values())
-        for k, size in puzzle.clues.items():
-            if size is not None and owned[k] == size:
-                reach[k] = distances_within(nbrs, k, size, lambda j, k=k: owner.get(j) == k)
-                continue
-            limit = n if size is None else size - 1
-            reach[k] = distances_within(nbrs, k, limit, free_for(k))
-            if size is not None and len(reach[k]) == size:
-                for i in reach[k]:
-                    owner[i] = k
-            elif size is not None and len(reach[k]) <= CUT_REACH:
-                mine = {i for i, o in owner.items() if o == k}
-                state = (len(reach[k]), len(mine))  # reach only shrinks, ownership only grows
-                if cut_checked.get(k) != state:
-                    cut_checked[k] = state
-                    for i in _cut_cells(nbrs, k, size, reach[k], mine):
-                        owner[i] = k
-        covered: set[int] = set()
-        for cells in reach.values():
-            covered |= cells.keys()
-        black |= set(range(n)) - covered
-        black |= _wall_cuts(nbrs, set(range(n)) - owner.keys(), black)
-        for pool in puzzle.pools:
-            open_cells = [i for i in pool if i not in black]
-            if len(open_cells) == 1 and open_cells[0] not in owner:
-                ks = [k for k, cells in reach.items() if open_cells[0] in cells]
-                if len(ks) == 1:
-                    owner[open_cells[0]] = ks[0]
-        if (len(owner), len(black)) == before:
-            return Deductions(reach, black, owner)
+class _Deducer:
+    """One run of :func:`deduce`: the facts so far and the rules that add to them."""
+
+    def __init__(self, puzzle: Nurikabe, start: Deductions | None, strict: bool) -> None:
+        self.puzzle = puzzle
+        self.nbrs = puzzle.neighbours
+        self.strict = strict
+        self.wall = wall_size(puzzle)
+        self.fresh = start is None
+        self.reach: dict[int, dict[int, int]] = dict(start.reach) if start else {}
+        self.black: set[int] = set(start.black) if start else set()
+        self.owner: dict[int, int] = dict(start.owner) if start else {k: k for k in puzzle.clues}
+        self.owned = Counter(self.owner.values())
+        seed = start or Deductions({}, set(), self.owner)
+        self.claims = dict(seed.claims(self.nbrs))
+        self.changed: set[int] = set()  #: cells that became black or white this round
+        self.lost: set[int] = set()  #: cells that left some island's reach this round
+        self.cut_checked: dict[int, tuple[int, int]] = {}
+
+    def fail(self, why: str) -> None:
+        if self.strict:
+            raise Contradiction(why)
+
+    def make_black(self, i: int) -> None:
+        if i not in self.black:
+            if i in self.owner:
+                self.fail(f"cell {i} is black and white")
+            self.black.add(i)
+            self.changed.add(i)
+
+    def make_owned(self, i: int, k: int) -> None:
+        """Cell ``i`` is white and in clue ``k``'s island."""
+        now = self.owner.get(i)
+        if now == k:
+            return
+        if now is not None or i in self.black:
+            self.fail(f"cell {i} is claimed twice")
+            if now is not None:
+                return
+        if any(self.owner.get(j, k) != k for j in self.nbrs[i]):
+            self.fail(f"cell {i} joins two islands")
+        self.owner[i] = k
+        self.owned[k] += 1
+        _claim(self.claims, self.nbrs, i, k)
+        self.changed.add(i)
+
+    def run(self, black: set[int], owner: dict[int, int]) -> Deductions:
+        for i in sorted(black):
+            self.make_black(i)
+        for i, k in sorted(owner.items()):
+            self.make_owned(i, k)
+        islands = list(self.puzzle.clues) if self.fresh else self.touched_islands()
+        pools = set(range(len(self.puzzle.pools))) if self.fresh else self.pools_of(self.changed)
+        while True:
+            self.changed, self.lost = set(), set()
+            for k in islands:
+                self.island(k)
+            self.unreached()
+            # a pool changes with its cells, and with the islands that can reach them
+            for p in sorted(pools | self.pools_of(self.changed | self.lost)):
+                self.pool(self.puzzle.pools[p])
+            self.wall_complete()
+            if not self.changed:  # the wall, a search of the whole graph, comes last
+                self.wall_whole()
+            if not self.changed:
+                found = Deductions(self.reach, self.black, self.owner)
+                found.__dict__["_claims"] = self.claims
+                return found
+            islands, pools = self.touched_islands(), self.pools_of(self.changed)
+
+    def touched_islands(self) -> list[int]:
+        """Clues whose reach holds or borders a cell that changed."""
+        near = set(self.changed)
+        for i in self.changed:
+            near.update(self.nbrs[i])
+        return [k for k, cells in self.reach.items() if not near.isdisjoint(cells.keys())]
+
+    def pools_of(self, cells: set[int]) -> set[int]:
+        at = self.puzzle.pools_at
+        return {p for i in cells for p in at[i]}
+
+    def island(self, k: int) -> None:
+        """Clue ``k``'s reach, and the cells its island must have."""
+        size = self.puzzle.clues[k]
+        old = self.reach.get(k, {})
+        owner = self.owner
+        if size is not None and self.owned[k] >= size:
+            if self.owned[k] > size:
+                self.fail(f"island {k} has over {size} cells")
+            reach = distances_within(self.nbrs, k, size, lambda j: owner.get(j) == k)
+        else:
+            limit = len(self.puzzle) if size is None else size - 1
+            black, claims = self.black, self.claims
+            reach = distances_within(
+                self.nbrs, k, limit, lambda j: j not in black and claims.get(j, k) == k
+            )
+        self.reach[k] = reach
+        self.lost.update(i for i in old if i not in reach)
+        if size is None:
+            return
+        mine = {i for i in reach if owner.get(i) == k}
+        if len(mine) < self.owned[k] or len(reach) < size:
+            self.fail(f"island {k} cannot have its cells")
+        if self.owned[k] >= size:
+            return
+        if len(reach) == size:
+            for i in reach:
+                self.make_owned(i, k)
+        elif len(reach) <= CUT_REACH:
+            if len(mine) < self.owned[k]:  # an own cell out of reach: search every cell
+                mine |= {i for i, o in owner.items() if o == k}
+            state = (len(reach), len(mine))  # reach only shrinks, ownership only grows
+            if self.cut_checked.get(k) != state:
+                self.cut_checked[k] = state
+                for i in _cut_cells(self.nbrs, k, size, reach, mine):
+                    self.make_owned(i, k)
+
+    def unreached(self) -> None:
+        """A cell no island can reach is black."""
+        if self.fresh:
+            covered: set[int] = set()
+            for cells in self.reach.values():
+                covered |= cells.keys()
+            candidates: Iterable[int] = sorted(set(range(len(self.puzzle))) - covered)
+            self.fresh = False
+        else:
+            candidates = sorted(self.lost)
+        for i in candidates:
+            if i not in self.black and not any(i in cells for cells in self.reach.values()):
+                self.make_black(i)
+
+    def wall_whole(self) -> None:
+        """The wall runs through cells not known white: those that would part it are
+        black, and it cannot be apart already nor have too little room."""
+        cuts, room = _wall_cuts(self.nbrs, self.owner, self.black)
+        if room is None or (self.wall is not None and self.black and room < self.wall):
+            self.fail("the wall is apart or has too little room")
+        for i in sorted(cuts):
+            self.make_black(i)
+
+    def pool(self, pool: tuple[int, ...]) -> None:
+        """A pool with one cell left open: that cell is white."""
+        open_cells = [i for i in pool if i not in self.black]
+        if not open_cells:
+            self.fail("a pool is all black")
+        elif len(open_cells) == 1 and open_cells[0] not in self.owner:
+            self.whiten(open_cells[0])
+
+    def wall_complete(self) -> None:
+        """A wall with all its cells leaves every other cell white; and it may not have
+        more, nor can fewer cells than it needs stay open."""
+        if self.wall is None:
+            return
+        if len(self.black) > self.wall or len(self.puzzle) - len(self.owner) < self.wall:
+            self.fail("the wall has the wrong size")
+        if len(self.black) == self.wall:
+            for i in range(len(self.puzzle)):
+                if i not in self.black and i not in self.owner:
+                    self.whiten(i)
+
+    def whiten(self, i: int) -> None:
+        """Cell ``i`` is white: it belongs to the one island that reaches it, if one."""
+        ks = [k for k, cells in self.reach.items() if i in cells]
+        if len(ks) == 1:
+            self.make_owned(i, ks[0])
+        elif not ks:
+            self.fail(f"white cell {i} is in no island's reach")
 
 
 #: Islands whose reach has at most this many cells are searched for cut cells (up to
@@ -201,40 +375,49 @@ def _meet(up: dict[int, int], depth: dict[int, int], a: int, b: int) -> int:
     return a
 
 
-def _wall_cuts(nbrs, open_cells: set[int], black: set[int]) -> set[int]:
+def _wall_cuts(nbrs, white, black: set[int]) -> tuple[set[int], int | None]:
     """Cells that must be black to keep the wall whole: white, each would part known
-    black cells, since the wall can only run through ``open_cells`` (those not known
-    white). One depth-first search finds them as the cut vertices between black cells."""
-    if len(black) < 2:
-        return set()
+    black cells, since the wall can only run through cells not known ``white``. One
+    depth-first search finds them as the cut vertices between black cells.
+
+    Also returns the room the wall has: the cells it can reach from a black cell, or
+    ``None`` when the known black cells are apart already (no cut cells then). Lists,
+    not dicts, hold the search's numbers: it runs once per deduction round, and for
+    every hypothesis (:mod:`.probe`)."""
+    if not black:
+        return set(), len(nbrs) - len(white)
     root = min(black)
-    order = {root: 0}
-    low = {root: 0}
-    below = {root: 1}  # black cells in each vertex's subtree
+    order = [-1] * len(nbrs)
+    low = [0] * len(nbrs)
+    below = [0] * len(nbrs)  # black cells in each vertex's subtree
+    order[root], below[root], seen = 0, 1, 1
     cuts: set[int] = set()
     stack = [(root, iter(nbrs[root]))]
     while stack:
         v, rest = stack[-1]
         for w in rest:
-            if w not in open_cells:
+            if w in white:
                 continue
-            if w not in order:
-                order[w] = low[w] = len(order)
+            if order[w] < 0:
+                order[w] = low[w] = seen
+                seen += 1
                 below[w] = int(w in black)
                 stack.append((w, iter(nbrs[w])))
                 break
-            low[v] = min(low[v], order[w])
+            if order[w] < low[v]:
+                low[v] = order[w]
         else:
             stack.pop()
             if stack:
                 u = stack[-1][0]
-                low[u] = min(low[u], low[v])
+                if low[v] < low[u]:
+                    low[u] = low[v]
                 below[u] += below[v]
                 if u != root and low[v] >= order[u] and below[v] > 0:
                     cuts.add(u)
-    if any(b not in order for b in black):
-        return set()  # the known black cells are apart already: the solver will say unsat
-    return cuts - black
+    if any(order[b] < 0 for b in black):
+        return set(), None
+    return cuts - black, seen
 
 
 def distances_within(nbrs, start: int, limit: int, allowed) -> dict[int, int]:
