@@ -13,6 +13,7 @@ blocked as a whole, so different distance labellings of it count once.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 
 import z3
@@ -21,7 +22,8 @@ from ...errors import CheckFailure
 from ...solving import Budget, Interrupted, Stats, TimeUp, check, deadline, new_solver
 from .check import problems
 from .encode import COUNT, Encoding, encode
-from .puzzle import Nurikabe, Picture
+from .probe import probe
+from .puzzle import Contradiction, Nurikabe, Picture
 
 STRATEGIES = ("distance", "lazy")
 
@@ -30,16 +32,24 @@ STRATEGIES = ("distance", "lazy")
 #: the lazy loop's purely Boolean formulas suit the SAT core.
 BEST_ENGINE = {"distance": "smt", "lazy": "sat"}
 
-#: The distance strategy's plan on a plain rectangle, as (white-region count?, conflicts
-#: each check gets; ``None``: no limit): the formula without the count, briefly; with
-#: it, briefly; then without it for good. The count (:func:`.encode.islands_counted`)
-#: decides some puzzles of a few huge islands at once (janko 0029: no conflict at all,
-#: against no answer in 240 s without it) but slows others down (0683: no answer in
-#: 40 s, against 2.2 s and 21,000 conflicts without it), and tried first it cost every
-#: puzzle its larger formula (the corpus median 12% slower). Each phase starts a new
-#: solver; the last one repeats the first phase's conflicts, a small price on puzzles
-#: that need more than a few thousand.
+#: The distance strategy's plan, as (white-region count?, conflicts each check gets;
+#: ``None``: no limit): the formula without the count, briefly; with it, briefly; then
+#: without it for good. Off plain rectangles there is no count, so two phases. The count
+#: (:func:`.encode.islands_counted`) decides some puzzles of a few huge islands at once
+#: (janko 0029: no conflict at all, against no answer in 240 s without it) but slows
+#: others down (0683: no answer in 40 s, against 2.2 s and 21,000 conflicts without it),
+#: and tried first it cost every puzzle its larger formula (the corpus median 12%
+#: slower). Each phase starts a new solver; the last one repeats the first phase's
+#: conflicts, a small price on puzzles that need more than a few thousand.
+#:
+#: Between the first phase and the next, the search tries hypotheses (:mod:`.probe`)
+#: and encodes again with what they prove: puzzles of many islands whose search stalls
+#: are often decided to the last cell by them (janko 0459, 20x36, and 1055, 40x57: no
+#: answer in 90 s and 240 s before), and they cost only puzzles the first phase leaves.
 PHASES: tuple[tuple[bool, int | None], ...] = ((False, 2000), (True, 1000), (False, None))
+
+#: Seconds the hypotheses may take at most (``None``: until they find no more).
+PROBE_SECONDS: float | None = None
 
 
 def starting_formula(enc: Encoding, strategy: str) -> list[z3.BoolRef]:
@@ -81,9 +91,12 @@ class Search:
         self.stats = stats
         self.enc: Encoding = encode(puzzle)
         self.engine = engine or BEST_ENGINE[strategy]
-        has_count = strategy == "distance" and bool(self.enc.rules.get(COUNT))
-        self.phases = list(PHASES) if has_count else [(False, None)]
-        self.phased = has_count
+        has_count = bool(self.enc.rules.get(COUNT))
+        self.phases = [(counted, limit) for counted, limit in PHASES if has_count or not counted]
+        if strategy != "distance":
+            self.phases = [(False, None)]
+        self.phased = len(self.phases) > 1
+        self.probed = not self.phased  #: hypotheses tried, or not to be tried
         self.counted, self.limit = self.phases.pop(0)
         self.cuts: list[z3.BoolRef] = []
         self._blocked: list[z3.BoolRef] = []
@@ -111,13 +124,40 @@ class Search:
         ctx = (solver or self.solver).ctx
         return term if term.ctx == ctx else term.translate(ctx)
 
-    def _next_phase(self) -> None:
-        """Start over with the next formula of :data:`PHASES`."""
+    def _next_phase(self) -> bool:
+        """Start over with the next formula of :data:`PHASES`, after the first phase
+        with what hypotheses prove. False: they prove there is no solution."""
+        if not self.probed:
+            self.probed = True
+            if not self._probe():
+                return False
         self.counted, self.limit = self.phases.pop(0)
         del self.solver  # freed before the next one is built: one solver in memory at a time
         self.solver = self._new_solver()
         if self.stats is not None:
             self.stats.next_solver()
+        return True
+
+    def _probe(self) -> bool:
+        """Add what hypotheses prove to the deductions, and encode again if they prove
+        anything. False when they prove that the puzzle has no solution."""
+        began = time.monotonic()
+        before = self.enc.known
+        try:
+            known = probe(self.puzzle, before, PROBE_SECONDS)
+        except Contradiction:
+            if self._blocked:
+                name = self.puzzle.name
+                raise CheckFailure(f"{name}: hypotheses refute a found picture") from None
+            return False
+        decided = len(known.black) + len(known.owner) - len(before.black) - len(before.owner)
+        if decided:
+            self.enc = encode(self.puzzle, known)
+        if self.stats is not None:
+            seconds = round(time.monotonic() - began, 4)
+            answer = f"{decided} cells decided"
+            self.stats.probes.append({"label": "hypotheses", "answer": answer, "seconds": seconds})
+        return True
 
     def add(self, *constraints: z3.BoolRef) -> None:
         """Constraints beyond the rules (blocked pictures, guards), kept for a new solver."""
@@ -131,8 +171,9 @@ class Search:
             assumed = [self._here(a) for a in assumptions]
             answer = check(self.solver, self.budget, assumed, self.stats, f"round {self.rounds}")
             if answer == z3.unknown:
-                if self.phases and "max-conflicts" in self.solver.reason_unknown():
-                    self._next_phase()
+                if self.phases and "conflicts" in self.solver.reason_unknown():
+                    if not self._next_phase():
+                        return None
                     continue
                 return "unknown"
             if answer == z3.unsat:
