@@ -741,7 +741,7 @@ def formula(
     if isinstance(p, Nurikabe):
         if connectivity not in _nurikabe.STRATEGIES:
             raise InputError(f"connectivity={connectivity!r}: expected distance or lazy")
-        enc = _nurikabe.encode(p.puzzle)
+        enc, _ = _nurikabe.prepare(p.puzzle)
         facts = _nurikabe.starting_formula(enc, connectivity)
         note = f"nurikabe {p.name}: {len(p.puzzle)} cells, {len(p.puzzle.clues)} clues"
     else:

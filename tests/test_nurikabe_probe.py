@@ -18,11 +18,11 @@ from test_nurikabe_brute import CASES, SHAPES, brute_force, random_puzzles
 
 from smtpuzzles.cli.nurikabe import expected_rows
 from smtpuzzles.graph import rectangle
-from smtpuzzles.puzzles.nurikabe import Nurikabe, deduce, solve
+from smtpuzzles.puzzles.nurikabe import Nurikabe, deduce, prepare, solve
 from smtpuzzles.puzzles.nurikabe.parse import parse
 from smtpuzzles.puzzles.nurikabe.probe import probe
 from smtpuzzles.puzzles.nurikabe.puzzle import Contradiction, Deductions
-from smtpuzzles.solving import Stats
+from smtpuzzles.solving import Budget, Stats
 
 #: Bigger shapes than the brute-force cases, still small enough to enumerate.
 MORE = [
@@ -134,8 +134,8 @@ def test_incremental_deductions_equal_a_fresh_run() -> None:
             assert quick.reach == fresh.reach, puzzle.name
 
 
-def test_a_refuted_puzzle_is_unsat_without_a_picture(monkeypatch: pytest.MonkeyPatch) -> None:
-    """When the hypotheses prove there is no solution, the search says unsat."""
+def test_a_refuted_puzzle_is_unsat_without_a_search() -> None:
+    """When the hypotheses prove there is no solution, the search says unsat at once."""
     refuted = []
     for puzzle in PUZZLES:
         try:
@@ -143,10 +143,31 @@ def test_a_refuted_puzzle_is_unsat_without_a_picture(monkeypatch: pytest.MonkeyP
         except Contradiction:
             refuted.append(puzzle)
     assert refuted
-    search_module = __import__("smtpuzzles.puzzles.nurikabe.solve", fromlist=["PHASES"])
-    monkeypatch.setattr(search_module, "PHASES", ((False, 1), (True, 1), (False, None)))
     for puzzle in refuted[:10]:
-        assert solve(puzzle)[0].status == "unsat", puzzle.name
+        stats = Stats()
+        outcome, _ = solve(puzzle, stats=stats)
+        assert outcome.status == "unsat", puzzle.name
+        assert [p["answer"] for p in stats.probes] == ["no solution"], puzzle.name
+
+
+def test_hypotheses_stop_at_their_time_limit() -> None:
+    """With no time left they add nothing, and the search starts from the deductions."""
+    puzzle = next(p for p in PUZZLES if _decides(p))
+    known = deduce(puzzle)
+    stopped = probe(puzzle, known, seconds=0.0)
+    assert (stopped.black, stopped.owner) == (known.black, known.owner)
+    enc, refuted = prepare(puzzle, Budget(1e-9))
+    assert not refuted and (enc.known.black, enc.known.owner) == (known.black, known.owner)
+
+
+def _decides(puzzle: Nurikabe) -> bool:
+    """Do hypotheses decide a cell of ``puzzle`` that the deductions leave open?"""
+    known = deduce(puzzle)
+    try:
+        probed = probe(puzzle, known)
+    except Contradiction:
+        return False
+    return (probed.black, probed.owner) != (known.black, known.owner)
 
 
 STALLED = ["janko_0459_20x36", "janko_0667_14x24"]

@@ -12,7 +12,7 @@ import typer
 from ..errors import InputError
 from ..formats.grid import format_clue_grid
 from ..formats.puzzlink import looks_like_url
-from ..puzzles.nurikabe import STRATEGIES, Outcome, encode, solve, starting_formula
+from ..puzzles.nurikabe import STRATEGIES, Outcome, prepare, solve, starting_formula
 from ..puzzles.nurikabe.generate import SHAPES, generate, shape_graph
 from ..puzzles.nurikabe.parse import FORMATS, format_table, parse, to_puzzlink
 from ..puzzles.nurikabe.view import json_solution, svg, text_picture
@@ -142,7 +142,7 @@ def solve_command(
         _emit(to_puzzlink(p) + "\n", output, puzzle)
         return
     if dry_run:
-        enc = encode(p)
+        enc, _ = prepare(p, budget)
         formula = starting_formula(enc, connectivity)
         if print_asserts:
             _emit(smtlib_script(formula, comments=_comments(p, connectivity)), output, puzzle)

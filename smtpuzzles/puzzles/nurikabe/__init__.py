@@ -1,9 +1,9 @@
-"""Nurikabe: parse, deduce, encode (rules as named functions), solve, check."""
+"""Nurikabe: parse, deduce, probe, encode (rules as named functions), solve, check."""
 
 from .check import problems
 from .encode import Encoding, encode
 from .puzzle import Deductions, Nurikabe, Picture, deduce
-from .solve import STRATEGIES, Outcome, Search, solve, starting_formula
+from .solve import STRATEGIES, Outcome, Search, prepare, solve, starting_formula
 
 __all__ = [
     "STRATEGIES",
@@ -15,6 +15,7 @@ __all__ = [
     "Search",
     "deduce",
     "encode",
+    "prepare",
     "problems",
     "solve",
     "starting_formula",

@@ -229,15 +229,18 @@ class _Deducer:
         if size is not None and self.owned[k] >= size:
             if self.owned[k] > size:
                 self.fail(f"island {k} has over {size} cells")
-            reach = distances_within(self.nbrs, k, size, lambda j: owner.get(j) == k)
+            if len(old) == size == self.owned[k] and all(owner.get(j) == k for j in old):
+                reach = old  # complete already
+            else:
+                reach = distances_within(self.nbrs, k, size, lambda j: owner.get(j) == k)
+        elif old and self.still_usable(k, old):
+            reach = old
         else:
             limit = len(self.puzzle) if size is None else size - 1
-            black, claims = self.black, self.claims
-            reach = distances_within(
-                self.nbrs, k, limit, lambda j: j not in black and claims.get(j, k) == k
-            )
+            reach = _reach(self.nbrs, k, limit, self.black, self.claims)
+        if reach is not old:
+            self.lost.update(i for i in old if i not in reach)
         self.reach[k] = reach
-        self.lost.update(i for i in old if i not in reach)
         if size is None:
             return
         mine = {i for i in reach if owner.get(i) == k}
@@ -256,6 +259,13 @@ class _Deducer:
                 self.cut_checked[k] = state
                 for i in _cut_cells(self.nbrs, k, size, reach, mine):
                     self.make_owned(i, k)
+
+    def still_usable(self, k: int, old: dict[int, int]) -> bool:
+        """Can island ``k`` still use every cell of its reach ``old``? Then its reach
+        is the same: cells only ever become unusable, and those just beyond ``old``
+        were unusable or too far already."""
+        claims = self.claims
+        return self.black.isdisjoint(old) and all(claims.get(j, k) == k for j in old)
 
     def unreached(self) -> None:
         """A cell no island can reach is black."""
@@ -382,12 +392,14 @@ def _wall_cuts(nbrs, white, black: set[int]) -> tuple[set[int], int | None]:
 
     Also returns the room the wall has: the cells it can reach from a black cell, or
     ``None`` when the known black cells are apart already (no cut cells then). Lists,
-    not dicts, hold the search's numbers: it runs once per deduction round, and for
-    every hypothesis (:mod:`.probe`)."""
+    not dicts, hold the search's numbers (white cells numbered -2, unseen ones -1): it
+    runs once per deduction round, and for every hypothesis (:mod:`.probe`)."""
     if not black:
         return set(), len(nbrs) - len(white)
     root = min(black)
     order = [-1] * len(nbrs)
+    for i in white:
+        order[i] = -2
     low = [0] * len(nbrs)
     below = [0] * len(nbrs)  # black cells in each vertex's subtree
     order[root], below[root], seen = 0, 1, 1
@@ -396,28 +408,47 @@ def _wall_cuts(nbrs, white, black: set[int]) -> tuple[set[int], int | None]:
     while stack:
         v, rest = stack[-1]
         for w in rest:
-            if w in white:
-                continue
-            if order[w] < 0:
+            seen_w = order[w]
+            if seen_w == -1:
                 order[w] = low[w] = seen
                 seen += 1
-                below[w] = int(w in black)
+                if w in black:
+                    below[w] = 1
                 stack.append((w, iter(nbrs[w])))
                 break
-            if order[w] < low[v]:
-                low[v] = order[w]
+            if -1 < seen_w < low[v]:
+                low[v] = seen_w
         else:
             stack.pop()
             if stack:
                 u = stack[-1][0]
                 if low[v] < low[u]:
                     low[u] = low[v]
-                below[u] += below[v]
-                if u != root and low[v] >= order[u] and below[v] > 0:
-                    cuts.add(u)
+                if below[v]:
+                    below[u] += below[v]
+                    if u != root and low[v] >= order[u]:
+                        cuts.add(u)
     if any(order[b] < 0 for b in black):
         return set(), None
     return cuts - black, seen
+
+
+def _reach(nbrs, clue: int, limit: int, black: set[int], claims: dict[int, int]) -> dict[int, int]:
+    """:func:`distances_within` through the cells an incomplete island may use (neither
+    black nor claimed by another island), its test written out: the deductions' most
+    frequent search."""
+    dist = {clue: 0}
+    queue = deque([clue])
+    while queue:
+        i = queue.popleft()
+        d = dist[i] + 1
+        if d > limit:
+            continue
+        for j in nbrs[i]:
+            if j not in dist and j not in black and claims.get(j, clue) == clue:
+                dist[j] = d
+                queue.append(j)
+    return dist
 
 
 def distances_within(nbrs, start: int, limit: int, allowed) -> dict[int, int]:

@@ -23,7 +23,7 @@ from ...solving import Budget, Interrupted, Stats, TimeUp, check, deadline, new_
 from .check import problems
 from .encode import COUNT, Encoding, encode
 from .probe import probe
-from .puzzle import Contradiction, Nurikabe, Picture
+from .puzzle import Contradiction, Nurikabe, Picture, deduce
 
 STRATEGIES = ("distance", "lazy")
 
@@ -42,18 +42,46 @@ BEST_ENGINE = {"distance": "smt", "lazy": "sat"}
 #: slower). Each phase starts a new solver; the last one repeats the first phase's
 #: conflicts, a small price on puzzles that need more than a few thousand.
 #:
-#: Between the first phase and the next, the search tries hypotheses (:mod:`.probe`)
-#: and encodes again with what they prove: puzzles of many islands whose search stalls
-#: are often decided to the last cell by them (janko 0459, 20x36, and 1055, 40x57: no
-#: answer in 90 s and 240 s before), and they cost only puzzles the first phase leaves.
 PHASES: tuple[tuple[bool, int | None], ...] = ((False, 2000), (True, 1000), (False, None))
 
-#: Seconds the hypotheses may take at most (``None``: until they find no more).
-PROBE_SECONDS: float | None = None
+#: The share of the time left that hypotheses may take (with no time limit, they run
+#: until they find no more): what they leave open, the solver searches.
+PROBE_SHARE = 2 / 3
+
+
+def prepare(
+    puzzle: Nurikabe, budget: Budget | None = None, stats: Stats | None = None
+) -> tuple[Encoding, bool]:
+    """The formula a search starts from: the rules over what the deductions and then
+    one level of hypotheses (:mod:`.probe`) prove; and True when the hypotheses prove
+    that there is no solution (the formula is then over the plain deductions).
+
+    Hypotheses run before any solver, on every puzzle: puzzles of many islands whose
+    search stalls are often decided by them to the last cell (janko 0459, 20x36, and
+    1055, 40x57: no answer in 90 s and 240 s without them, 1.3 s and 18 s with them),
+    and over the corpus they cost nothing at the median.
+    """
+    known = deduce(puzzle)
+    began = time.monotonic()
+    left = budget.remaining() if budget is not None else None
+    try:
+        probed = probe(puzzle, known, None if left is None else left * PROBE_SHARE)
+    except Contradiction:
+        probed = None
+    if stats is not None:
+        if probed is None:
+            answer = "no solution"
+        else:
+            decided = len(probed.black) + len(probed.owner) - len(known.black) - len(known.owner)
+            answer = f"{decided} cells decided"
+        seconds = round(time.monotonic() - began, 4)
+        stats.probes.append({"label": "hypotheses", "answer": answer, "seconds": seconds})
+    return encode(puzzle, known if probed is None else probed), probed is None
 
 
 def starting_formula(enc: Encoding, strategy: str) -> list[z3.BoolRef]:
-    """The rules a strategy's search starts from (what ``--dry-run`` shows)."""
+    """The rules a strategy's search starts from (what ``--dry-run`` shows, with the
+    encoding of :func:`prepare`)."""
     return enc.terms(connectivity=strategy == "distance", counted=False)
 
 
@@ -89,14 +117,13 @@ class Search:
         self.strategy = strategy
         self.budget = budget or Budget()
         self.stats = stats
-        self.enc: Encoding = encode(puzzle)
+        self.enc, self.refuted = prepare(puzzle, self.budget, stats)
         self.engine = engine or BEST_ENGINE[strategy]
         has_count = bool(self.enc.rules.get(COUNT))
         self.phases = [(counted, limit) for counted, limit in PHASES if has_count or not counted]
         if strategy != "distance":
             self.phases = [(False, None)]
         self.phased = len(self.phases) > 1
-        self.probed = not self.phased  #: hypotheses tried, or not to be tried
         self.counted, self.limit = self.phases.pop(0)
         self.cuts: list[z3.BoolRef] = []
         self._blocked: list[z3.BoolRef] = []
@@ -124,40 +151,13 @@ class Search:
         ctx = (solver or self.solver).ctx
         return term if term.ctx == ctx else term.translate(ctx)
 
-    def _next_phase(self) -> bool:
-        """Start over with the next formula of :data:`PHASES`, after the first phase
-        with what hypotheses prove. False: they prove there is no solution."""
-        if not self.probed:
-            self.probed = True
-            if not self._probe():
-                return False
+    def _next_phase(self) -> None:
+        """Start over with the next formula of :data:`PHASES`."""
         self.counted, self.limit = self.phases.pop(0)
         del self.solver  # freed before the next one is built: one solver in memory at a time
         self.solver = self._new_solver()
         if self.stats is not None:
             self.stats.next_solver()
-        return True
-
-    def _probe(self) -> bool:
-        """Add what hypotheses prove to the deductions, and encode again if they prove
-        anything. False when they prove that the puzzle has no solution."""
-        began = time.monotonic()
-        before = self.enc.known
-        try:
-            known = probe(self.puzzle, before, PROBE_SECONDS)
-        except Contradiction:
-            if self._blocked:
-                name = self.puzzle.name
-                raise CheckFailure(f"{name}: hypotheses refute a found picture") from None
-            return False
-        decided = len(known.black) + len(known.owner) - len(before.black) - len(before.owner)
-        if decided:
-            self.enc = encode(self.puzzle, known)
-        if self.stats is not None:
-            seconds = round(time.monotonic() - began, 4)
-            answer = f"{decided} cells decided"
-            self.stats.probes.append({"label": "hypotheses", "answer": answer, "seconds": seconds})
-        return True
 
     def add(self, *constraints: z3.BoolRef) -> None:
         """Constraints beyond the rules (blocked pictures, guards), kept for a new solver."""
@@ -166,14 +166,15 @@ class Search:
 
     def next(self, assumptions: list[z3.BoolRef] = ()) -> Picture | None | str:
         """A new checked picture, ``None`` when there is none, or ``"unknown"``."""
+        if self.refuted:  # hypotheses proved that there is no solution
+            return None
         while True:
             self.rounds += 1
             assumed = [self._here(a) for a in assumptions]
             answer = check(self.solver, self.budget, assumed, self.stats, f"round {self.rounds}")
             if answer == z3.unknown:
                 if self.phases and "conflicts" in self.solver.reason_unknown():
-                    if not self._next_phase():
-                        return None
+                    self._next_phase()
                     continue
                 return "unknown"
             if answer == z3.unsat:
