@@ -9,6 +9,7 @@ assumptions, so the whole enumeration stays fast. Both forms are tried: the Z3 t
 from __future__ import annotations
 
 import itertools
+import random
 from collections import deque
 
 import pytest
@@ -60,14 +61,15 @@ def region_constraints(
     max_dist: int | None = None,
     edges: dict[tuple[int, int], z3.BoolRef] | None = None,
     low: dict[int, int] | None = None,
+    known: set[int] | frozenset[int] = frozenset(),
 ) -> list[z3.BoolRef]:
     """The region's constraints from either form, as Z3 terms over ``member``/``edges``."""
     kind, step = form
     if kind == "api":
-        return connected(graph, member, name, root, max_dist, edges, step, low).constraints
+        return connected(graph, member, name, root, max_dist, edges, step, low, known).constraints
     names = {i: str(v) for i, v in member.items()}
     links = None if edges is None else {e: str(v) for e, v in edges.items()}
-    region = connected_smtlib(graph, names, name, root, max_dist, links, step, low)
+    region = connected_smtlib(graph, names, name, root, max_dist, links, step, low, known)
     used = list(names.values()) + list((links or {}).values())
     text = "".join(f"(declare-fun {n} () Bool)\n" for n in used)
     text += "\n".join(region.declarations) + "\n"
@@ -158,6 +160,46 @@ def test_chosen_edges_every_subset(shape: tuple[int, int], form: tuple[str, str]
         expected = bfs_connected(sub, touched, None)
         lits = [chosen_edge[e] if b else z3.Not(chosen_edge[e]) for e, b in zip(edges, bits)]
         assert (solver.check(*lits) == z3.sat) == expected, picked
+
+
+LESS_FORMS = [("api", "less"), ("smtlib", "less")]
+
+
+@pytest.mark.parametrize("form", LESS_FORMS, ids="-".join)
+@pytest.mark.parametrize("name", ["square3x3", "hex3x3", "torus3x3", "one-way"])
+def test_known_members_every_subset(name: str, form: tuple[str, str]) -> None:
+    """Known members joined to the root get constant distances: the sets allowed are
+    still exactly the connected ones that hold the known members."""
+    graph = GRAPHS[name]
+    root = len(graph) // 2
+    rng = random.Random(name)
+    knowns = [set(rng.sample(range(len(graph)), k)) - {root} for k in (1, 2, 3, 4, 5)]
+    knowns.append(set(range(len(graph))) - {root})
+    for known in knowns:
+        member = {i: z3.Bool(f"in_{graph.names[i]}") for i in range(len(graph))}
+        solver = z3.SolverFor("QF_FD")
+        solver.add(region_constraints(form, graph, member, "s", root=root, known=known))
+        for bits in itertools.product([False, True], repeat=len(graph)):
+            chosen = {i for i, b in enumerate(bits) if b}
+            lits = [member[i] if b else z3.Not(member[i]) for i, b in enumerate(bits)]
+            expected = root in chosen and known <= chosen and bfs_connected(graph, chosen, root)
+            assert (solver.check(*lits) == z3.sat) == expected, (name, known, sorted(chosen))
+
+
+def test_known_members_joined_to_the_root_need_no_variable() -> None:
+    """On a path rooted at its end, known cells up to a gap are fixed, the rest are not."""
+    graph = rectangle(1, 5)
+    member = {i: f"in{i}" for i in range(5)}
+    text = connected_smtlib(graph, member, "s", root=0, step="less", known={1, 2, 4})
+    assert text.dist[1] == "1" and text.dist[2] == "2"
+    assert text.dist[3] == "s_dist_r0c3" and text.dist[4] == "s_dist_r0c4"
+    assert len(text.declarations) == 2
+    with pytest.raises(ValueError):
+        connected_smtlib(graph, member, "s", root=0, step="exact", known={1})
+    with pytest.raises(ValueError):
+        connected_smtlib(graph, member, "s", step="less", known={1})
+    with pytest.raises(ValueError):
+        connected_smtlib(graph, {0: "a", 1: "b"}, "s", root=0, step="less", known={2})
 
 
 def test_both_forms_name_their_variables_alike() -> None:

@@ -22,6 +22,7 @@ less one); a cell beyond that is white.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 
 import z3
@@ -160,8 +161,10 @@ def no_pools(enc: Encoding) -> None:
 
 
 def islands_connected(enc: Encoding) -> None:
-    """Each island is a distance-to-clue region, no deeper than its size allows."""
+    """Each island is a distance-to-clue region, no deeper than its size allows; its
+    known cells joined to the clue through known cells have their distances fixed."""
     out: list[str] = []
+    owners = enc.known.owner
     for k, cells in enc.island.items():
         if len(cells) == 1:
             continue
@@ -169,7 +172,8 @@ def islands_connected(enc: Encoding) -> None:
         high = len(cells) - 1 if size is None else min(size, len(cells)) - 1
         member = {i: enc.has(k, i) for i in cells}
         prefix = f"island_{escape(enc.puzzle.graph.names[k])}"
-        out += _region(enc, member, prefix, k, enc.known.reach[k], high)
+        own = [i for i in cells if owners.get(i) == k]
+        out += _region(enc, member, prefix, k, enc.known.reach[k], high, own)
     enc.add("islands_connected", out)
 
 
@@ -180,11 +184,12 @@ def _region(
     root: int | None,
     low: dict[int, int],
     high: int,
+    known: Collection[int] = (),
 ) -> list[str]:
     """One distance-to-root region (:mod:`smtpuzzles.connectivity`, "a nearer member"
-    steps), its helper variables declared in ``enc``."""
+    steps, ``known`` members), its helper variables declared in ``enc``."""
     graph = enc.puzzle.graph
-    region = connected_smtlib(graph, member, prefix, root, high, step="less", low=low)
+    region = connected_smtlib(graph, member, prefix, root, high, step="less", low=low, known=known)
     enc.helpers.extend(region.declarations)
     return region.constraints
 
@@ -193,7 +198,8 @@ def wall_connected(enc: Encoding) -> None:
     """The wall is one distance-to-root region, rooted at a cell known to be black.
 
     A cell further from the root than the wall is long, or cut off from it by known
-    white cells, is white.
+    white cells, is white. Known black cells joined to the root through known black
+    cells have their distances fixed.
     """
     puzzle = enc.puzzle
     candidates = [i for i in range(len(puzzle)) if i not in enc.known.owner]
@@ -211,7 +217,8 @@ def wall_connected(enc: Encoding) -> None:
         )
         low = {i: steps.get(i, high + 1) for i in candidates}
     member = {i: enc.b(i) for i in candidates}
-    enc.add("wall_connected", _region(enc, member, "wall", enc.wall_root, low, high))
+    known = enc.known.black.intersection(candidates) if enc.wall_root is not None else ()
+    enc.add("wall_connected", _region(enc, member, "wall", enc.wall_root, low, high, known))
 
 
 def islands_counted(enc: Encoding) -> None:
