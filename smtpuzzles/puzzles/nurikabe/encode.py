@@ -206,8 +206,8 @@ def wall_connected(enc: Encoding) -> None:
     size = wall_size(puzzle)
     if size is not None and size <= 1 or len(candidates) <= 1:
         return
-    roots = sorted(enc.known.black.intersection(candidates))
-    enc.wall_root = roots[0] if roots else None
+    known_black = sorted(enc.known.black.intersection(candidates))
+    enc.wall_root = known_black[0] if known_black else None
     high = len(candidates) - 1 if size is None else min(size, len(candidates)) - 1
     low: dict[int, int] = {}
     if enc.wall_root is not None:
@@ -217,8 +217,7 @@ def wall_connected(enc: Encoding) -> None:
         )
         low = {i: steps.get(i, high + 1) for i in candidates}
     member = {i: enc.b(i) for i in candidates}
-    known = enc.known.black.intersection(candidates) if enc.wall_root is not None else ()
-    enc.add("wall_connected", _region(enc, member, "wall", enc.wall_root, low, high, known))
+    enc.add("wall_connected", _region(enc, member, "wall", enc.wall_root, low, high, known_black))
 
 
 def islands_counted(enc: Encoding) -> None:

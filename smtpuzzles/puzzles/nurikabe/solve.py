@@ -33,16 +33,15 @@ STRATEGIES = ("distance", "lazy")
 #: the lazy loop's purely Boolean formulas suit the SAT core.
 BEST_ENGINE = {"distance": "smt", "lazy": "sat"}
 
-#: The distance strategy's plan, as (white-region count?, conflicts each check gets;
-#: ``None``: no limit): the formula without the count, briefly; with it, briefly; then
-#: without it for good. Off plain rectangles there is no count, so two phases. The count
+#: The distance strategy's plan on a plain rectangle, as (white-region count?, conflicts
+#: each check gets; ``None``: no limit): the formula without the count, briefly; with
+#: it, briefly; then without it for good. Elsewhere there is no count: one phase. The count
 #: (:func:`.encode.islands_counted`) decides some puzzles of a few huge islands at once
 #: (janko 0029: no conflict at all, against no answer in 240 s without it) but slows
 #: others down (0683: no answer in 40 s, against 2.2 s and 21,000 conflicts without it),
 #: and tried first it cost every puzzle its larger formula (the corpus median 12%
 #: slower). Each phase starts a new solver; the last one repeats the first phase's
 #: conflicts, a small price on puzzles that need more than a few thousand.
-#:
 PHASES: tuple[tuple[bool, int | None], ...] = ((False, 2000), (True, 1000), (False, None))
 
 #: The share of the time left that hypotheses may take (with no time limit, they run
@@ -120,11 +119,9 @@ class Search:
         self.stats = stats
         self.enc, self.refuted = prepare(puzzle, self.budget, stats)
         self.engine = engine or BEST_ENGINE[strategy]
-        has_count = bool(self.enc.rules.get(COUNT))
-        self.phases = [(counted, limit) for counted, limit in PHASES if has_count or not counted]
-        if strategy != "distance":
-            self.phases = [(False, None)]
-        self.phased = len(self.phases) > 1
+        has_count = strategy == "distance" and bool(self.enc.rules.get(COUNT))
+        self.phases = list(PHASES) if has_count else [(False, None)]
+        self.phased = has_count
         self.counted, self.limit = self.phases.pop(0)
         self.cuts: list[z3.BoolRef] = []
         self._blocked: list[z3.BoolRef] = []
