@@ -1,7 +1,9 @@
 """Searching for Nurikabe solutions: one incremental solver, two connectivity strategies.
 
 ``distance``: the whole formula at once (islands and wall as distance-to-root regions),
-on a rectangle in phases with and without the white-region count (:data:`PHASES`).
+in phases (:data:`PHASES`): a first check cut short after a few conflicts, then a
+backtracking search over the deductions (:mod:`.backtrack`), then the solver again, on
+a rectangle with and without the white-region count.
 ``lazy``: the method of seeds/004 - solve without connectivity, look at the model, and
 for every island or wall piece that is cut off add a constraint that rules out that
 piece (it must lose a cell or gain a neighbour), then solve again on the same solver.
@@ -21,6 +23,7 @@ import z3
 
 from ...errors import CheckFailure
 from ...solving import Budget, Interrupted, Stats, TimeUp, check, deadline, new_solver
+from .backtrack import backtrack
 from .check import problems
 from .encode import COUNT, Encoding, encode
 from .probe import probe
@@ -41,8 +44,12 @@ BEST_ENGINE = {"distance": "smt", "lazy": "sat"}
 #: others down (0683: no answer in 40 s, against 2.2 s and 21,000 conflicts without it),
 #: and tried first it cost every puzzle its larger formula (the corpus median 12%
 #: slower). Each phase starts a new solver; the last one repeats the first phase's
-#: conflicts, a small price on puzzles that need more than a few thousand.
+#: conflicts, a small price on puzzles that need more than a few thousand. Between the
+#: first two phases a backtracking search runs (:meth:`Search.backtrack`).
 PHASES: tuple[tuple[bool, int | None], ...] = ((False, 2000), (True, 1000), (False, None))
+#: The plan off plain rectangles, where there is no count: the first phase, the
+#: backtracking search, then the solver without a limit.
+PLAIN_PHASES: tuple[tuple[bool, int | None], ...] = ((False, 2000), (False, None))
 
 #: The share of the time left that hypotheses may take (with no time limit, they run
 #: until they find no more): what they leave open, the solver searches.
@@ -119,10 +126,12 @@ class Search:
         self.stats = stats
         self.enc, self.refuted = prepare(puzzle, self.budget, stats)
         self.engine = engine or BEST_ENGINE[strategy]
-        has_count = strategy == "distance" and bool(self.enc.rules.get(COUNT))
-        self.phases = list(PHASES) if has_count else [(False, None)]
-        self.phased = has_count
+        self.phased = strategy == "distance"  #: the lazy loop has one phase
+        has_count = bool(self.enc.rules.get(COUNT))
+        plan = (PHASES if has_count else PLAIN_PHASES) if self.phased else ((False, None),)
+        self.phases = list(plan)
         self.counted, self.limit = self.phases.pop(0)
+        self.backtracked = not self.phased  #: has :meth:`backtrack` run?
         self.cuts: list[z3.BoolRef] = []
         self._blocked: list[z3.BoolRef] = []
         self.added: list[z3.BoolRef] = []  #: blocked pictures and guards, for a new solver
@@ -150,12 +159,35 @@ class Search:
         return term if term.ctx == ctx else term.translate(ctx)
 
     def _next_phase(self) -> None:
-        """Start over with the next formula of :data:`PHASES`."""
+        """Start over with the next formula of :data:`PHASES`, after the first phase
+        with what :meth:`backtrack` proves."""
+        if not self.backtracked:
+            self.backtracked = True
+            self.backtrack()
         self.counted, self.limit = self.phases.pop(0)
         del self.solver  # freed before the next one is built: one solver in memory at a time
         self.solver = self._new_solver()
         if self.stats is not None:
             self.stats.next_solver()
+
+    def backtrack(self) -> None:
+        """Search the guesses left open (:mod:`.backtrack`). Searched whole, the tree
+        proves the solutions: none (the search is then over), or one, whose every cell
+        the formula of the next phases states. Cut short, it proves nothing."""
+        began = time.monotonic()
+        trial = backtrack(self.puzzle, self.enc.known)
+        if trial.finished and not trial.solutions:
+            self.refuted, answer = True, "no solution"
+        elif trial.finished:
+            self.enc, answer = encode(self.puzzle, trial.solutions[0]), "one solution"
+        elif trial.solutions:
+            answer = f"{len(trial.solutions)} solutions found, then stopped"
+        else:
+            answer = f"stopped after {trial.nodes} nodes"
+        if self.stats is not None:
+            seconds = round(time.monotonic() - began, 4)
+            entry = {"label": "backtracking", "answer": answer, "seconds": seconds}
+            self.stats.probes.append(entry)
 
     def add(self, *constraints: z3.BoolRef) -> None:
         """Constraints beyond the rules (blocked pictures, guards), kept for a new solver."""
@@ -164,9 +196,9 @@ class Search:
 
     def next(self, assumptions: list[z3.BoolRef] = ()) -> Picture | None | str:
         """A new checked picture, ``None`` when there is none, or ``"unknown"``."""
-        if self.refuted:  # hypotheses proved that there is no solution
-            return None
         while True:
+            if self.refuted:  # hypotheses or backtracking proved that there is no solution
+                return None
             self.rounds += 1
             assumed = [self._here(a) for a in assumptions]
             answer = check(self.solver, self.budget, assumed, self.stats, f"round {self.rounds}")

@@ -1,0 +1,116 @@
+"""Backtracking over the deductions: searched whole, it lists exactly the solutions
+brute force finds; cut short, it claims nothing; and the search keeps what it proves.
+"""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+
+import pytest
+from test_nurikabe_probe import PUZZLES, solutions_of
+
+from smtpuzzles.cli.nurikabe import expected_rows
+from smtpuzzles.puzzles.nurikabe import Nurikabe, deduce, solve
+from smtpuzzles.puzzles.nurikabe.backtrack import backtrack
+from smtpuzzles.puzzles.nurikabe.parse import parse
+from smtpuzzles.puzzles.nurikabe.probe import probe
+from smtpuzzles.puzzles.nurikabe.puzzle import Contradiction, Deductions
+from smtpuzzles.puzzles.nurikabe.solve import Search
+from smtpuzzles.solving import Stats
+
+
+def pictures(puzzle: Nurikabe, found: list[Deductions]) -> list[tuple[bool, ...]]:
+    return sorted(tuple(i in d.black for i in range(len(puzzle))) for d in found)
+
+
+def is_open(puzzle: Nurikabe, known: Deductions) -> bool:
+    return len(known.black) + len(known.owner) < len(puzzle)
+
+
+@pytest.mark.parametrize("puzzle", PUZZLES, ids=[p.name for p in PUZZLES])
+def test_a_whole_search_finds_every_solution_once(puzzle: Nurikabe) -> None:
+    """From the deductions and from the hypotheses, whichever way the guesses go."""
+    solutions = solutions_of(puzzle.name)
+    starts = [deduce(puzzle)]
+    try:
+        starts.append(probe(puzzle, starts[0]))
+    except Contradiction:
+        assert not solutions
+    for known in starts:
+        trial = backtrack(puzzle, known, nodes=10**6, most=len(solutions) + 1)
+        assert trial.finished
+        assert pictures(puzzle, trial.solutions) == sorted(solutions)
+
+
+def test_the_cases_leave_the_search_work() -> None:
+    """Many cases reach the search with open cells, some with no solution at all, some
+    with several: the test above does not pass by finding every puzzle decided."""
+    starts = [(p, deduce(p)) for p in PUZZLES]
+    searched = [(p, k) for p, k in starts if is_open(p, k)]
+    assert len(searched) >= 50
+    assert sum(not solutions_of(p.name) for p, _ in searched) >= 5
+    assert sum(len(solutions_of(p.name)) >= 2 for p, _ in searched) >= 10
+
+
+def test_a_search_cut_short_claims_nothing() -> None:
+    """Stopped by its node budget, or at the second solution, it is not finished."""
+    for puzzle in PUZZLES:
+        known = deduce(puzzle)
+        if not is_open(puzzle, known):
+            continue
+        trial = backtrack(puzzle, known, nodes=1)
+        assert (trial.finished, trial.solutions, trial.nodes) == (False, [], 1)
+        solutions = solutions_of(puzzle.name)
+        if len(solutions) >= 2:
+            trial = backtrack(puzzle, known, nodes=10**6, most=2)
+            assert not trial.finished and len(trial.solutions) == 2
+            assert set(pictures(puzzle, trial.solutions)) <= solutions
+
+
+def test_the_search_keeps_what_backtracking_proves(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A unique solution proved by backtracking becomes the formula's facts; no
+    solution ends the search without a check. (Without the hypotheses, which decide
+    these small puzzles whole whenever they have one solution.)"""
+    solve_module = importlib.import_module("smtpuzzles.puzzles.nurikabe.solve")
+    monkeypatch.setattr(solve_module, "probe", lambda puzzle, known, seconds=None: known)
+    proved = refuted = 0
+    for puzzle in PUZZLES:
+        solutions = solutions_of(puzzle.name)
+        stats = Stats()
+        search = Search(puzzle, stats=stats)
+        if search.refuted or not is_open(puzzle, search.enc.known) or len(solutions) > 1:
+            continue
+        search.backtrack()
+        assert stats.probes[-1]["label"] == "backtracking"
+        if not solutions:
+            refuted += 1
+            assert search.refuted and stats.probes[-1]["answer"] == "no solution"
+            assert search.next() is None and search.rounds == 0
+        else:
+            proved += 1
+            assert not is_open(puzzle, search.enc.known)
+            assert stats.probes[-1]["answer"] == "one solution"
+            assert search.next() in solutions
+            outcome, _ = solve(puzzle, unique=True)
+            assert outcome.unique is True
+    assert proved >= 3 and refuted >= 10, (proved, refuted)
+
+
+def test_backtracking_solves_a_puzzle_the_solver_stalls_on(data_dir: Path) -> None:
+    """Janko 1091 (15x15): Z3 gave no answer in 60 s; the hypotheses decide one cell,
+    and the tree of guesses from there, searched whole, holds its known answer alone."""
+    path = data_dir / "nurikabe" / "janko_1091_15x15.txt"
+    puzzle = parse(path.read_text(), str(path))
+    trial = backtrack(puzzle, probe(puzzle, deduce(puzzle)))
+    assert trial.finished and len(trial.solutions) == 1
+    answer = "".join(expected_rows(path))
+    assert "".join("#" if i in trial.solutions[0].black else "." for i in range(len(puzzle))) == (
+        answer
+    )
+    stats = Stats()
+    outcome, _ = solve(puzzle, stats=stats, unique=True)
+    assert outcome.status == "solved" and outcome.unique is True
+    assert {"label": "backtracking", "answer": "one solution"}.items() <= next(
+        p for p in stats.probes if p["label"] == "backtracking"
+    ).items()
