@@ -54,12 +54,15 @@ def test_the_cases_leave_the_search_work() -> None:
 
 
 def test_a_search_cut_short_claims_nothing() -> None:
-    """Stopped by its node budget, or at the second solution, it is not finished."""
+    """Stopped by its node budget or time limit, or at the second solution, it is not
+    finished."""
     for puzzle in PUZZLES:
         known = deduce(puzzle)
         if not is_open(puzzle, known):
             continue
         trial = backtrack(puzzle, known, nodes=1)
+        assert (trial.finished, trial.solutions, trial.nodes) == (False, [], 1)
+        trial = backtrack(puzzle, known, seconds=0.0)
         assert (trial.finished, trial.solutions, trial.nodes) == (False, [], 1)
         solutions = solutions_of(puzzle.name)
         if len(solutions) >= 2:

@@ -12,6 +12,7 @@ A search cut short by its budget proves nothing, and the solver goes on as befor
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -21,7 +22,8 @@ from .puzzle import Contradiction, Deductions, Nurikabe, deduce
 #: Nodes a search may visit. Searched whole, the janko puzzles the hypotheses leave
 #: open need 332 nodes at most among those the solver does not settle in its first
 #: phase (1091); most of the others need a few hundred and are solved faster by Z3.
-#: A node costs 0.5-2 ms, so a search cut short costs a puzzle a second or two.
+#: A node costs 0.5-2 ms up to 20x36 and 5 ms at 40x57, so the time is bounded too
+#: (see :meth:`~.solve.Search.backtrack`).
 NODES = 1000
 
 
@@ -35,9 +37,16 @@ class Trial:
     nodes: int
 
 
-def backtrack(puzzle: Nurikabe, known: Deductions, nodes: int = NODES, most: int = 2) -> Trial:
+def backtrack(
+    puzzle: Nurikabe,
+    known: Deductions,
+    nodes: int = NODES,
+    most: int = 2,
+    seconds: float | None = None,
+) -> Trial:
     """Search the guesses from ``known`` (a fixpoint of :func:`~.puzzle.deduce`) for up
-    to ``most`` solutions, visiting at most ``nodes`` nodes."""
+    to ``most`` solutions, visiting at most ``nodes`` nodes in at most ``seconds``."""
+    until = None if seconds is None else time.monotonic() + seconds
     found: list[Deductions] = []
     visited = 0
     for node in _depth_first(puzzle, known):
@@ -46,7 +55,7 @@ def backtrack(puzzle: Nurikabe, known: Deductions, nodes: int = NODES, most: int
             found.append(node)
             if len(found) >= most:
                 return Trial(found, False, visited)
-        if visited >= nodes:
+        if visited >= nodes or until is not None and time.monotonic() >= until:
             return Trial(found, False, visited)
     return Trial(found, True, visited)
 
