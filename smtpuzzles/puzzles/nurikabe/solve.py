@@ -36,16 +36,15 @@ STRATEGIES = ("distance", "lazy")
 #: the lazy loop's purely Boolean formulas suit the SAT core.
 BEST_ENGINE = {"distance": "smt", "lazy": "sat"}
 
-#: The distance strategy's plan on a plain rectangle, as (white-region count?, conflicts
-#: each check gets; ``None``: no limit): the formula without the count, briefly; with
-#: it, briefly; then without it for good. Elsewhere there is no count: one phase. The count
-#: (:func:`.encode.islands_counted`) decides some puzzles of a few huge islands at once
-#: (janko 0029: no conflict at all, against no answer in 240 s without it) but slows
-#: others down (0683: no answer in 40 s, against 2.2 s and 21,000 conflicts without it),
-#: and tried first it cost every puzzle its larger formula (the corpus median 12%
-#: slower). Each phase starts a new solver; the last one repeats the first phase's
-#: conflicts, a small price on puzzles that need more than a few thousand. Between the
-#: first two phases a backtracking search runs (:meth:`Search.backtrack`).
+#: The distance strategy's plan on a plain rectangle, as (white-region count?, conflicts each check
+#: gets; ``None``: no limit): the formula without the count, briefly; with it, briefly; then without
+#: it for good (elsewhere there is no count: see :data:`PLAIN_PHASES`). The count
+#: (:func:`.encode.islands_counted`) decides some puzzles of a few huge islands at once (janko 0029:
+#: no conflict at all, against no answer in 240 s without it) but slows others down (0683: no answer
+#: in 40 s, against 2.2 s and 21,000 conflicts without it), and tried first it cost every puzzle its
+#: larger formula (the corpus median 12% slower). Each phase starts a new solver; the last one
+#: repeats the first phase's conflicts, a small price on puzzles that need more than a few thousand.
+#: Between the first two phases a backtracking search runs (:meth:`Search.backtrack`).
 PHASES: tuple[tuple[bool, int | None], ...] = ((False, 2000), (True, 1000), (False, None))
 #: The plan off plain rectangles, where there is no count: the first phase, the
 #: backtracking search, then the solver without a limit.
