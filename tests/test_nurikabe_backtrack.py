@@ -84,7 +84,7 @@ def test_the_search_keeps_what_backtracking_proves(monkeypatch: pytest.MonkeyPat
         search = Search(puzzle, stats=stats)
         if search.refuted or not is_open(puzzle, search.enc.known) or len(solutions) > 1:
             continue
-        search.backtrack()
+        search.detour("backtracking")
         assert stats.probes[-1]["label"] == "backtracking"
         if not solutions:
             refuted += 1

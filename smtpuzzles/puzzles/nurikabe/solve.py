@@ -17,15 +17,17 @@ blocked as a whole, so different distance labellings of it count once.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import z3
 
 from ...errors import CheckFailure
 from ...solving import Budget, Interrupted, Stats, TimeUp, check, deadline, new_solver
-from .backtrack import backtrack
+from .backtrack import Trial, backtrack
 from .check import problems
 from .encode import COUNT, Encoding, encode
+from .grow import grow_wall
 from .probe import probe
 from .puzzle import Contradiction, Nurikabe, Picture, deduce
 
@@ -44,15 +46,24 @@ BEST_ENGINE = {"distance": "smt", "lazy": "sat"}
 #: in 40 s, against 2.2 s and 21,000 conflicts without it), and tried first it cost every puzzle its
 #: larger formula (the corpus median 12% slower). Each phase starts a new solver; the last one
 #: repeats the first phase's conflicts, a small price on puzzles that need more than a few thousand.
-#: Between the first two phases a backtracking search runs (:meth:`Search.backtrack`).
+#: Between the phases run the searches of :data:`DETOURS` (:meth:`Search.detour`).
 PHASES: tuple[tuple[bool, int | None], ...] = ((False, 2000), (True, 1000), (False, None))
 #: The plan off plain rectangles, where there is no count: the first phase, the
-#: backtracking search, then the solver without a limit.
+#: searches of :data:`DETOURS`, then the solver without a limit.
 PLAIN_PHASES: tuple[tuple[bool, int | None], ...] = ((False, 2000), (False, None))
 
-#: The least time a backtracking search may take; it may also take as long as the
-#: first phase took. Janko 1091's search needs 0.45 s, after a first phase of 0.5 s.
-BACKTRACK_SECONDS = 1.0
+#: The searches run between phases, one after each phase but the last ones, which all
+#: run before the last phase: each with the least time it may take (it may also take
+#: as long as the search has taken so far). Backtracking over the deductions
+#: (:mod:`.backtrack`) settles most puzzles the first phase leaves open (janko 1091:
+#: 0.45 s, after a first phase of 0.5 s); growing the wall (:mod:`.grow`) settles
+#: puzzles of a few big islands (0753: 5 s, where the solver and the backtracking gave
+#: no answer in 60 s) but is slower on most others, so it comes after the count's
+#: phase, which settles 0029 at once, and only where few wall cells are open.
+DETOURS: dict[str, tuple[Callable[..., Trial], float]] = {
+    "backtracking": (backtrack, 1.0),
+    "growing the wall": (grow_wall, 10.0),
+}
 
 #: The share of the time left that hypotheses may take (with no time limit, they run
 #: until they find no more): what they leave open, the solver searches.
@@ -134,13 +145,13 @@ class Search:
         plan = (PHASES if has_count else PLAIN_PHASES) if self.phased else ((False, None),)
         self.phases = list(plan)
         self.counted, self.limit = self.phases.pop(0)
-        self.backtracked = not self.phased  #: has :meth:`backtrack` run?
+        self.detours = list(DETOURS) if self.phased else []  #: those still to run
         self.cuts: list[z3.BoolRef] = []
         self._blocked: list[z3.BoolRef] = []
         self.added: list[z3.BoolRef] = []  #: blocked pictures and guards, for a new solver
         self.rounds = 0
         self.solver = self._new_solver()
-        self.phase_began = time.monotonic()
+        self.began = time.monotonic()
 
     def _new_solver(self) -> z3.Solver:
         """A solver over the rules and everything added so far. With phases, each solver
@@ -163,38 +174,43 @@ class Search:
         return term if term.ctx == ctx else term.translate(ctx)
 
     def _next_phase(self) -> None:
-        """Start over with the next formula of :data:`PHASES`, after the first phase
-        with what :meth:`backtrack` proves."""
-        if not self.backtracked:
-            self.backtracked = True
-            self.backtrack()
+        """Start over with the next formula of :data:`PHASES`, after a search of
+        :data:`DETOURS` (all of those left, before the last phase) with what it proves."""
+        while self.detours and not self.refuted:
+            self.detour(self.detours.pop(0))
+            if len(self.phases) > 1:
+                break
         self.counted, self.limit = self.phases.pop(0)
         del self.solver  # freed before the next one is built: one solver in memory at a time
         self.solver = self._new_solver()
         if self.stats is not None:
             self.stats.next_solver()
 
-    def backtrack(self) -> None:
-        """Search the guesses left open (:mod:`.backtrack`) for as long as the first
-        phase took, or :data:`BACKTRACK_SECONDS` if longer (a portfolio's balance: on a
-        puzzle of 40x57 the nodes cost 5 ms each). Searched whole, the tree proves the
-        solutions: none (the search is then over), or one, whose every cell the formula
-        of the next phases states. Cut short, it proves nothing."""
+    def detour(self, name: str) -> None:
+        """Run the search ``name`` of :data:`DETOURS` over the cells left open, for its
+        least time or as long as the search has taken so far, if longer (a portfolio's balance:
+        on a puzzle of 40x57 a backtracking node costs 5 ms). Searched whole, its tree
+        proves the solutions: none (the search is then over), or one, whose every cell
+        the formula of the next phases states (and no other detour runs). Cut short, it
+        proves nothing."""
+        search, least = DETOURS[name]
         began = time.monotonic()
-        allowed = max(BACKTRACK_SECONDS, began - self.phase_began)
-        trial = backtrack(self.puzzle, self.enc.known, seconds=allowed)
+        allowed = max(least, began - self.began)
+        trial = search(self.puzzle, self.enc.known, seconds=allowed)
         if trial.finished and not trial.solutions:
             self.refuted, answer = True, "no solution"
         elif trial.finished:
             self.enc, answer = encode(self.puzzle, trial.solutions[0]), "one solution"
+            self.detours = []
         elif trial.solutions:
             answer = f"{len(trial.solutions)} solutions found, then stopped"
+        elif not trial.nodes:
+            answer = "not tried"
         else:
             answer = f"stopped after {trial.nodes} nodes"
         if self.stats is not None:
             seconds = round(time.monotonic() - began, 4)
-            entry = {"label": "backtracking", "answer": answer, "seconds": seconds}
-            self.stats.probes.append(entry)
+            self.stats.probes.append({"label": name, "answer": answer, "seconds": seconds})
 
     def add(self, *constraints: z3.BoolRef) -> None:
         """Constraints beyond the rules (blocked pictures, guards), kept for a new solver."""

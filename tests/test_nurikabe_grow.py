@@ -1,0 +1,140 @@
+"""Growing the wall: searched whole, it lists exactly the solutions brute force finds,
+each once; its rule for rectangles cuts the tree; cut short, it claims nothing; and the
+search keeps what it proves.
+"""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+
+import pytest
+from test_nurikabe_backtrack import is_open, pictures
+from test_nurikabe_probe import PUZZLES, solutions_of
+
+from smtpuzzles.cli.nurikabe import expected_rows
+from smtpuzzles.puzzles.nurikabe import deduce, solve
+from smtpuzzles.puzzles.nurikabe import grow as grow_module
+from smtpuzzles.puzzles.nurikabe.grow import MOST_OPEN, grow_wall
+from smtpuzzles.puzzles.nurikabe.parse import parse
+from smtpuzzles.puzzles.nurikabe.probe import probe
+from smtpuzzles.puzzles.nurikabe.puzzle import Contradiction, Nurikabe, wall_size
+from smtpuzzles.puzzles.nurikabe.solve import Search
+from smtpuzzles.solving import Stats
+
+THIN = Path(__file__).resolve().parents[1] / "instances" / "nurikabe" / "square_06x06_thin.txt"
+
+#: The brute-force cases with a known wall size (a ``?`` clue leaves it unknown).
+SIZED = [p for p in PUZZLES if wall_size(p) is not None]
+
+
+@pytest.mark.parametrize("puzzle", SIZED, ids=[p.name for p in SIZED])
+def test_a_whole_search_finds_every_solution_once(puzzle: Nurikabe) -> None:
+    """From the deductions and from the hypotheses: every wall is grown once."""
+    solutions = solutions_of(puzzle.name)
+    starts = [deduce(puzzle)]
+    try:
+        starts.append(probe(puzzle, starts[0]))
+    except Contradiction:
+        assert not solutions
+    for known in starts:
+        trial = grow_wall(puzzle, known, nodes=10**6, most=len(solutions) + 1, most_open=None)
+        assert trial.finished
+        assert len(trial.solutions) == len(solutions)
+        assert pictures(puzzle, trial.solutions) == sorted(solutions)
+
+
+def test_the_cases_give_the_rectangle_rule_work() -> None:
+    """Rectangles of two clues or more, puzzles with no solution and with several, and
+    other shapes all reach the search: the test above covers each rule."""
+    searched = [p for p in SIZED if is_open(p, deduce(p))]
+    assert sum(p.is_grid and len(p.clues) > 1 for p in searched) >= 30
+    assert sum(not p.is_grid for p in searched) >= 15
+    assert sum(not solutions_of(p.name) for p in searched) >= 10
+    assert sum(len(solutions_of(p.name)) >= 2 for p in searched) >= 10
+
+
+def test_the_rows_and_columns_rule_cuts_the_tree(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The shipped thin-wall puzzle: a wall of 11 = 6 + 6 - 1 cells must meet every
+    row and column, so it has no cycle and no cell in the box the grown part spans."""
+    puzzle = parse(THIN.read_text(), str(THIN))
+    known = deduce(puzzle)
+    with_rule = grow_wall(puzzle, known, nodes=10**6)
+    monkeypatch.setattr(grow_module, "_Span", lambda puzzle, known: None)
+    without = grow_wall(puzzle, known, nodes=10**6)
+    assert with_rule.finished and without.finished
+    assert pictures(puzzle, with_rule.solutions) == pictures(puzzle, without.solutions)
+    assert len(with_rule.solutions) == 1
+    assert with_rule.nodes * 3 < without.nodes, (with_rule.nodes, without.nodes)
+
+
+def test_a_search_cut_short_or_not_tried_claims_nothing() -> None:
+    """Stopped by its node budget or time limit, or at the second solution; or not
+    tried, with a ``?`` clue or too many wall cells open: not finished."""
+    for puzzle in PUZZLES:
+        known = deduce(puzzle)
+        if not is_open(puzzle, known):
+            continue
+        if wall_size(puzzle) is None:
+            assert grow_wall(puzzle, known, most_open=None) == grow_module.Trial([], False, 0)
+            continue
+        if grow_wall(puzzle, known, nodes=10**6, most_open=None).nodes > 1:
+            trial = grow_wall(puzzle, known, nodes=1, most_open=None)
+            assert (trial.finished, trial.nodes) == (False, 1)
+            assert set(pictures(puzzle, trial.solutions)) <= solutions_of(puzzle.name)
+        trial = grow_wall(puzzle, known, seconds=0.0, most_open=None)
+        assert (trial.finished, trial.solutions, trial.nodes) == (False, [], 1)
+        assert grow_wall(puzzle, known, most_open=-1) == grow_module.Trial([], False, 0)
+        solutions = solutions_of(puzzle.name)
+        if len(solutions) >= 2:
+            trial = grow_wall(puzzle, known, nodes=10**6, most=2, most_open=None)
+            assert not trial.finished and len(trial.solutions) == 2
+            assert set(pictures(puzzle, trial.solutions)) <= solutions
+
+
+def test_the_search_keeps_what_growing_the_wall_proves(monkeypatch: pytest.MonkeyPatch) -> None:
+    """As for the backtracking: a unique solution becomes the formula's facts, and no
+    solution ends the search without a check. (Without the hypotheses, which decide
+    these small puzzles whole whenever they have one solution.)"""
+    solve_module = importlib.import_module("smtpuzzles.puzzles.nurikabe.solve")
+    monkeypatch.setattr(solve_module, "probe", lambda puzzle, known, seconds=None: known)
+    proved = refuted = 0
+    for puzzle in SIZED:
+        solutions = solutions_of(puzzle.name)
+        stats = Stats()
+        search = Search(puzzle, stats=stats)
+        if search.refuted or not is_open(puzzle, search.enc.known) or len(solutions) > 1:
+            continue
+        search.detour("growing the wall")
+        assert stats.probes[-1]["label"] == "growing the wall"
+        if not solutions:
+            refuted += 1
+            assert search.refuted and stats.probes[-1]["answer"] == "no solution"
+            assert search.next() is None and search.rounds == 0
+        else:
+            proved += 1
+            assert not is_open(puzzle, search.enc.known) and search.detours == []
+            assert stats.probes[-1]["answer"] == "one solution"
+            assert search.next() in solutions
+    assert proved >= 3 and refuted >= 10, (proved, refuted)
+
+
+def test_growing_the_wall_solves_a_puzzle_of_four_big_islands(data_dir: Path) -> None:
+    """Janko 0753 (10x10; islands of 8, 15, 28 and 30, a wall of 19): Z3 and the
+    backtracking gave no answer in 60 s; the walls grown, searched whole, hold its known
+    answer alone, and the solver proves it unique through them."""
+    path = data_dir / "nurikabe" / "janko_0753_10x10.txt"
+    puzzle = parse(path.read_text(), str(path))
+    known = probe(puzzle, deduce(puzzle))
+    assert wall_size(puzzle) - len(known.black) <= MOST_OPEN
+    trial = grow_wall(puzzle, known)
+    assert trial.finished and len(trial.solutions) == 1
+    answer = "".join(expected_rows(path))
+    black = trial.solutions[0].black
+    assert "".join("#" if i in black else "." for i in range(len(puzzle))) == answer
+    stats = Stats()
+    outcome, _ = solve(puzzle, stats=stats, unique=True)
+    assert outcome.status == "solved" and outcome.unique is True
+    assert {"label": "growing the wall", "answer": "one solution"}.items() <= next(
+        p for p in stats.probes if p["label"] == "growing the wall"
+    ).items()
