@@ -100,6 +100,30 @@ def test_the_search_keeps_what_backtracking_proves(monkeypatch: pytest.MonkeyPat
     assert proved >= 3 and refuted >= 10, (proved, refuted)
 
 
+def test_pictures_a_search_cut_short_found_come_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stopped at a second solution, the backtracking proves nothing, but the two
+    pictures are solutions: the search gives them before any solver round, and
+    ``--unique`` says "not unique" from them."""
+    solve_module = importlib.import_module("smtpuzzles.puzzles.nurikabe.solve")
+    monkeypatch.setattr(solve_module, "probe", lambda puzzle, known, seconds=None: known)
+    given = 0
+    for puzzle in PUZZLES:
+        solutions = solutions_of(puzzle.name)
+        search = Search(puzzle, stats=Stats())
+        if len(solutions) < 2 or not is_open(puzzle, search.enc.known):
+            continue
+        search.detour("backtracking")
+        assert search.stats.probes[-1]["answer"] == "2 solutions found, then stopped"
+        first = search.next()
+        search.block(first)
+        second = search.next()
+        assert {first, second} <= solutions and first != second and search.rounds == 0
+        given += 1
+        outcome, _ = solve(puzzle, unique=True)
+        assert outcome.unique is False
+    assert given >= 10, given
+
+
 def test_backtracking_solves_a_puzzle_the_solver_stalls_on(data_dir: Path) -> None:
     """Janko 1091 (15x15): Z3 gave no answer in 60 s; the hypotheses decide one cell,
     and the tree of guesses from there, searched whole, holds its known answer alone."""

@@ -146,6 +146,8 @@ class Search:
         self.phases = list(plan)
         self.counted, self.limit = self.phases.pop(0)
         self.detours = list(DETOURS) if self.phased else []  #: those still to run
+        #: pictures a detour found without proving them all, for :meth:`next` to give first
+        self.found: list[Picture] = []
         self.cuts: list[z3.BoolRef] = []
         self._blocked: list[z3.BoolRef] = []
         self.added: list[z3.BoolRef] = []  #: blocked pictures and guards, for a new solver
@@ -192,7 +194,9 @@ class Search:
         on a puzzle of 40x57 a backtracking node costs 5 ms). Searched whole, its tree
         proves the solutions: none (the search is then over), or one, whose every cell
         the formula of the next phases states (and no other detour runs). Cut short, it
-        proves nothing."""
+        proves nothing, but the pictures it found are solutions all the same: :meth:`next`
+        gives them first (a plain solve needs no more), and the solver goes on from there
+        with them blocked."""
         search, least = DETOURS[name]
         began = time.monotonic()
         allowed = max(least, began - self.began)
@@ -204,6 +208,8 @@ class Search:
             self.detours = []
         elif trial.solutions:
             answer = f"{len(trial.solutions)} solutions found, then stopped"
+            size = range(len(self.puzzle))
+            self.found += [tuple(i in d.black for i in size) for d in trial.solutions]
         elif not trial.nodes:
             answer = "not tried"
         else:
@@ -222,6 +228,8 @@ class Search:
         while True:
             if self.refuted:  # hypotheses or backtracking proved that there is no solution
                 return None
+            if self.found and not assumptions:
+                return self._checked(self.found.pop(0))
             self.rounds += 1
             assumed = [self._here(a) for a in assumptions]
             answer = check(self.solver, self.budget, assumed, self.stats, f"round {self.rounds}")
@@ -240,10 +248,14 @@ class Search:
                     self.cuts += cuts
                     self.solver.add(*cuts)
                     continue
-            found = problems(self.puzzle.graph, self.puzzle.clues, self.puzzle.pools, picture)
-            if found:
-                raise CheckFailure(f"{self.puzzle.name}: solver picture breaks a rule: {found[0]}")
-            return picture
+            return self._checked(picture)
+
+    def _checked(self, picture: Picture) -> Picture:
+        """``picture``, once the independent rule checker passes it (else a bug)."""
+        found = problems(self.puzzle.graph, self.puzzle.clues, self.puzzle.pools, picture)
+        if found:
+            raise CheckFailure(f"{self.puzzle.name}: picture breaks a rule: {found[0]}")
+        return picture
 
     @property
     def formula(self) -> list[z3.BoolRef]:
