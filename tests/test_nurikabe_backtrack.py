@@ -1,5 +1,6 @@
 """Backtracking over the deductions: searched whole, it lists exactly the solutions
-brute force finds; cut short, it claims nothing; and the search keeps what it proves.
+brute force finds; cut short, it claims nothing; and the search keeps what it, or any
+other detour between the solver's phases, proves or finds.
 """
 
 from __future__ import annotations
@@ -12,11 +13,11 @@ from test_nurikabe_probe import PUZZLES, solutions_of
 
 from smtpuzzles.cli.nurikabe import expected_rows
 from smtpuzzles.puzzles.nurikabe import Nurikabe, deduce, solve
-from smtpuzzles.puzzles.nurikabe.backtrack import backtrack
+from smtpuzzles.puzzles.nurikabe.backtrack import Trial, backtrack
 from smtpuzzles.puzzles.nurikabe.parse import parse
 from smtpuzzles.puzzles.nurikabe.probe import probe
-from smtpuzzles.puzzles.nurikabe.puzzle import Contradiction, Deductions
-from smtpuzzles.puzzles.nurikabe.solve import Search
+from smtpuzzles.puzzles.nurikabe.puzzle import Contradiction, Deductions, wall_size
+from smtpuzzles.puzzles.nurikabe.solve import DETOURS, Search
 from smtpuzzles.solving import Stats
 
 
@@ -28,16 +29,22 @@ def is_open(puzzle: Nurikabe, known: Deductions) -> bool:
     return len(known.black) + len(known.owner) < len(puzzle)
 
 
+def starts(puzzle: Nurikabe) -> list[Deductions]:
+    """Where a search may start: the deductions, and the hypotheses unless they prove
+    that there is no solution (which brute force must confirm)."""
+    known = [deduce(puzzle)]
+    try:
+        known.append(probe(puzzle, known[0]))
+    except Contradiction:
+        assert not solutions_of(puzzle.name)
+    return known
+
+
 @pytest.mark.parametrize("puzzle", PUZZLES, ids=[p.name for p in PUZZLES])
 def test_a_whole_search_finds_every_solution_once(puzzle: Nurikabe) -> None:
     """From the deductions and from the hypotheses, whichever way the guesses go."""
     solutions = solutions_of(puzzle.name)
-    starts = [deduce(puzzle)]
-    try:
-        starts.append(probe(puzzle, starts[0]))
-    except Contradiction:
-        assert not solutions
-    for known in starts:
+    for known in starts(puzzle):
         trial = backtrack(puzzle, known, nodes=10**6, most=len(solutions) + 1)
         assert trial.finished
         assert pictures(puzzle, trial.solutions) == sorted(solutions)
@@ -71,10 +78,12 @@ def test_a_search_cut_short_claims_nothing() -> None:
             assert set(pictures(puzzle, trial.solutions)) <= solutions
 
 
-def test_the_search_keeps_what_backtracking_proves(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A unique solution proved by backtracking becomes the formula's facts; no
-    solution ends the search without a check. (Without the hypotheses, which decide
-    these small puzzles whole whenever they have one solution.)"""
+@pytest.mark.parametrize("name", list(DETOURS))
+def test_the_search_keeps_what_a_detour_proves(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    """A unique solution proved by the backtracking, or by growing the wall, becomes
+    the formula's facts (and no other detour runs); no solution ends the search
+    without a check. (Without the hypotheses, which decide these small puzzles whole
+    whenever they have one solution.)"""
     solve_module = importlib.import_module("smtpuzzles.puzzles.nurikabe.solve")
     monkeypatch.setattr(solve_module, "probe", lambda puzzle, known, seconds=None: known)
     proved = refuted = 0
@@ -84,15 +93,17 @@ def test_the_search_keeps_what_backtracking_proves(monkeypatch: pytest.MonkeyPat
         search = Search(puzzle, stats=stats)
         if search.refuted or not is_open(puzzle, search.enc.known) or len(solutions) > 1:
             continue
-        search.detour("backtracking")
-        assert stats.probes[-1]["label"] == "backtracking"
+        if wall_size(puzzle) is None:  # the wall's size unknown: it is not grown
+            continue
+        search.detour(name)
+        assert stats.probes[-1]["label"] == name
         if not solutions:
             refuted += 1
             assert search.refuted and stats.probes[-1]["answer"] == "no solution"
             assert search.next() is None and search.rounds == 0
         else:
             proved += 1
-            assert not is_open(puzzle, search.enc.known)
+            assert not is_open(puzzle, search.enc.known) and search.detours == []
             assert stats.probes[-1]["answer"] == "one solution"
             assert search.next() in solutions
             outcome, _ = solve(puzzle, unique=True)
@@ -129,15 +140,19 @@ def test_backtracking_solves_a_puzzle_the_solver_stalls_on(data_dir: Path) -> No
     and the tree of guesses from there, searched whole, holds its known answer alone."""
     path = data_dir / "nurikabe" / "janko_1091_15x15.txt"
     puzzle = parse(path.read_text(), str(path))
-    trial = backtrack(puzzle, probe(puzzle, deduce(puzzle)))
+    proves_the_answer(path, backtrack(puzzle, probe(puzzle, deduce(puzzle))), "backtracking")
+
+
+def proves_the_answer(path: Path, trial: Trial, label: str) -> None:
+    """A corpus puzzle's ``trial``, searched whole, holds its known answer alone; and
+    solving it, the detour ``label`` proves that answer, which comes out unique."""
+    puzzle = parse(path.read_text(), str(path))
     assert trial.finished and len(trial.solutions) == 1
+    black = trial.solutions[0].black
     answer = "".join(expected_rows(path))
-    assert "".join("#" if i in trial.solutions[0].black else "." for i in range(len(puzzle))) == (
-        answer
-    )
+    assert "".join("#" if i in black else "." for i in range(len(puzzle))) == answer
     stats = Stats()
     outcome, _ = solve(puzzle, stats=stats, unique=True)
     assert outcome.status == "solved" and outcome.unique is True
-    assert {"label": "backtracking", "answer": "one solution"}.items() <= next(
-        p for p in stats.probes if p["label"] == "backtracking"
-    ).items()
+    answers = [p["answer"] for p in stats.probes if p["label"] == label]
+    assert answers == ["one solution"], stats.probes

@@ -1,26 +1,22 @@
 """Growing the wall: searched whole, it lists exactly the solutions brute force finds,
-each once; its rule for rectangles cuts the tree; cut short, it claims nothing; and the
-search keeps what it proves.
+each once; its rule for rectangles cuts the tree; and cut short, it claims nothing.
+(:mod:`test_nurikabe_backtrack` checks that the search keeps what it proves.)
 """
 
 from __future__ import annotations
 
-import importlib
 from pathlib import Path
 
 import pytest
-from test_nurikabe_backtrack import is_open, pictures
+from test_nurikabe_backtrack import is_open, pictures, proves_the_answer, starts
 from test_nurikabe_probe import PUZZLES, solutions_of
 
-from smtpuzzles.cli.nurikabe import expected_rows
-from smtpuzzles.puzzles.nurikabe import deduce, solve
+from smtpuzzles.puzzles.nurikabe import deduce
 from smtpuzzles.puzzles.nurikabe import grow as grow_module
 from smtpuzzles.puzzles.nurikabe.grow import MOST_OPEN, grow_wall
 from smtpuzzles.puzzles.nurikabe.parse import parse
 from smtpuzzles.puzzles.nurikabe.probe import probe
-from smtpuzzles.puzzles.nurikabe.puzzle import Contradiction, Nurikabe, wall_size
-from smtpuzzles.puzzles.nurikabe.solve import Search
-from smtpuzzles.solving import Stats
+from smtpuzzles.puzzles.nurikabe.puzzle import Nurikabe, wall_size
 
 THIN = Path(__file__).resolve().parents[1] / "instances" / "nurikabe" / "square_06x06_thin.txt"
 
@@ -32,12 +28,7 @@ SIZED = [p for p in PUZZLES if wall_size(p) is not None]
 def test_a_whole_search_finds_every_solution_once(puzzle: Nurikabe) -> None:
     """From the deductions and from the hypotheses: every wall is grown once."""
     solutions = solutions_of(puzzle.name)
-    starts = [deduce(puzzle)]
-    try:
-        starts.append(probe(puzzle, starts[0]))
-    except Contradiction:
-        assert not solutions
-    for known in starts:
+    for known in starts(puzzle):
         trial = grow_wall(puzzle, known, nodes=10**6, most=len(solutions) + 1, most_open=None)
         assert trial.finished
         assert len(trial.solutions) == len(solutions)
@@ -92,33 +83,6 @@ def test_a_search_cut_short_or_not_tried_claims_nothing() -> None:
             assert set(pictures(puzzle, trial.solutions)) <= solutions
 
 
-def test_the_search_keeps_what_growing_the_wall_proves(monkeypatch: pytest.MonkeyPatch) -> None:
-    """As for the backtracking: a unique solution becomes the formula's facts, and no
-    solution ends the search without a check. (Without the hypotheses, which decide
-    these small puzzles whole whenever they have one solution.)"""
-    solve_module = importlib.import_module("smtpuzzles.puzzles.nurikabe.solve")
-    monkeypatch.setattr(solve_module, "probe", lambda puzzle, known, seconds=None: known)
-    proved = refuted = 0
-    for puzzle in SIZED:
-        solutions = solutions_of(puzzle.name)
-        stats = Stats()
-        search = Search(puzzle, stats=stats)
-        if search.refuted or not is_open(puzzle, search.enc.known) or len(solutions) > 1:
-            continue
-        search.detour("growing the wall")
-        assert stats.probes[-1]["label"] == "growing the wall"
-        if not solutions:
-            refuted += 1
-            assert search.refuted and stats.probes[-1]["answer"] == "no solution"
-            assert search.next() is None and search.rounds == 0
-        else:
-            proved += 1
-            assert not is_open(puzzle, search.enc.known) and search.detours == []
-            assert stats.probes[-1]["answer"] == "one solution"
-            assert search.next() in solutions
-    assert proved >= 3 and refuted >= 10, (proved, refuted)
-
-
 def test_growing_the_wall_solves_a_puzzle_of_four_big_islands(data_dir: Path) -> None:
     """Janko 0753 (10x10; islands of 8, 15, 28 and 30, a wall of 19): Z3 and the
     backtracking gave no answer in 60 s; the walls grown, searched whole, hold its known
@@ -127,14 +91,4 @@ def test_growing_the_wall_solves_a_puzzle_of_four_big_islands(data_dir: Path) ->
     puzzle = parse(path.read_text(), str(path))
     known = probe(puzzle, deduce(puzzle))
     assert wall_size(puzzle) - len(known.black) <= MOST_OPEN
-    trial = grow_wall(puzzle, known)
-    assert trial.finished and len(trial.solutions) == 1
-    answer = "".join(expected_rows(path))
-    black = trial.solutions[0].black
-    assert "".join("#" if i in black else "." for i in range(len(puzzle))) == answer
-    stats = Stats()
-    outcome, _ = solve(puzzle, stats=stats, unique=True)
-    assert outcome.status == "solved" and outcome.unique is True
-    assert {"label": "growing the wall", "answer": "one solution"}.items() <= next(
-        p for p in stats.probes if p["label"] == "growing the wall"
-    ).items()
+    proves_the_answer(path, grow_wall(puzzle, known), "growing the wall")
