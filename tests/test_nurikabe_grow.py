@@ -1,18 +1,23 @@
 """Growing the wall: searched whole, it lists exactly the solutions brute force finds,
-each once; its rule for rectangles cuts the tree; and cut short, it claims nothing.
+each once, and on bigger random puzzles those the solver counts; its rule for
+rectangles cuts the tree; and cut short, it claims nothing.
 (:mod:`test_nurikabe_backtrack` checks that the search keeps what it proves.)
 """
 
 from __future__ import annotations
 
+import random
+from collections import Counter
 from pathlib import Path
 
 import pytest
 from test_nurikabe_backtrack import is_open, pictures, proves_the_answer, starts
 from test_nurikabe_probe import PUZZLES, solutions_of
 
-from smtpuzzles.puzzles.nurikabe import deduce
+from smtpuzzles.graph import rectangle
+from smtpuzzles.puzzles.nurikabe import deduce, solve
 from smtpuzzles.puzzles.nurikabe import grow as grow_module
+from smtpuzzles.puzzles.nurikabe.generate import clues_of, random_picture
 from smtpuzzles.puzzles.nurikabe.grow import MOST_OPEN, grow_wall
 from smtpuzzles.puzzles.nurikabe.parse import parse
 from smtpuzzles.puzzles.nurikabe.probe import probe
@@ -92,3 +97,37 @@ def test_growing_the_wall_solves_a_puzzle_of_four_big_islands(data_dir: Path) ->
     known = probe(puzzle, deduce(puzzle))
     assert wall_size(puzzle) - len(known.black) <= MOST_OPEN
     proves_the_answer(path, grow_wall(puzzle, known), "growing the wall")
+
+
+def thin_walled_puzzles(count: int) -> list[Nurikabe]:
+    """Random rectangles of 5x5 to 7x7 with big islands, one clue in three nudged by
+    one: puzzles with one solution, several and none, beyond brute force's sizes."""
+    rng = random.Random("thin walls")
+    found = []
+    while len(found) < count:
+        graph = rectangle(rng.randint(5, 7), rng.randint(5, 7))
+        shape = Nurikabe(graph, {}, tuple(graph.squares()))
+        picture = random_picture(shape, rng, max_island=30, density=rng.choice([0.4, 0.6]))
+        if picture is None:
+            continue
+        clues = clues_of(shape, picture, rng)
+        if rng.random() < 1 / 3:
+            k = rng.choice(sorted(clues))
+            clues[k] = max(1, clues[k] + rng.choice([-1, 1]))
+        found.append(Nurikabe(graph, clues, shape.pools, f"thin{len(found)}"))
+    return found
+
+
+def test_whole_searches_match_the_solver_beyond_brute_force() -> None:
+    """Every search that finishes lists exactly the pictures the solver counts."""
+    finished = Counter()
+    for puzzle in thin_walled_puzzles(150):
+        outcome, _ = solve(puzzle, count=4)
+        if not outcome.complete:  # four pictures or more: neither list is whole
+            continue
+        trial = grow_wall(puzzle, deduce(puzzle), nodes=20_000, most=4, most_open=None)
+        assert set(pictures(puzzle, trial.solutions)) <= set(outcome.solutions)
+        if trial.finished:
+            assert sorted(outcome.solutions) == pictures(puzzle, trial.solutions)
+            finished[min(len(outcome.solutions), 2)] += 1
+    assert finished[0] >= 3 and finished[1] >= 5 and finished[2] >= 10, finished
