@@ -150,6 +150,7 @@ class Search:
         self.found: list[Picture] = []
         self.cuts: list[z3.BoolRef] = []
         self._blocked: list[z3.BoolRef] = []
+        self.blocked_pictures: set[Picture] = set()
         self.added: list[z3.BoolRef] = []  #: blocked pictures and guards, for a new solver
         self.rounds = 0
         self.solver = self._new_solver()
@@ -228,8 +229,10 @@ class Search:
         while True:
             if self.refuted:  # hypotheses or backtracking proved that there is no solution
                 return None
-            if self.found and not assumptions:
-                return self._checked(self.found.pop(0))
+            while self.found and not assumptions:
+                picture = self.found.pop(0)
+                if picture not in self.blocked_pictures:  # the solver may have given it already
+                    return self._checked(picture)
             self.rounds += 1
             assumed = [self._here(a) for a in assumptions]
             answer = check(self.solver, self.budget, assumed, self.stats, f"round {self.rounds}")
@@ -273,6 +276,7 @@ class Search:
         """Rule this picture out from now on."""
         differs = z3.Or([z3.Not(b) if v else b for b, v in zip(self.black, picture)])
         self._blocked.append(differs)
+        self.blocked_pictures.add(picture)
         self.add(differs)
 
 
