@@ -23,7 +23,7 @@ from .puzzle import Contradiction, Deductions, Nurikabe, deduce
 #: open need 332 nodes at most among those the solver does not settle in its first
 #: phase (1091); most of the others need a few hundred and are solved faster by Z3.
 #: A node costs 0.5-2 ms up to 20x36 and 5 ms at 40x57, so the time is bounded too
-#: (see :meth:`~.solve.Search.backtrack`).
+#: (see :meth:`~.solve.Search.detour`).
 NODES = 1000
 
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import time
 from collections import deque
+from collections.abc import Iterator
 
 from .backtrack import Trial
 from .check import problems
@@ -42,6 +43,8 @@ NODES = 200_000
 MOST_OPEN = 28
 
 OPEN, WALL, WHITE = 0, 1, 2
+#: A table for ``bytes.translate``: 1 for an open cell, 0 for any other.
+_OPEN_ONLY = bytes(int(i == OPEN) for i in range(256))
 
 
 class _Stop(Exception):
@@ -256,7 +259,7 @@ class _Grower:
         through those in the rows ``shut[0]..shut[1]`` and columns ``shut[2]..shut[3]``;
         ``None`` if some known wall cell is out of its reach."""
         state, nbrs = self.state, self.nbrs
-        takes = bytearray(s == OPEN for s in state)  #: open cells the wall may take
+        takes = bytearray(state.translate(_OPEN_ONLY))  #: open cells the wall may take
         if shut is not None:
             top, bottom, left, right = shut
             for r in range(top, bottom + 1):
@@ -302,35 +305,28 @@ class _Grower:
     def islands_apart(self, near: bytearray) -> bool:
         """The cells that will be white (shut out, or out of the wall's reach) join no
         two clues, and make no island too big."""
-        state, nbrs, clue, is_clue = self.state, self.nbrs, self.clue, self.is_clue
-        seen = bytearray(len(state))
-        for start, s in enumerate(state):
-            if seen[start] or s == WALL or near[start]:
-                continue
-            seen[start] = 1
-            stack, cells, clues, limit = [start], 0, 0, 0
-            while stack:
-                i = stack.pop()
-                cells += 1
-                if is_clue[i]:
-                    clues += 1
-                    limit = clue[i]
-                for j in nbrs[i]:
-                    if not seen[j] and state[j] != WALL and not near[j]:
-                        seen[j] = 1
-                        stack.append(j)
-            if clues > 1 or clues and limit and cells > limit:
-                return False
-        return True
+        return all(
+            clues < 2 and cells <= need or not clues
+            for cells, clues, need, _ in self.parts(near, through_near=False)
+        )
 
     def rooms_fit(self, near: bytearray, spare: int) -> bool:
         """Each room the wall leaves (a region of non-wall cells) holds islands of its
         clues' sizes and wall cells the wall can reach: no more clue cells than room,
         and a room of two clues needs a wall cell more."""
+        for cells, clues, need, room in self.parts(near, through_near=True):
+            extra = cells - need  # the room's cells that must become wall
+            if extra < (clues > 1) or extra > min(room, spare):
+                return False
+        return True
+
+    def parts(self, near: bytearray, through_near: bool) -> Iterator[tuple[int, int, int, int]]:
+        """The connected parts of the cells not wall (and, unless ``through_near``, not
+        ``near``), each as its cells, its clues, their sizes' sum and its ``near`` cells."""
         state, nbrs, clue, is_clue = self.state, self.nbrs, self.clue, self.is_clue
         seen = bytearray(len(state))
         for start, s in enumerate(state):
-            if seen[start] or s == WALL:
+            if seen[start] or s == WALL or not through_near and near[start]:
                 continue
             seen[start] = 1
             stack, cells, clues, need, room = [start], 0, 0, 0, 0
@@ -342,13 +338,10 @@ class _Grower:
                     clues += 1
                     need += clue[i]
                 for j in nbrs[i]:
-                    if not seen[j] and state[j] != WALL:
+                    if not seen[j] and state[j] != WALL and (through_near or not near[j]):
                         seen[j] = 1
                         stack.append(j)
-            extra = cells - need  # the room's cells that must become wall
-            if extra < (clues > 1) or extra > min(room, spare):
-                return False
-        return True
+            yield cells, clues, need, room
 
     def leaf(self) -> None:
         """A wall of full size: every other cell is white. A solution if the
@@ -358,10 +351,10 @@ class _Grower:
             found = deduce(self.puzzle, self.known, wall, strict=True)
         except Contradiction:
             return
-        picture = tuple(i in found.black for i in range(len(self.puzzle)))
         puzzle = self.puzzle
         if len(found.black) + len(found.owner) < len(puzzle):
             return
+        picture = tuple(i in found.black for i in range(len(puzzle)))
         if problems(puzzle.graph, puzzle.clues, puzzle.pools, picture):
             return
         self.found.append(found)
@@ -425,12 +418,12 @@ class _Span:
         take, with the cycles of the grown part (negative: too few)."""
         top, bottom = self.need_rows
         left, right = self.need_cols
-        rows = [r for r, n in enumerate(self.in_row) if n]
-        cols = [c for c, n in enumerate(self.in_col) if n]
-        if rows:
-            top, bottom = min(top, rows[0]), max(bottom, rows[-1])
-            left, right = min(left, cols[0]), max(right, cols[-1])
-        cycles = self.cells - len(rows) - len(cols) + 1 if rows else 0
+        cycles = 0
+        if self.cells:
+            low, high, first, last = self.box()
+            top, bottom = min(top, low), max(bottom, high)
+            left, right = min(left, first), max(right, last)
+            cycles = self.cells - (high - low + 1) - (last - first + 1) + 1
         return size - (bottom - top + 1) - (right - left + 1) + 1 - cycles
 
     def box(self) -> tuple[int, int, int, int]:

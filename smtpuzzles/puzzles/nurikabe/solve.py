@@ -227,7 +227,7 @@ class Search:
     def next(self, assumptions: list[z3.BoolRef] = ()) -> Picture | None | str:
         """A new checked picture, ``None`` when there is none, or ``"unknown"``."""
         while True:
-            if self.refuted:  # hypotheses or backtracking proved that there is no solution
+            if self.refuted:  # the hypotheses or a detour proved that there is no solution
                 return None
             while self.found and not assumptions:
                 picture = self.found.pop(0)
