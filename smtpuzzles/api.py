@@ -30,16 +30,17 @@ from .errors import CheckFailure, InputError
 from .formats.puzzlink import looks_like_url, parse_url
 from .puzzles import koburin as _koburin
 from .puzzles import nurikabe as _nurikabe
-from .puzzles.floodit import board as _board
+from .puzzles.floodit import formats as _board
+from .puzzles.floodit import model as _floodit_model
 from .puzzles.floodit import pictures as _floodit_pictures
 from .puzzles.floodit.check import check_solution, flood_region, play
-from .puzzles.floodit.clusters import cluster_graph
-from .puzzles.floodit.modes import dry_run, run_mode
+from .puzzles.floodit.model import cluster_graph
+from .puzzles.floodit.search import dry_run, run_mode
 from .puzzles.koburin import formats as _koburin_formats
-from .puzzles.koburin import show as _koburin_show
-from .puzzles.nurikabe import parse as _nurikabe_parse
-from .puzzles.nurikabe import view as _nurikabe_view
-from .puzzles.nurikabe.view import drawable
+from .puzzles.koburin import pictures as _koburin_show
+from .puzzles.nurikabe import formats as _nurikabe_parse
+from .puzzles.nurikabe import pictures as _nurikabe_view
+from .puzzles.nurikabe.pictures import drawable
 from .solving import Budget, Stats, formula_size, smtlib_script
 from .sources import read_source
 
@@ -68,7 +69,7 @@ __all__ = [
 class FloodIt:
     """A Flood-It board and the cell the flood starts from (``board``: the parsed board)."""
 
-    board: _board.Board
+    board: _floodit_model.Board
     start: tuple[int, int] = (0, 0)
     kind: str = field(default="floodit", init=False)
 
@@ -245,7 +246,7 @@ def _as_puzzle(puzzle: Any) -> Puzzle:
     """Accept a puzzle object, a raw parsed puzzle, or anything :func:`load` reads."""
     if isinstance(puzzle, FloodIt | Nurikabe | Koburin):
         return puzzle
-    if isinstance(puzzle, _board.Board):
+    if isinstance(puzzle, _floodit_model.Board):
         return FloodIt(puzzle)
     if isinstance(puzzle, _nurikabe.Nurikabe):
         return Nurikabe(puzzle)
@@ -583,7 +584,7 @@ def _floodit_text(r: Result) -> str:
     lo = "?" if r.lower_bound is None else r.lower_bound
     hi = "?" if r.upper_bound is None else r.upper_bound
     moves = r.answer
-    shown = "-" if moves is None else "".join(_board.DIGITS[m] for m in moves) or "(none)"
+    shown = "-" if moves is None else "".join(_floodit_model.DIGITS[m] for m in moves) or "(none)"
     lines = [
         f"board: {p.name}",
         f"size: {p.board.rows}x{p.board.cols}, colours: {p.board.n_colours}, "

@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 
 import smtpuzzles
-from smtpuzzles.puzzles.nurikabe.encode import encode
+from smtpuzzles.puzzles.nurikabe.rules import encode
 
 INSTANCES = Path(__file__).resolve().parent.parent / "instances"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from smtpuzzles.errors import InputError
-from smtpuzzles.puzzles.floodit.board import detect_format, parse_board, parse_start
+from smtpuzzles.puzzles.floodit.formats import detect_format, parse_board, parse_start
 
 
 def test_grid_format_with_crlf_and_trailing_blank_lines() -> None:

@@ -14,14 +14,14 @@ from floodit_oracles import (
     replay,
 )
 
-from smtpuzzles.puzzles.floodit.bounds import (
+from smtpuzzles.puzzles.floodit.model import cluster_graph
+from smtpuzzles.puzzles.floodit.presolve import (
     greedy_moves,
     lower_bound,
     lower_bound_by_search,
     optimum_by_search,
     upper_bound,
 )
-from smtpuzzles.puzzles.floodit.clusters import cluster_graph
 
 
 def small_boards(count: int, seed: int) -> list[list[list[int]]]:
@@ -168,7 +168,7 @@ def test_min_widens_the_beam_when_it_ends_far_above_the_lower_bound() -> None:
     wide one a move shorter; ``min`` starts from the shorter and still proves the optimum
     that A* (no Z3) finds."""
     from smtpuzzles.puzzles.floodit.generate import random_board
-    from smtpuzzles.puzzles.floodit.modes import WIDE_GAP, run_mode
+    from smtpuzzles.puzzles.floodit.search import WIDE_GAP, run_mode
 
     board = random_board(11, 11, 10, seed=70)
     g = cluster_graph(board.grid)

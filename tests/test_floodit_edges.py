@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from smtpuzzles.errors import CheckFailure
-from smtpuzzles.puzzles.floodit.board import load_board, parse_board
 from smtpuzzles.puzzles.floodit.check import check_solution, play
-from smtpuzzles.puzzles.floodit.modes import run_mode
+from smtpuzzles.puzzles.floodit.formats import load_board, parse_board
+from smtpuzzles.puzzles.floodit.search import run_mode
 
 INSTANCES = Path(__file__).resolve().parents[1] / "instances" / "floodit"
 MODES = [("min", ()), ("opt", ()), ("solve", ()), ("search", (0, 30))]

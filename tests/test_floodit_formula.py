@@ -10,8 +10,8 @@ import pytest
 import z3
 from floodit_oracles import flood_region, is_flooded, random_grid, replay
 
-from smtpuzzles.puzzles.floodit.clusters import cluster_graph
-from smtpuzzles.puzzles.floodit.encoding import FloodFormula
+from smtpuzzles.puzzles.floodit.model import cluster_graph
+from smtpuzzles.puzzles.floodit.rules import FloodFormula
 
 
 def random_game(rng: random.Random, grid: list[list[int]]) -> list[int]:

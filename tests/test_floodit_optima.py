@@ -11,12 +11,11 @@ from collections import deque
 import pytest
 import z3
 
-from smtpuzzles.puzzles.floodit import modes
-from smtpuzzles.puzzles.floodit.board import Board
+from smtpuzzles.puzzles.floodit import search as modes
 from smtpuzzles.puzzles.floodit.check import check_solution
-from smtpuzzles.puzzles.floodit.clusters import cluster_graph
-from smtpuzzles.puzzles.floodit.encoding import FloodFormula
-from smtpuzzles.puzzles.floodit.modes import run_mode
+from smtpuzzles.puzzles.floodit.model import Board, cluster_graph
+from smtpuzzles.puzzles.floodit.rules import FloodFormula
+from smtpuzzles.puzzles.floodit.search import run_mode
 
 
 def _absorb(grid: list[list[int]], region: frozenset, colour: int) -> frozenset:

@@ -16,8 +16,8 @@ from floodit_oracles import (
     replay_allowing_noops,
 )
 
-from smtpuzzles.puzzles.floodit.clusters import cluster_graph
-from smtpuzzles.puzzles.floodit.reference import (
+from smtpuzzles.puzzles.floodit.model import cluster_graph
+from smtpuzzles.puzzles.floodit.reference.rules import (
     loose_bound,
     reference_exact,
     reference_formula,

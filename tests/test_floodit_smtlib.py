@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from smtpuzzles.puzzles.floodit.board import parse_board
-from smtpuzzles.puzzles.floodit.modes import run_mode
+from smtpuzzles.puzzles.floodit.formats import parse_board
+from smtpuzzles.puzzles.floodit.search import run_mode
 
 BOARDS = ["0120\n2011\n1202", "0101\n1201\n2210", "00122\n31023\n11230", "010\n101\n010"]
 

@@ -9,7 +9,8 @@ from hardening_support import assert_bad_input, cli, parsed_or_refused
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from smtpuzzles.puzzles.floodit.board import DIGITS, Board, parse_board
+from smtpuzzles.puzzles.floodit.formats import parse_board
+from smtpuzzles.puzzles.floodit.model import DIGITS, Board
 
 Grid = list[list[int]]
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from smtpuzzles.graph import rectangle
 from smtpuzzles.puzzles.koburin.formats import parse, to_grid_text, to_puzzlink
-from smtpuzzles.puzzles.koburin.puzzle import Koburin
+from smtpuzzles.puzzles.koburin.model import Koburin
 
 
 @st.composite

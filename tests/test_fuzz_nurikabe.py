@@ -13,8 +13,8 @@ from smtpuzzles.formats.grid import format_clue_grid
 from smtpuzzles.formats.puzzlink import encode_number16, format_url
 from smtpuzzles.formats.seed004 import format_seed004
 from smtpuzzles.graph import rectangle
-from smtpuzzles.puzzles.nurikabe.parse import format_table, parse
-from smtpuzzles.puzzles.nurikabe.puzzle import Nurikabe
+from smtpuzzles.puzzles.nurikabe.formats import format_table, parse
+from smtpuzzles.puzzles.nurikabe.model import Nurikabe
 
 Clues = dict[tuple[int, int], int | str]
 

@@ -14,16 +14,16 @@ from test_nurikabe_brute import brute_force as nurikabe_brute_force
 
 from smtpuzzles.graph import hex_grid, rectangle, torus
 from smtpuzzles.puzzles.floodit.generate import random_board
-from smtpuzzles.puzzles.floodit.modes import run_mode
+from smtpuzzles.puzzles.floodit.search import run_mode
 from smtpuzzles.puzzles.koburin import Koburin
 from smtpuzzles.puzzles.koburin import problems as koburin_problems
 from smtpuzzles.puzzles.koburin import solve as koburin_solve
 from smtpuzzles.puzzles.koburin.generate import random_black, random_loop
-from smtpuzzles.puzzles.koburin.puzzle import Solution
+from smtpuzzles.puzzles.koburin.model import Solution
 from smtpuzzles.puzzles.nurikabe import solve as nurikabe_solve
 from smtpuzzles.puzzles.nurikabe.check import problems as nurikabe_problems
 from smtpuzzles.puzzles.nurikabe.generate import clues_of, hex_pools, random_picture
-from smtpuzzles.puzzles.nurikabe.puzzle import Nurikabe
+from smtpuzzles.puzzles.nurikabe.model import Nurikabe
 
 # -- Flood-It: generate, solve with min and solve, replay, compare with BFS ----------------
 

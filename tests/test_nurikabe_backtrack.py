@@ -13,11 +13,11 @@ from test_nurikabe_probe import PUZZLES, solutions_of
 
 from smtpuzzles.cli.nurikabe import expected_rows
 from smtpuzzles.puzzles.nurikabe import Nurikabe, deduce, solve
-from smtpuzzles.puzzles.nurikabe.backtrack import Trial, backtrack
-from smtpuzzles.puzzles.nurikabe.parse import parse
-from smtpuzzles.puzzles.nurikabe.probe import probe
-from smtpuzzles.puzzles.nurikabe.puzzle import Contradiction, Deductions, wall_size
-from smtpuzzles.puzzles.nurikabe.solve import DETOURS, Search
+from smtpuzzles.puzzles.nurikabe.formats import parse
+from smtpuzzles.puzzles.nurikabe.presolve.backtrack import Trial, backtrack
+from smtpuzzles.puzzles.nurikabe.presolve.deduce import Contradiction, Deductions, wall_size
+from smtpuzzles.puzzles.nurikabe.presolve.probe import probe
+from smtpuzzles.puzzles.nurikabe.search import DETOURS, Search
 from smtpuzzles.solving import Stats
 
 
@@ -84,7 +84,7 @@ def test_the_search_keeps_what_a_detour_proves(monkeypatch: pytest.MonkeyPatch, 
     the formula's facts (and no other detour runs); no solution ends the search
     without a check. (Without the hypotheses, which decide these small puzzles whole
     whenever they have one solution.)"""
-    solve_module = importlib.import_module("smtpuzzles.puzzles.nurikabe.solve")
+    solve_module = importlib.import_module("smtpuzzles.puzzles.nurikabe.search")
     monkeypatch.setattr(solve_module, "probe", lambda puzzle, known, seconds=None: known)
     proved = refuted = 0
     for puzzle in PUZZLES:
@@ -115,7 +115,7 @@ def test_pictures_a_search_cut_short_found_come_first(monkeypatch: pytest.Monkey
     """Stopped at a second solution, the backtracking proves nothing, but the two
     pictures are solutions: the search gives them before any solver round, and
     ``--unique`` says "not unique" from them."""
-    solve_module = importlib.import_module("smtpuzzles.puzzles.nurikabe.solve")
+    solve_module = importlib.import_module("smtpuzzles.puzzles.nurikabe.search")
     monkeypatch.setattr(solve_module, "probe", lambda puzzle, known, seconds=None: known)
     given = 0
     for puzzle in PUZZLES:

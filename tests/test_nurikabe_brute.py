@@ -25,7 +25,7 @@ from smtpuzzles.graph import (
     torus,
 )
 from smtpuzzles.puzzles.nurikabe import Nurikabe, problems, solve
-from smtpuzzles.puzzles.nurikabe.puzzle import _cut_cells, deduce, distances_within
+from smtpuzzles.puzzles.nurikabe.presolve.deduce import _cut_cells, deduce, distances_within
 
 SHAPES: dict[str, Graph] = {
     f"{r}x{c}": rectangle(r, c) for r in range(1, 5) for c in range(1, 5) if r <= c
@@ -215,7 +215,7 @@ def test_starting_over_without_the_count_keeps_what_was_found(
     """With one conflict for each of the first two phases, most searches start over
     once or twice, some after pictures were blocked or while the fixed cells are
     sought: the answers still equal brute force, none twice."""
-    search_module = importlib.import_module("smtpuzzles.puzzles.nurikabe.solve")
+    search_module = importlib.import_module("smtpuzzles.puzzles.nurikabe.search")
     monkeypatch.setattr(search_module, "PHASES", ((False, 1), (True, 1), (False, None)))
     expected = brute_force(puzzle)
     outcome, _ = solve(puzzle, count=len(expected) + 2)

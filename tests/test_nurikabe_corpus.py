@@ -12,8 +12,8 @@ import pytest
 
 from smtpuzzles.cli.nurikabe import expected_rows
 from smtpuzzles.puzzles.nurikabe import solve
-from smtpuzzles.puzzles.nurikabe.parse import parse
-from smtpuzzles.puzzles.nurikabe.view import json_solution, text_picture
+from smtpuzzles.puzzles.nurikabe.formats import parse
+from smtpuzzles.puzzles.nurikabe.pictures import json_solution, text_picture
 from smtpuzzles.solving import Budget
 
 INSTANCES = Path(__file__).resolve().parents[1] / "instances" / "nurikabe"

@@ -16,12 +16,13 @@ from test_nurikabe_probe import PUZZLES, solutions_of
 
 from smtpuzzles.graph import rectangle
 from smtpuzzles.puzzles.nurikabe import deduce, solve
-from smtpuzzles.puzzles.nurikabe import grow as grow_module
+from smtpuzzles.puzzles.nurikabe.formats import parse
 from smtpuzzles.puzzles.nurikabe.generate import clues_of, random_picture
-from smtpuzzles.puzzles.nurikabe.grow import MOST_OPEN, grow_wall
-from smtpuzzles.puzzles.nurikabe.parse import parse
-from smtpuzzles.puzzles.nurikabe.probe import probe
-from smtpuzzles.puzzles.nurikabe.puzzle import Nurikabe, wall_size
+from smtpuzzles.puzzles.nurikabe.model import Nurikabe
+from smtpuzzles.puzzles.nurikabe.presolve import grow as grow_module
+from smtpuzzles.puzzles.nurikabe.presolve.deduce import wall_size
+from smtpuzzles.puzzles.nurikabe.presolve.grow import MOST_OPEN, grow_wall
+from smtpuzzles.puzzles.nurikabe.presolve.probe import probe
 
 THIN = Path(__file__).resolve().parents[1] / "instances" / "nurikabe" / "square_06x06_thin.txt"
 

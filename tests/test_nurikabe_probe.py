@@ -19,9 +19,9 @@ from test_nurikabe_brute import CASES, SHAPES, brute_force, random_puzzles
 from smtpuzzles.cli.nurikabe import expected_rows
 from smtpuzzles.graph import rectangle
 from smtpuzzles.puzzles.nurikabe import Nurikabe, deduce, prepare, solve
-from smtpuzzles.puzzles.nurikabe.parse import parse
-from smtpuzzles.puzzles.nurikabe.probe import probe
-from smtpuzzles.puzzles.nurikabe.puzzle import Contradiction, Deductions
+from smtpuzzles.puzzles.nurikabe.formats import parse
+from smtpuzzles.puzzles.nurikabe.presolve.deduce import Contradiction, Deductions
+from smtpuzzles.puzzles.nurikabe.presolve.probe import probe
 from smtpuzzles.solving import Budget, Stats
 
 #: Bigger shapes than the brute-force cases, still small enough to enumerate.

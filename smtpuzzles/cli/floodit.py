@@ -9,20 +9,13 @@ from typing import Annotated, Any
 import typer
 
 from ..errors import InputError
-from ..puzzles.floodit.board import DIGITS, FORMATS, Board, load_board, parse_start
 from ..puzzles.floodit.check import play
-from ..puzzles.floodit.clusters import cluster_graph
+from ..puzzles.floodit.formats import FORMATS, load_board, parse_start
 from ..puzzles.floodit.generate import random_board
-from ..puzzles.floodit.modes import (
-    BOUND_NODES,
-    STRATEGIES,
-    STRATEGY,
-    Outcome,
-    dry_run,
-    run_mode,
-)
+from ..puzzles.floodit.model import DIGITS, Board, cluster_graph
 from ..puzzles.floodit.pictures import solution_svg
-from ..puzzles.floodit.reference_modes import reference_dry_run, run_reference
+from ..puzzles.floodit.reference.search import reference_dry_run, run_reference
+from ..puzzles.floodit.search import BOUND_NODES, STRATEGIES, STRATEGY, Outcome, dry_run, run_mode
 from ..solving import ENGINES, set_memory_limit
 from .common import (
     EXIT_INTERRUPTED,
@@ -503,7 +496,7 @@ def _known_optima(path: Path) -> dict[int, int]:
 
 def _bench_cases(paths: list[str], argv: list[str], first: int | None) -> list[Any]:
     from ..bench import Case
-    from ..puzzles.floodit.board import count_boards, parse_board
+    from ..puzzles.floodit.formats import count_boards, parse_board
     from ..sources import read_source
 
     files: list[Path] = []

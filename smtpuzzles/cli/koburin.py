@@ -18,8 +18,8 @@ from ..puzzles.koburin.formats import (
     to_puzzlink,
 )
 from ..puzzles.koburin.generate import generate as make_puzzle
-from ..puzzles.koburin.show import draw, solution_json, svg
-from ..puzzles.koburin.solve import ENGINE, whole_script
+from ..puzzles.koburin.pictures import draw, solution_json, svg
+from ..puzzles.koburin.search import ENGINE, whole_script
 from ..solving import Budget, Stats, formula_size, set_memory_limit
 from ..sources import read_source
 from .common import (

@@ -13,9 +13,9 @@ from ..errors import InputError
 from ..formats.grid import format_clue_grid
 from ..formats.puzzlink import looks_like_url
 from ..puzzles.nurikabe import STRATEGIES, Outcome, prepare, solve, starting_formula
+from ..puzzles.nurikabe.formats import FORMATS, format_table, parse, to_puzzlink
 from ..puzzles.nurikabe.generate import SHAPES, generate, shape_graph
-from ..puzzles.nurikabe.parse import FORMATS, format_table, parse, to_puzzlink
-from ..puzzles.nurikabe.view import json_solution, svg, text_picture
+from ..puzzles.nurikabe.pictures import json_solution, svg, text_picture
 from ..solving import ENGINES, Budget, Stats, formula_size, set_memory_limit, smtlib_script
 from ..sources import read_source
 from .common import (

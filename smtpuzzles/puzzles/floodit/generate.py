@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from ...errors import InputError
-from .board import DIGITS, Board
+from .model import DIGITS, Board
 
 
 def random_board(rows: int, cols: int, colours: int, seed: int = 0) -> Board:

@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ... import render
-from .board import DIGITS, Board
 from .check import flood_region, play
+from .model import DIGITS, Board
 
 #: Past this many moves a picture shows the final board alone (small multiples get unreadable).
 MAX_FRAMES = 60

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from .check import problems
-from .puzzle import VARIANTS, Koburin, Solution
+from .model import VARIANTS, Koburin, Solution
 from .rules import Encoding, encode
-from .solve import CONNECTIVITY, Outcome, Search, solve
+from .search import CONNECTIVITY, Outcome, Search, solve
 
 __all__ = [
     "CONNECTIVITY",

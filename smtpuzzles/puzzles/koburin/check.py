@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Sequence
 
-from .puzzle import Koburin
+from .model import Koburin
 
 
 def _neighbours(puzzle: Koburin) -> list[set[int]]:

@@ -21,7 +21,7 @@ from ...formats.grid import UNKNOWN, ClueGrid, parse_clue_grid
 from ...formats.janko import looks_like_janko, problem_grid
 from ...formats.puzzlink import decode_4cell, encode_4cell, format_url, looks_like_url, parse_url
 from ...graph import parse_adjacency, rectangle
-from .puzzle import Koburin, Solution
+from .model import Koburin, Solution
 
 FORMATS = ("auto", "grid", "janko", "puzzlink", "table")
 URL_KIND = "koburin"

@@ -22,9 +22,9 @@ import z3
 
 from ...graph import Graph, rectangle
 from ...solving import Budget
-from .puzzle import Koburin, Solution
+from .model import Koburin, Solution
 from .rules import parse_terms
-from .solve import Search
+from .search import Search
 
 Edge = tuple[int, int]
 

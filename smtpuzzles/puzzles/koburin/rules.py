@@ -29,7 +29,7 @@ import z3
 
 from ...connectivity import RegionText, connected_smtlib
 from ...smtlib import count, escape
-from .puzzle import Koburin
+from .model import Koburin
 
 Edge = tuple[int, int]
 

@@ -1,9 +1,10 @@
 """Nurikabe: parse, deduce, probe, encode (rules as named functions), solve, check."""
 
 from .check import problems
-from .encode import Encoding, encode
-from .puzzle import Deductions, Nurikabe, Picture, deduce
-from .solve import STRATEGIES, Outcome, Search, prepare, solve, starting_formula
+from .model import Nurikabe, Picture
+from .presolve.deduce import Deductions, deduce
+from .rules import Encoding, encode
+from .search import STRATEGIES, Outcome, Search, prepare, solve, starting_formula
 
 __all__ = [
     "STRATEGIES",

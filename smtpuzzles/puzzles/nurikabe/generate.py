@@ -11,8 +11,8 @@ import random
 from collections import deque
 
 from ...graph import Graph, hex_grid, rectangle, rectangle_with_holes, torus
-from .puzzle import Nurikabe, Picture
-from .solve import solve
+from .model import Nurikabe, Picture
+from .search import solve
 
 
 def _linked(nbrs: tuple[tuple[int, ...], ...], cells: set[int]) -> bool:

@@ -19,7 +19,7 @@ import heapq
 import time
 from dataclasses import dataclass
 
-from smtpuzzles.puzzles.floodit.clusters import ClusterGraph
+from smtpuzzles.puzzles.floodit.model import ClusterGraph
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,8 @@ import z3
 
 from ...connectivity import connected_smtlib
 from ...smtlib import and_, count, escape, or_
-from .puzzle import Deductions, Nurikabe, deduce, distances_within, wall_size
+from .model import Nurikabe
+from .presolve.deduce import Deductions, deduce, distances_within, wall_size
 
 CONNECTIVITY = ("islands_connected", "wall_connected")
 #: The redundant count of white regions, which the search uses only at first (see

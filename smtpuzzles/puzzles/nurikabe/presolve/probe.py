@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import time
 
-from .puzzle import Contradiction, Deductions, Nurikabe, deduce
+from ..model import Nurikabe
+from .deduce import Contradiction, Deductions, deduce
 
 #: How far from a newly decided cell a guess is tried again in the next pass.
 AGAIN_WITHIN = 3

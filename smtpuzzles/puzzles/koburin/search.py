@@ -16,7 +16,7 @@ import z3
 from ...errors import CheckFailure
 from ...solving import Budget, Interrupted, Stats, TimeUp, check, deadline, new_solver
 from .check import problems, walk_loop
-from .puzzle import Koburin, Solution
+from .model import Koburin, Solution
 from .rules import Encoding, encode, parse_terms
 
 #: ``lazy`` (the default; faster on the janko corpus and the 30x30): solve without rule B's

@@ -16,7 +16,7 @@ from typing import Any
 
 import z3
 
-from ...solving import (
+from ....solving import (
     Budget,
     Interrupted,
     MemoryLimitExceeded,
@@ -25,11 +25,10 @@ from ...solving import (
     optimize_script,
     smtlib_script,
 )
-from .board import Board
-from .check import check_solution, replay_lenient
-from .clusters import cluster_graph
-from .modes import Outcome
-from .reference import (
+from ..check import check_solution, replay_lenient
+from ..model import Board, cluster_graph
+from ..search import Outcome
+from .rules import (
     loose_bound,
     reference_exact,
     reference_formula,

@@ -1,4 +1,5 @@
-"""The cluster graph: what the Flood-It encoding and the bounds work on.
+"""What a Flood-It puzzle is: a board of colours, and the cluster graph the rules and the
+bounds work on.
 
 Equal-coloured orthogonal neighbours merge into one cluster, because a move floods a
 whole cluster or none of it. Cluster ids are assigned in row-major order of each
@@ -10,6 +11,35 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
+
+#: Colour characters of the grid format, in order: colour i is DIGITS[i].
+DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
+
+
+@dataclass(frozen=True)
+class Board:
+    """A rectangular board of colours ``0 .. n_colours-1``, every one of them used."""
+
+    grid: tuple[tuple[int, ...], ...]
+    n_colours: int
+    name: str = "<board>"
+    known_optimum: int | None = None  #: stated by the file (the ``mnk`` format), if any
+
+    @property
+    def rows(self) -> int:
+        return len(self.grid)
+
+    @property
+    def cols(self) -> int:
+        return len(self.grid[0])
+
+    def text(self) -> str:
+        """The board in the grid format (one row per line)."""
+        return "\n".join("".join(DIGITS[c] for c in row) for row in self.grid) + "\n"
+
+
+def colour_char(colour: int) -> str:
+    return DIGITS[colour]
 
 
 @dataclass(frozen=True)

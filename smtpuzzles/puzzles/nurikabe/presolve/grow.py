@@ -29,9 +29,10 @@ import time
 from collections import deque
 from collections.abc import Iterator
 
+from ..check import problems
+from ..model import Nurikabe
 from .backtrack import Trial
-from .check import problems
-from .puzzle import Contradiction, Deductions, Nurikabe, deduce, wall_size
+from .deduce import Contradiction, Deductions, deduce, wall_size
 
 #: Nodes a search may visit; a node costs about 0.1 ms at 10x10.
 NODES = 200_000

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...render import WALL, graph_svg, loop_box_chars
-from .puzzle import Koburin, Solution
+from .model import Koburin, Solution
 
 
 def is_grid(puzzle: Koburin) -> bool:

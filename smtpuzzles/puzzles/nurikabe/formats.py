@@ -31,7 +31,7 @@ from ...formats.puzzlink import (
 )
 from ...formats.seed004 import looks_like_seed004, parse_seed004
 from ...graph import Graph, parse_adjacency, rectangle
-from .puzzle import Nurikabe
+from .model import Nurikabe
 
 FORMATS = ("auto", "grid", "janko", "puzzlink", "seed004", "table")
 

@@ -24,12 +24,13 @@ import z3
 
 from ...errors import CheckFailure
 from ...solving import Budget, Interrupted, Stats, TimeUp, check, deadline, new_solver
-from .backtrack import Trial, backtrack
 from .check import problems
-from .encode import COUNT, Encoding, encode
-from .grow import grow_wall
-from .probe import probe
-from .puzzle import Contradiction, Nurikabe, Picture, deduce
+from .model import Nurikabe, Picture
+from .presolve.backtrack import Trial, backtrack
+from .presolve.deduce import Contradiction, deduce
+from .presolve.grow import grow_wall
+from .presolve.probe import probe
+from .rules import COUNT, Encoding, encode
 
 STRATEGIES = ("distance", "lazy")
 

@@ -15,42 +15,14 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
 
 from ...errors import InputError
 from ...sources import read_source
+from .model import DIGITS, Board
 
-#: Colour characters of the grid format, in order: colour i is DIGITS[i].
-DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
 FORMATS = ("auto", "grid", "mnk", "lines")
 _MNK_HEAD = re.compile(r"^\s*[0-9]+\s+[0-9]+\s+[0-9]+\s*$")
 _ASCII_INT = re.compile(r"-?[0-9]+")
-
-
-@dataclass(frozen=True)
-class Board:
-    """A rectangular board of colours ``0 .. n_colours-1``, every one of them used."""
-
-    grid: tuple[tuple[int, ...], ...]
-    n_colours: int
-    name: str = "<board>"
-    known_optimum: int | None = None  #: stated by the file (the ``mnk`` format), if any
-
-    @property
-    def rows(self) -> int:
-        return len(self.grid)
-
-    @property
-    def cols(self) -> int:
-        return len(self.grid[0])
-
-    def text(self) -> str:
-        """The board in the grid format (one row per line)."""
-        return "\n".join("".join(DIGITS[c] for c in row) for row in self.grid) + "\n"
-
-
-def colour_char(colour: int) -> str:
-    return DIGITS[colour]
 
 
 def _content_lines(text: str) -> list[tuple[int, str]]:

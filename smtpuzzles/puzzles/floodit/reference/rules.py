@@ -31,7 +31,7 @@ from typing import Any
 
 import z3
 
-from smtpuzzles.puzzles.floodit.clusters import ClusterGraph
+from smtpuzzles.puzzles.floodit.model import ClusterGraph
 from smtpuzzles.solving import Budget, Stats, check
 
 

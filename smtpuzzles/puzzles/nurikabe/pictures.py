@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 
 from ... import render
 from ...graph import Graph, hex_grid, rectangle_with_holes, torus
-from .puzzle import Nurikabe, Picture
+from .model import Nurikabe, Picture
 
 _RC = re.compile(r"r([0-9]+)c([0-9]+)")
 

@@ -33,7 +33,7 @@ import z3
 
 from ...smtlib import and_, or_, plus
 from ...solving import new_solver, smtlib_script
-from .clusters import ClusterGraph
+from .model import ClusterGraph
 
 #: ``flooded[t][i]``: the name of the variable, ``"true"`` for the start cluster, or
 #: ``None`` where cluster i cannot be flooded after t moves.

@@ -16,8 +16,9 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from .check import problems
-from .puzzle import Contradiction, Deductions, Nurikabe, deduce
+from ..check import problems
+from ..model import Nurikabe
+from .deduce import Contradiction, Deductions, deduce
 
 #: Nodes a search may visit. Searched whole, the janko puzzles the hypotheses leave
 #: open need 332 nodes at most among those the solver does not settle in its first

@@ -31,11 +31,10 @@ from ...solving import (
     formula_size,
     optimize_script,
 )
-from .board import Board
-from .bounds import lower_bound, lower_bound_by_search, upper_bound
 from .check import check_solution
-from .clusters import ClusterGraph, cluster_graph
-from .encoding import FloodFormula
+from .model import Board, ClusterGraph, cluster_graph
+from .presolve import lower_bound, lower_bound_by_search, upper_bound
+from .rules import FloodFormula
 
 T = TypeVar("T")
 
