@@ -1,0 +1,312 @@
+"""Make docs/results.md, and the marked figure blocks of the other docs pages, from the
+results files in benchmarks/results/, so that every published figure comes from a file a
+benchmark script wrote. `--check` fails when a page differs from what the files give."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+DOCS = HERE.parent / "docs"
+RESULTS = HERE / "results"
+BLOCK = re.compile(r"(<!-- results: (\w+) -->\n).*?(<!-- /results -->)", re.S)
+
+
+def _s(value: Any, digits: int = 2) -> str:
+    """Seconds for a table cell."""
+    return "-" if value is None else f"{value:.{digits}f}"
+
+
+def _table(head: list[str], rows: list[list[Any]]) -> str:
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def provenance(data: dict[str, Any], name: str) -> str:
+    """Where a table comes from: script, versions, machine (the date is in the file)."""
+    m = data["machine"]
+    load = ", ".join(str(x) for x in m.get("load_at_start", []))
+    script = data["command"].split()[0]
+    args = " ".join(data["command"].split()[1:])
+    return (
+        f"*smtpuzzles {data['package_version']}, z3 {data['z3_version']}, Python "
+        f"{data['python']}; {m['cpu']}, {m['cores']} cores, load {load} at the start. "
+        f"Made by `python {script}{' ' + args if args else ''}`; the rows and the date are "
+        f"in `benchmarks/results/{name}.json`.*"
+    )
+
+
+def floodit_pc19(d: dict[str, Any]) -> str:
+    s, t = d["summary"], d["settings"]
+    return _table(
+        [
+            "boards",
+            "proven optimal",
+            "wrong",
+            "median s",
+            "90th pct s",
+            "max s",
+            "solver's own median s",
+            "total s",
+        ],
+        [
+            [
+                t["boards"],
+                s["optimal"],
+                s["wrong"],
+                _s(s["median_wall_s"]),
+                _s(s["p90_wall_s"]),
+                _s(s["max_wall_s"]),
+                _s(s["median_elapsed_s"]),
+                _s(s["total_wall_s"], 1),
+            ]
+        ],
+    ) + (
+        f"\n\nWhole processes, `min`, `--jobs {t['jobs']}`, {t['timeout_s']:g} s limit; every "
+        "length compared with the dataset's known optimum."
+    )
+
+
+def floodit_99problems(d: dict[str, Any]) -> str:
+    rows = [
+        [
+            f,
+            v["boards"],
+            v["proven"],
+            _s(v["median_wall_s"]),
+            f"{_s(v['slowest_wall_s'])} ({v['slowest']})" if v["slowest"] else "-",
+            round(v["peak_mb"]),
+        ]
+        for f, v in d["by_family"].items()
+    ]
+    s, t = d["summary"], d["settings"]
+    return _table(
+        [
+            "family (rows_cols_colours)",
+            "boards",
+            "proven optimal",
+            "median s",
+            "slowest s",
+            "peak MB",
+        ],
+        rows,
+    ) + (
+        f"\n\n{s['optimal']} of {s['instances']} proven optimal within {t['timeout_s']:g} s, "
+        f"{s['wrong']} wrong (every length compared with the file's optimum)."
+    )
+
+
+def floodit_baseline(d: dict[str, Any]) -> str:
+    by = {(r["instance"], r["variant"]): r for r in d["rows"]}
+    rows = []
+    for board in d["settings"]["boards"]:
+        ours, ref = by[(board, "smtpuzzles")], by[(board, "reference")]
+        rows.append(
+            [
+                board,
+                f"{_s(ours['wall_s'])} s, {ours['status']}, {ours.get('length')}",
+                f"{_s(ref['wall_s'])} s, {ref['status']}, {ref.get('length')}",
+                f"{ref['wall_s'] / ours['wall_s']:.1f}x",
+            ]
+        )
+    s = d["summary"]
+    return _table(
+        [
+            "board",
+            "smtpuzzles (time, status, length)",
+            "`--encoding reference` (time, status, length)",
+            "ratio",
+        ],
+        rows,
+    ) + (
+        f"\n\nMedian ratio {d['median_ratio_reference_to_smtpuzzles']}x; peak memory "
+        f"{round(s['smtpuzzles']['peak_mb'])} MB against {round(s['reference']['peak_mb'])} MB. "
+        "Both run board by board in the same run, whole processes, "
+        f"{d['settings']['timeout_s']:g} s limit."
+    )
+
+
+def floodit_ideas(d: dict[str, Any]) -> str:
+    rows = []
+    totals = d["total_wall_s"]
+    for name in d["settings"]["variants"]:
+        s = d["summary"][name]
+        rows.append(
+            [
+                f"`{name}`" if name != "default" else "default",
+                d["median_ratio_to_default"][name],
+                _s(totals["pc19"][name], 1),
+                _s(totals["99problems"][name], 1),
+                f"{s['optimal']} / {s['instances']}",
+            ]
+        )
+    pc19 = sum(1 for b in d["settings"]["boards"] if b.startswith("pc19"))
+    hard = [b for b in d["settings"]["boards"] if not b.startswith("pc19")]
+    return _table(
+        [
+            "variant",
+            "median time ratio to default",
+            f"total s, first {pc19} pc19",
+            f"total s, {', '.join(hard)}",
+            "proven optimal",
+        ],
+        rows,
+    ) + (
+        "\n\n`min`, whole processes, the variants of one board back to back, "
+        f"{d['settings']['timeout_s']:g} s limit."
+    )
+
+
+def nurikabe_janko_distance(d: dict[str, Any]) -> str:
+    rows = [
+        [
+            c,
+            v["puzzles"],
+            v["solved"],
+            _s(v["median_wall_s"]),
+            f"{_s(v['slowest_wall_s'])} ({v['slowest']})" if v["slowest"] else "-",
+        ]
+        for c, v in d["by_class"].items()
+    ]
+    s, t = d["summary"], d["settings"]
+    return _table(["cells", "puzzles", "solved", "median s", "slowest solved s"], rows) + (
+        f"\n\n{s['answered']} of {s['instances']} solved within {t['timeout_s']:g} s, "
+        f"{s['wrong']} wrong (every answer compared with its `.sol`); the solver's own median "
+        f"{_s(s['median_elapsed_s'], 3)} s; whole processes, `--jobs {t['jobs']}`."
+    )
+
+
+def _strategies(d: dict[str, Any], names: tuple[str, ...]) -> str:
+    rows = []
+    for name in names:
+        s = d["summary"][name]
+        rows.append(
+            [
+                f"`{name}`",
+                f"{s['answered']} / {s['instances']}",
+                s["wrong"],
+                _s(s["median_wall_s"]),
+                _s(s["max_wall_s"]),
+                _s(s["median_elapsed_s"], 3),
+                _s(s["total_wall_s"], 1),
+                round(s["peak_mb"]),
+            ]
+        )
+    return _table(
+        [
+            "connectivity",
+            "solved",
+            "wrong",
+            "median s",
+            "max s",
+            "solver's own median s",
+            "total s",
+            "peak MB",
+        ],
+        rows,
+    )
+
+
+def nurikabe_connectivity(d: dict[str, Any]) -> str:
+    return _strategies(d, ("distance", "lazy")) + (
+        f"\n\nEvery {d['settings']['every']}th janko puzzle and the seed004 ones "
+        f"({d['settings']['puzzles']} puzzles), both strategies back to back per puzzle, "
+        f"{d['settings']['timeout_s']:g} s limit. Median time ratio lazy / distance "
+        f"{d['median_ratio_lazy_to_distance']}; lazy faster on {d['lazy_faster']}."
+    )
+
+
+def koburin_janko(d: dict[str, Any]) -> str:
+    return _strategies(d, ("lazy", "distance")) + (
+        f"\n\nThe janko corpus ({d['settings']['puzzles']} puzzles, 8x8 to 12x12), both "
+        "strategies back to back per puzzle, whole processes; answers compared with the "
+        f"`.sol` files. Median time ratio distance / lazy "
+        f"{d['median_ratio_distance_to_lazy']}."
+    )
+
+
+RENDER: dict[str, tuple[str, Callable[[dict[str, Any]], str]]] = {
+    "floodit_pc19": ("Flood-It: pc19, `min`", floodit_pc19),
+    "floodit_99problems": ("Flood-It: 99problems, `min`", floodit_99problems),
+    "floodit_baseline": ("Flood-It: against the baseline", floodit_baseline),
+    "floodit_ideas": ("Flood-It: each idea on and off", floodit_ideas),
+    "nurikabe_janko_distance": ("Nurikabe: the janko corpus", nurikabe_janko_distance),
+    "nurikabe_connectivity": ("Nurikabe: distance against lazy", nurikabe_connectivity),
+    "koburin_janko": ("Koburin: the janko corpus", koburin_janko),
+}
+
+
+def section(name: str) -> str | None:
+    """A table and its provenance from one results file, or None when there is none."""
+    path = RESULTS / f"{name}.json"
+    if not path.exists():
+        return None
+    data = json.loads(path.read_text())
+    return RENDER[name][1](data) + "\n\n" + provenance(data, name)
+
+
+def results_page() -> str:
+    parts = [
+        "# Benchmarks",
+        "",
+        "Every table here is made by `python benchmarks/make_results.py` from a results file "
+        "that a script in `benchmarks/` wrote; run the script again to measure on your "
+        "machine (the corpora are read from `../shared/data` beside the project, or from "
+        "`--data`). Times are whole processes (start-up included) unless a column says "
+        '"solver\'s own", the `elapsed_s` the tool reports.',
+    ]
+    for name, (title, _) in RENDER.items():
+        text = section(name)
+        if text is not None:
+            anchor = name.replace("_", "-")
+            parts += ["", f"## {title} {{#{anchor}}}", "", text]
+    return "\n".join(parts) + "\n"
+
+
+def fill_blocks(text: str) -> str:
+    """Fill each `<!-- results: NAME -->` block of a page with NAME's table."""
+
+    def one(match: re.Match[str]) -> str:
+        body = section(match.group(2))
+        if body is None:
+            body = f"*No results file yet: run `python benchmarks/{match.group(2)}.py`.*"
+        return f"{match.group(1)}{body}\n{match.group(3)}"
+
+    return BLOCK.sub(one, text)
+
+
+def pages() -> dict[Path, str]:
+    """Every generated page and filled page, as it should read."""
+    out = {DOCS / "results.md": results_page()}
+    for path in sorted(DOCS.glob("*.md")):
+        if path.name != "results.md":
+            text = path.read_text()
+            filled = fill_blocks(text)
+            if filled != text or BLOCK.search(text):
+                out[path] = filled
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--check", action="store_true", help="fail if a page is stale")
+    args = parser.parse_args()
+    stale = []
+    for path, text in pages().items():
+        if not path.exists() or path.read_text() != text:
+            stale.append(path)
+            if not args.check:
+                path.write_text(text)
+    if args.check and stale:
+        sys.exit("stale: " + ", ".join(str(p.relative_to(HERE.parent)) for p in stale))
+
+
+if __name__ == "__main__":
+    main()
