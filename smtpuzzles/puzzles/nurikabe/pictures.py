@@ -93,6 +93,14 @@ def svg(
     return render.graph_svg(drawable(puzzle.graph), fill=fill, label=label, marks=marks)
 
 
+def shaped(puzzle: Nurikabe) -> Nurikabe:
+    """The puzzle over :func:`drawable`'s graph, so text pictures shift hex rows too."""
+    graph = drawable(puzzle.graph)
+    if graph is puzzle.graph:
+        return puzzle
+    return Nurikabe(graph, puzzle.clues, puzzle.pools, puzzle.name)
+
+
 def drawable(graph: Graph) -> Graph:
     """``graph`` with grid geometry when its cells are named ``r<R>c<C>`` and its links are
     exactly those of a square grid with holes, a torus or a hex grid (a table written by
