@@ -1,8 +1,8 @@
 """smtpuzzles: grid logic puzzles solved by Z3 over linear integer arithmetic.
 
 The Python API (:mod:`smtpuzzles.api`): ``load``, ``solve``, ``formula``, ``check``, the
-``Result`` of a solve with its ``Status``, and the puzzle types ``FloodIt``, ``Nurikabe``, ``Koburin``. They are
-imported on first use, so the command line does not pay for them.
+``Result`` of a solve with its ``Status``, and the puzzle types ``FloodIt``, ``Nurikabe``,
+``Koburin``. They are imported on first use, so the command line does not pay for them.
 """
 
 from __future__ import annotations
