@@ -78,9 +78,15 @@ def main() -> None:
     A mistyped command line gets one line and exit 2, like bad input files, instead of
     typer's boxed usage message; a command with nothing after it still shows its help.
     """
-    guard_interrupts()
-    app = build_app(_named_puzzles(sys.argv[1:]))
-    command = typer.main.get_command(app)
+    try:
+        guard_interrupts()
+        app = build_app(_named_puzzles(sys.argv[1:]))
+        command = typer.main.get_command(app)
+    except KeyboardInterrupt:
+        from ..entry import interrupted
+
+        interrupted(sys.argv[1:], 0.0)
+        sys.exit(130)
     try:
         code = command.main(sys.argv[1:], prog_name="smtpuzzles", standalone_mode=False)
     except _COMMAND_LINE_ERROR as exc:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import typer
 
@@ -17,7 +17,7 @@ from .. import api
 from ..errors import InputError
 from ..puzzle import Puzzle
 from ..result import Result, Status
-from ..solving import Budget, set_memory_limit
+from ..solving import Budget, MemoryLimitExceeded, TimeUp, deadline, set_memory_limit
 from .common import (
     EXIT_INTERRUPTED,
     EXIT_LIMIT,
@@ -66,10 +66,14 @@ def solve(
     inputs = [source]
     check_outputs(shared, inputs)
     try:
-        puzzle = read(kind, source, shared, fmt, **(load or {}))
+        with deadline(budget):
+            puzzle = read(kind, source, shared, fmt, **(load or {}))
     except KeyboardInterrupt:
         _stopped_before_answer(kind, mode, source, budget, shared, "interrupted")
-        return
+    except TimeUp:
+        _stopped_before_answer(kind, mode, source, budget, shared, "timeout")
+    except (MemoryError, MemoryLimitExceeded):
+        _stopped_before_answer(kind, mode, source, budget, shared, "memory")
     if shared.dry_run:
         _dry_run(puzzle, mode, args or {}, shared, solve or {}, inputs)
         return
@@ -122,7 +126,7 @@ def exit_code(result: Result, shared: Shared) -> int:
 
 def _stopped_before_answer(
     kind: str, mode: str, source: str, budget: Budget, shared: Shared, why: str
-) -> None:
+) -> NoReturn:
     """Ctrl-C before the puzzle was read: say so (one JSON object with ``--json``)."""
     if shared.json:
         obj = {
@@ -136,7 +140,7 @@ def _stopped_before_answer(
             "elapsed_s": round(budget.elapsed(), 3),
         }
         typer.echo(dump_json(obj))
-    error_line(why)
+    error_line(why if why == "interrupted" else f"{why} limit reached before the puzzle was read")
     raise typer.Exit(EXIT_INTERRUPTED if why == "interrupted" else EXIT_LIMIT)
 
 
