@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from .errors import CheckFailure, InputError
 from .formats.puzzlink import looks_like_url, parse_url
-from .puzzle import KINDS, Formula, Puzzle, puzzle_class
+from .puzzle import KINDS, Formula, Puzzle, Request, Source, puzzle_class
 from .result import Outcome, Result, Status
 from .solving import Budget, Interrupted, MemoryLimitExceeded
 from .sources import read_source
@@ -90,7 +90,7 @@ def load(
         if key not in known and value is not None:
             raise InputError(f"{key}= is not an option of {cls.title}")
     given = {k: v for k, v in options.items() if v is not None}
-    return cls.load(text, name, is_url=is_url, format=format, index=index, **given)
+    return cls.load(Source(text, name, is_url, format, index), **given)
 
 
 def _read(source: str | Path) -> tuple[str, str, bool]:
@@ -197,8 +197,9 @@ def solve(
     if budget is None:
         budget = Budget(check_timeout(timeout))
     options = {k: v for k, v in options.items() if v is not None}
+    p.check_options(options)
     try:
-        outcome = p.solve(mode, args, budget, unique=unique, count=count, **options)
+        outcome = p.solve(Request(mode, budget, args, unique, count, options))
     except (Interrupted, KeyboardInterrupt):
         outcome = Outcome(Status.UNKNOWN, stopped="interrupted")
     except (MemoryLimitExceeded, MemoryError):

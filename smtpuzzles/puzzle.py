@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import z3
 
 from .errors import InputError
+from .solving import Budget
 
 if TYPE_CHECKING:
     from .result import Outcome, Result
-    from .solving import Budget
 
 #: The puzzles, by the name the command line and the JSON use.
 KINDS: tuple[str, ...] = ("floodit", "nurikabe", "koburin")
@@ -27,6 +27,32 @@ def puzzle_class(kind: str) -> type[Puzzle]:
         raise InputError(f"unknown puzzle {kind!r}; expected one of {', '.join(KINDS)}")
     module = importlib.import_module(f".puzzles.{kind}.puzzle", __package__)
     return module.PUZZLE
+
+
+@dataclass(frozen=True)
+class Source:
+    """A puzzle's text as read: ``name`` the file (or ``<stdin>``, ``<url>``), ``is_url``
+    for a puzz.link URL, ``format`` and ``index`` (a puzzle of a multi-puzzle file)."""
+
+    text: str
+    name: str
+    is_url: bool = False
+    format: str = "auto"
+    index: int | None = None
+
+
+@dataclass
+class Request:
+    """What a solve asks: ``mode`` (one of the puzzle's :attr:`Puzzle.modes`) with its
+    numbers ``args``, within ``budget``; uniqueness or a count of solutions; and the
+    puzzle's own ``options`` (checked against :attr:`Puzzle.options`)."""
+
+    mode: str
+    budget: Budget
+    args: tuple[int, ...] = ()
+    unique: bool = False
+    count: int | None = None
+    options: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -67,24 +93,14 @@ class Puzzle:
     name: str
 
     @classmethod
-    def load(
-        cls, text: str, name: str, *, is_url: bool = False, **options: Any
-    ) -> Puzzle:  # pragma: no cover - every subclass has its own
-        """Parse ``text`` (a URL when ``is_url``); bad input raises ``InputError``."""
+    def load(cls, source: Source, **options: Any) -> Puzzle:  # pragma: no cover
+        """Parse a source; bad input raises ``InputError``."""
         raise NotImplementedError
 
     # -- solving ---------------------------------------------------------------------------
 
-    def solve(
-        self,
-        mode: str,
-        args: tuple[int, ...],
-        budget: Budget,
-        unique: bool = False,
-        count: int | None = None,
-        **options: Any,
-    ) -> Outcome:  # pragma: no cover - every subclass has its own
-        """Run ``mode``; every solution in the outcome has passed :meth:`problems`."""
+    def solve(self, ask: Request) -> Outcome:  # pragma: no cover - every subclass has its own
+        """Answer a request; never raises on a limit or Ctrl-C (the outcome says it)."""
         raise NotImplementedError
 
     def formula(self, **options: Any) -> Formula:  # pragma: no cover

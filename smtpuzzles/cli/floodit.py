@@ -13,7 +13,7 @@ from ..puzzles.floodit.puzzle import ENCODINGS, ENGINES, FloodIt
 from ..puzzles.floodit.search import BOUND_NODES, STRATEGIES, STRATEGY
 from . import run
 from .common import cli_errors, write_atomic
-from .options import OUTPUT, SOLVING, Shared, choice, command
+from .options import OUTPUT, SOLVING, Shared, choice, command, format_option
 
 app = typer.Typer(
     help=(
@@ -26,58 +26,88 @@ app = typer.Typer(
 )
 
 Board = Annotated[str, typer.Argument(metavar="BOARD", help="Board file, or - for standard input.")]
-Format = Annotated[
-    choice(*FORMATS),
-    typer.Option(
-        "--format",
-        help="Board format: auto (detect), grid (rows of 0-9a-z), mnk (99problems 'm n k' "
-        "files), lines (one base-36 board per line, colours from 1).",
+
+#: Every mode's own options.
+FLOODIT = {
+    "fmt": format_option(
+        FORMATS,
+        "Board format: auto (detect), grid (rows of 0-9a-z), mnk (99problems 'm n k' files), "
+        "lines (one base-36 board per line, colours from 1).",
     ),
-]
-Start = Annotated[
-    str | None,
-    typer.Option("--start", metavar="ROW,COL", help="Flood from this cell (0-based); default 0,0."),
-]
-Engine = Annotated[
-    choice(*ENGINES),
-    typer.Option("--engine", help="Z3 engine: its SAT core or QF_LIA."),
-]
-Encoding = Annotated[
-    choice(*ENCODINGS),
-    typer.Option(
-        "--encoding",
-        help="layered: the cluster encoding; reference: color-flood-rs's formulas and search, "
-        "the baseline to measure against (its answers are never called optimal unless proven).",
+    "start": (
+        Annotated[
+            str | None,
+            typer.Option(
+                "--start", metavar="ROW,COL", help="Flood from this cell (0-based); default 0,0."
+            ),
+        ],
+        None,
     ),
-]
-NoCounting = Annotated[
-    bool,
-    typer.Option("--no-counting", help="Leave out the redundant colour-counting constraints."),
-]
-Show = Annotated[
-    bool,
-    typer.Option(
-        "--show",
-        help="Show the board after each move (colour blocks on a terminal, digits when piped "
-        "or with NO_COLOR).",
+    "engine": (
+        Annotated[
+            choice(*ENGINES), typer.Option("--engine", help="Z3 engine: its SAT core or QF_LIA.")
+        ],
+        "sat",
     ),
-]
-Strategy = Annotated[
-    choice(*STRATEGIES),
-    typer.Option(
-        "--strategy",
-        help="How the horizons are walked: downward (one below the best length found) or "
-        "mixed (upward from the lower bound, or bisection).",
+    "encoding": (
+        Annotated[
+            choice(*ENCODINGS),
+            typer.Option(
+                "--encoding",
+                help="layered: the cluster encoding; reference: color-flood-rs's formulas and "
+                "search, the baseline to measure against (its answers are never called optimal "
+                "unless proven).",
+            ),
+        ],
+        "layered",
     ),
-]
-BoundNodes = Annotated[
-    int,
-    typer.Option(
-        "--bound-nodes",
-        min=0,
-        help="States a bounded A* search may expand to raise the lower bound before Z3 (0 = off).",
+    "no_counting": (
+        Annotated[
+            bool,
+            typer.Option(
+                "--no-counting", help="Leave out the redundant colour-counting constraints."
+            ),
+        ],
+        False,
     ),
-]
+    "show": (
+        Annotated[
+            bool,
+            typer.Option(
+                "--show",
+                help="Show the board after each move (colour blocks on a terminal, digits "
+                "when piped or with NO_COLOR).",
+            ),
+        ],
+        False,
+    ),
+}
+#: The options of the modes that walk horizons (min, search).
+HORIZONS = {
+    "strategy": (
+        Annotated[
+            choice(*STRATEGIES),
+            typer.Option(
+                "--strategy",
+                help="How the horizons are walked: downward (one below the best length "
+                "found) or mixed (upward from the lower bound, or bisection).",
+            ),
+        ],
+        STRATEGY,
+    ),
+    "bound_nodes": (
+        Annotated[
+            int,
+            typer.Option(
+                "--bound-nodes",
+                min=0,
+                help="States a bounded A* search may expand to raise the lower bound before "
+                "Z3 (0 = off).",
+            ),
+        ],
+        BOUND_NODES,
+    ),
+}
 
 
 def _show(puzzle: FloodIt, result: Any) -> None:
@@ -92,19 +122,10 @@ def _show(puzzle: FloodIt, result: Any) -> None:
         typer.echo(render.board_ansi(grid, colour))
 
 
-def _run(
-    mode: str,
-    board: str,
-    shared: Shared,
-    args: dict[str, int],
-    fmt: str,
-    start: str | None,
-    engine: str,
-    encoding: str,
-    no_counting: bool,
-    show: bool,
-    **more: Any,
-) -> None:
+def _run(mode: str, board: str, args: dict[str, int], shared: Shared, own: dict[str, Any]) -> None:
+    """Every mode's one path: the board's options to load, the rest to solve."""
+    fmt, start, show = own.pop("fmt"), own.pop("start"), own.pop("show")
+    own["counting"] = not own.pop("no_counting")
     run.solve(
         "floodit",
         mode,
@@ -112,7 +133,7 @@ def _run(
         shared,
         fmt=fmt,
         load={"start": start},
-        solve={"engine": engine, "encoding": encoding, "counting": not no_counting, **more},
+        solve=own,
         args=args,
         extra=_show if show else None,
     )
@@ -123,45 +144,30 @@ def _run(
     "solve",
     "A solution, quickly: Z3 looks within the length of a heuristic playout (always "
     "enough); the answer is not necessarily the shortest.",
-    SOLVING,
+    {**FLOODIT, **SOLVING},
     "smtpuzzles floodit solve instances/floodit/b10x10c4.txt --show",
 )
 @cli_errors
-def solve(
-    board: Board,
-    fmt: Format = "auto",
-    start: Start = None,
-    engine: Engine = "sat",
-    encoding: Encoding = "layered",
-    no_counting: NoCounting = False,
-    show: Show = False,
-    *,
-    shared: Shared,
-) -> None:
-    _run("solve", board, shared, {}, fmt, start, engine, encoding, no_counting, show)
+def solve(board: Board, *, shared: Shared, own: dict[str, Any]) -> None:
+    _run("solve", board, {}, shared, own)
 
 
 @command(
     app,
     "exact",
     "Exactly N moves, each flooding at least one new cluster, or no solution (exit 1).",
-    SOLVING,
+    {**FLOODIT, **SOLVING},
     "smtpuzzles floodit exact 10 instances/floodit/b10x10c4.txt",
 )
 @cli_errors
 def exact(
     n: Annotated[int, typer.Argument(metavar="N", min=0, help="Number of moves.")],
     board: Board,
-    fmt: Format = "auto",
-    start: Start = None,
-    engine: Engine = "sat",
-    encoding: Encoding = "layered",
-    no_counting: NoCounting = False,
-    show: Show = False,
     *,
     shared: Shared,
+    own: dict[str, Any],
 ) -> None:
-    _run("exact", board, shared, {"n": n}, fmt, start, engine, encoding, no_counting, show)
+    _run("exact", board, {"n": n}, shared, own)
 
 
 @command(
@@ -169,7 +175,7 @@ def exact(
     "search",
     "The least length in [LO, HI], proven; or no solution in that range (exit 1). If a "
     'solution shorter than LO exists, it is reported with status "solved".',
-    SOLVING,
+    {**FLOODIT, **HORIZONS, **SOLVING},
     "smtpuzzles floodit search 5 12 instances/floodit/b10x10c4.txt",
 )
 @cli_errors
@@ -177,20 +183,11 @@ def search(
     lo: Annotated[int, typer.Argument(metavar="LO", min=0, help="Least length to consider.")],
     hi: Annotated[int, typer.Argument(metavar="HI", min=0, help="Greatest length to consider.")],
     board: Board,
-    fmt: Format = "auto",
-    start: Start = None,
-    engine: Engine = "sat",
-    encoding: Encoding = "layered",
-    no_counting: NoCounting = False,
-    strategy: Strategy = STRATEGY,
-    bound_nodes: BoundNodes = BOUND_NODES,
-    show: Show = False,
     *,
     shared: Shared,
+    own: dict[str, Any],
 ) -> None:
-    args = {"lo": lo, "hi": hi}
-    more = {"strategy": strategy, "bound_nodes": bound_nodes}
-    _run("search", board, shared, args, fmt, start, engine, encoding, no_counting, show, **more)
+    _run("search", board, {"lo": lo, "hi": hi}, shared, own)
 
 
 @command(
@@ -200,25 +197,12 @@ def search(
     "the length of a beam-search playout and asks one move below the best solution known "
     "until Z3 says unsat. --print-asserts prints both questions: the formula at the "
     "optimum (sat) and one move fewer (unsat).",
-    SOLVING,
+    {**FLOODIT, **HORIZONS, **SOLVING},
     "smtpuzzles floodit min instances/floodit/b10x10c4.txt",
 )
 @cli_errors
-def minimum(
-    board: Board,
-    fmt: Format = "auto",
-    start: Start = None,
-    engine: Engine = "sat",
-    encoding: Encoding = "layered",
-    no_counting: NoCounting = False,
-    strategy: Strategy = STRATEGY,
-    bound_nodes: BoundNodes = BOUND_NODES,
-    show: Show = False,
-    *,
-    shared: Shared,
-) -> None:
-    more = {"strategy": strategy, "bound_nodes": bound_nodes}
-    _run("min", board, shared, {}, fmt, start, engine, encoding, no_counting, show, **more)
+def minimum(board: Board, *, shared: Shared, own: dict[str, Any]) -> None:
+    _run("min", board, {}, shared, own)
 
 
 @command(
@@ -227,22 +211,12 @@ def minimum(
     "The least length, proven by Z3's Optimize (minimising the moves made before the "
     "board is done). --print-asserts prints the Optimize script, in Z3's dialect "
     "(minimize is no SMT-LIB 2).",
-    SOLVING,
+    {**FLOODIT, **SOLVING},
     "smtpuzzles floodit opt instances/floodit/b10x10c4.txt",
 )
 @cli_errors
-def opt(
-    board: Board,
-    fmt: Format = "auto",
-    start: Start = None,
-    engine: Engine = "sat",
-    encoding: Encoding = "layered",
-    no_counting: NoCounting = False,
-    show: Show = False,
-    *,
-    shared: Shared,
-) -> None:
-    _run("opt", board, shared, {}, fmt, start, engine, encoding, no_counting, show)
+def opt(board: Board, *, shared: Shared, own: dict[str, Any]) -> None:
+    _run("opt", board, {}, shared, own)
 
 
 @command(
@@ -260,11 +234,12 @@ def generate(
     seed: Annotated[int, typer.Option("--seed", help="Random seed (same seed, same board).")] = 0,
     *,
     shared: Shared,
+    own: dict[str, Any],
 ) -> None:
     from ..puzzles.floodit.generate import random_board
 
-    board = FloodIt(random_board(rows, cols, colours, seed))
     run.check_outputs(shared, [])
+    board = FloodIt(random_board(rows, cols, colours, seed))
     if shared.output is None:
         sys.stdout.write(board.board.text())
     else:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -14,7 +14,17 @@ from ..puzzles.koburin.search import CONNECTIVITY
 from ..solving import Budget
 from . import run
 from .common import EXIT_LIMIT, cli_errors, error_line, write_atomic
-from .options import ANSWERS, LIMITS, OUTPUT, SOLVING, Shared, choice, command
+from .options import (
+    ANSWERS,
+    LIMITS,
+    OUTPUT,
+    SOLVING,
+    Shared,
+    choice,
+    command,
+    format_option,
+    puzzle_argument,
+)
 
 app = typer.Typer(
     help=(
@@ -25,65 +35,59 @@ app = typer.Typer(
     no_args_is_help=True,
 )
 
-Puzzle = Annotated[
-    str, typer.Argument(help="Puzzle file, '-' for standard input, or a puzz.link URL.")
-]
-Format = Annotated[choice(*FORMATS), typer.Option("--format", help="Input format.")]
-Variant = Annotated[
-    choice(*VARIANTS) | None,
-    typer.Option(
-        "--variant",
-        help="four: numbers count orthogonal neighbours; eight: all eight around "
-        "(default: as the input says, else four).",
+Puzzle = puzzle_argument()
+
+#: The solve command's own options.
+KOBURIN = {
+    "fmt": format_option(FORMATS),
+    "variant": (
+        Annotated[
+            choice(*VARIANTS) | None,
+            typer.Option(
+                "--variant",
+                help="four: numbers count orthogonal neighbours; eight: all eight around "
+                "(default: as the input says, else four).",
+            ),
+        ],
+        None,
     ),
-]
-Connectivity = Annotated[
-    choice(*CONNECTIVITY),
-    typer.Option(
-        "--connectivity",
-        help="lazy: solve without connectivity and forbid each separate loop found; "
-        "distance: one formula, the loop connected by distances to a root.",
+    "connectivity": (
+        Annotated[
+            choice(*CONNECTIVITY),
+            typer.Option(
+                "--connectivity",
+                help="lazy: solve without connectivity and forbid each separate loop found; "
+                "distance: one formula, the loop connected by distances to a root.",
+            ),
+        ],
+        "lazy",
     ),
-]
-To = Annotated[
-    choice("puzzlink", "grid") | None,
-    typer.Option(
-        "--to",
-        help="Print the puzzle in another format; no solving.",
+    "to": (
+        Annotated[
+            choice("puzzlink", "grid") | None,
+            typer.Option("--to", help="Print the puzzle in another format; no solving."),
+        ],
+        None,
     ),
-]
+}
 
 
 @command(
     app,
     "solve",
     "Solve a Koburin puzzle (grid, janko block, puzz.link URL, or table).",
-    {**SOLVING, **ANSWERS},
+    {**KOBURIN, **SOLVING, **ANSWERS},
     "smtpuzzles koburin solve instances/koburin/gen_8x8_s1.txt --unique",
 )
 @cli_errors
-def solve(
-    puzzle: Puzzle,
-    fmt: Format = "auto",
-    variant: Variant = None,
-    connectivity: Connectivity = "lazy",
-    to: To = None,
-    *,
-    shared: Shared,
-) -> None:
+def solve(puzzle: Puzzle, *, shared: Shared, own: dict[str, Any]) -> None:
+    fmt, to, variant = own.pop("fmt"), own.pop("to"), own.pop("variant")
     if to is not None:
         loaded = run.read("koburin", puzzle, shared, fmt, variant=variant)
         text = loaded.to_url() if to == "puzzlink" else loaded.to_grid()
         run.convert(text, shared, [puzzle])
-    run.solve(
-        "koburin",
-        "solve",
-        puzzle,
-        shared,
-        fmt=fmt,
-        load={"variant": variant},
-        solve={"connectivity": connectivity},
-    )
+    load = {"variant": variant}
+    run.solve("koburin", "solve", puzzle, shared, fmt=fmt, load=load, solve=own)
 
 
 @command(
@@ -106,6 +110,7 @@ def generate(
     ] = None,
     *,
     shared: Shared,
+    own: dict[str, Any],
 ) -> None:
     from ..api import check_timeout
     from ..puzzles.koburin.formats import to_grid_text, to_puzzlink

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -13,7 +13,16 @@ from ..puzzles.nurikabe.search import STRATEGIES
 from ..solving import ENGINES
 from . import run
 from .common import cli_errors, write_atomic
-from .options import ANSWERS, OUTPUT, SOLVING, Shared, choice, command
+from .options import (
+    ANSWERS,
+    OUTPUT,
+    SOLVING,
+    Shared,
+    choice,
+    command,
+    format_option,
+    puzzle_argument,
+)
 
 app = typer.Typer(
     help=(
@@ -24,63 +33,56 @@ app = typer.Typer(
     no_args_is_help=True,
 )
 
-Puzzle = Annotated[
-    str, typer.Argument(help="Puzzle file, '-' for standard input, or a puzz.link URL.")
-]
-Format = Annotated[choice(*FORMATS), typer.Option("--format", help="Input format.")]
-Connectivity = Annotated[
-    choice(*STRATEGIES),
-    typer.Option(
-        "--connectivity",
-        help="distance: islands and wall as distance-to-root regions; lazy: solve without "
-        "them and add cuts for disconnected pieces.",
+Puzzle = puzzle_argument()
+
+#: The solve command's own options.
+NURIKABE = {
+    "fmt": format_option(FORMATS),
+    "connectivity": (
+        Annotated[
+            choice(*STRATEGIES),
+            typer.Option(
+                "--connectivity",
+                help="distance: islands and wall as distance-to-root regions; lazy: solve "
+                "without them and add cuts for disconnected pieces.",
+            ),
+        ],
+        "distance",
     ),
-]
-Engine = Annotated[
-    choice(*ENGINES) | None,
-    typer.Option(
-        "--engine",
-        help="Z3 engine: sat (the SAT core) or smt (the QF_LIA solver); default: the faster "
-        "one for the connectivity (distance: smt, lazy: sat).",
+    "engine": (
+        Annotated[
+            choice(*ENGINES) | None,
+            typer.Option(
+                "--engine",
+                help="Z3 engine: sat (the SAT core) or smt (the QF_LIA solver); default: the "
+                "faster one for the connectivity (distance: smt, lazy: sat).",
+            ),
+        ],
+        None,
     ),
-]
-To = Annotated[
-    choice("puzzlink") | None,
-    typer.Option(
-        "--to",
-        help="Print the puzzle in another format; no solving.",
+    "to": (
+        Annotated[
+            choice("puzzlink") | None,
+            typer.Option("--to", help="Print the puzzle in another format; no solving."),
+        ],
+        None,
     ),
-]
+}
 
 
 @command(
     app,
     "solve",
     "Solve a Nurikabe puzzle (grid, janko block, puzz.link URL, seed004 line, or table).",
-    {**SOLVING, **ANSWERS},
+    {**NURIKABE, **SOLVING, **ANSWERS},
     "smtpuzzles nurikabe solve 'https://puzz.link/p?nurikabe/5/5/g5k2o1k3g' --unique",
 )
 @cli_errors
-def solve(
-    puzzle: Puzzle,
-    fmt: Format = "auto",
-    connectivity: Connectivity = "distance",
-    engine: Engine = None,
-    to: To = None,
-    *,
-    shared: Shared,
-) -> None:
+def solve(puzzle: Puzzle, *, shared: Shared, own: dict[str, Any]) -> None:
+    fmt, to = own.pop("fmt"), own.pop("to")
     if to is not None:
-        loaded = run.read("nurikabe", puzzle, shared, fmt)
-        run.convert(loaded.to_url(), shared, [puzzle])
-    run.solve(
-        "nurikabe",
-        "solve",
-        puzzle,
-        shared,
-        fmt=fmt,
-        solve={"connectivity": connectivity, "engine": engine},
-    )
+        run.convert(run.read("nurikabe", puzzle, shared, fmt).to_url(), shared, [puzzle])
+    run.solve("nurikabe", "solve", puzzle, shared, fmt=fmt, solve=own)
 
 
 @command(
@@ -106,6 +108,7 @@ def generate(
     ] = False,
     *,
     shared: Shared,
+    own: dict[str, Any],
 ) -> None:
     from ..formats.grid import format_clue_grid
     from ..puzzles.nurikabe.formats import format_table

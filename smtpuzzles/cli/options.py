@@ -159,29 +159,36 @@ class Shared:
     force: bool = False
 
 
+#: Where a command's gathered options go: the shared ones into :class:`Shared`, the
+#: puzzle's own into a plain dict.
+_SHARED = set(Shared.__dataclass_fields__)
+
+
 def command(
     app: typer.Typer,
     name: str,
     help: str,
-    shared: dict[str, tuple[Any, Any]],
+    options: dict[str, tuple[Any, Any]],
     example: str | None = None,
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Register ``func(own parameters..., shared: Shared)`` as command ``name`` with the
-    ``shared`` options appended to its own."""
+    """Register ``func(arguments..., shared: Shared, own: dict)`` as command ``name``,
+    its signature the arguments followed by ``options`` (groups declared once): those
+    of :class:`Shared` arrive there, the puzzle's own ones in ``own``."""
 
     def register(func: Callable[..., Any]) -> Callable[..., Any]:
         own = [p for p in inspect.signature(func, eval_str=True).parameters.values()]
-        own = [p for p in own if p.name != "shared"]
+        own = [p for p in own if p.name not in ("shared", "own")]
         added = [
             inspect.Parameter(key, inspect.Parameter.KEYWORD_ONLY, annotation=kind, default=default)
-            for key, (kind, default) in shared.items()
+            for key, (kind, default) in options.items()
         ]
 
         @functools.wraps(func)
         def wrapper(**kwargs: Any) -> Any:
             kwargs = {k: v.value if isinstance(v, enum.Enum) else v for k, v in kwargs.items()}
-            gathered = Shared(**{key: kwargs.pop(key) for key in shared})
-            return func(**kwargs, shared=gathered)
+            gathered = Shared(**{k: kwargs.pop(k) for k in options if k in _SHARED})
+            puzzle = {k: kwargs.pop(k) for k in options if k not in _SHARED}
+            return func(**kwargs, shared=gathered, own=puzzle)
 
         params = [p.replace(kind=inspect.Parameter.KEYWORD_ONLY) for p in own] + added
         wrapper.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
@@ -193,5 +200,13 @@ def command(
     return register
 
 
-def names(values: Sequence[str]) -> str:
-    return ", ".join(values)
+def puzzle_argument() -> Any:
+    """The puzzle argument of a solving command."""
+    return Annotated[
+        str, typer.Argument(help="Puzzle file, '-' for standard input, or a puzz.link URL.")
+    ]
+
+
+def format_option(formats: Sequence[str], help: str = "Input format.") -> tuple[Any, str]:
+    """``--format`` with a puzzle's formats as its choices (default ``auto``)."""
+    return (Annotated[choice(*formats), typer.Option("--format", help=help)], "auto")

@@ -8,8 +8,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from ... import render
 from ...errors import CheckFailure, InputError
-from ...puzzle import Formula, Puzzle
-from ...solving import Budget
+from ...puzzle import Formula, Puzzle, Request, Source
 from . import pictures
 from .check import check_solution, flood_region, play
 from .formats import FORMATS, parse_board, parse_start
@@ -48,21 +47,14 @@ class FloodIt(Puzzle):
         return self.board.name
 
     @classmethod
-    def load(
-        cls,
-        text: str,
-        name: str,
-        *,
-        is_url: bool = False,
-        format: str = "auto",
-        index: int | None = None,
-        start: str | tuple[int, int] | None = None,
-    ) -> FloodIt:
-        if is_url:
-            raise InputError("Flood-It boards have no puzz.link URL", name)
-        if format not in FORMATS:
-            raise InputError(f"unknown format {format!r}; expected one of {', '.join(FORMATS)}")
-        board = parse_board(text, name, format, index)
+    def load(cls, source: Source, start: str | tuple[int, int] | None = None) -> FloodIt:
+        """``start``: the start cell as ``(row, col)`` or ``"row,col"``."""
+        if source.is_url:
+            raise InputError("Flood-It boards have no puzz.link URL", source.name)
+        fmt = source.format
+        if fmt not in FORMATS:
+            raise InputError(f"unknown format {fmt!r}; expected one of {', '.join(FORMATS)}")
+        board = parse_board(source.text, source.name, fmt, source.index)
         spec = f"{start[0]},{start[1]}" if isinstance(start, tuple) else start
         return cls(board, parse_start(spec, board))
 
@@ -73,21 +65,11 @@ class FloodIt(Puzzle):
 
     # -- solving ---------------------------------------------------------------------------
 
-    def solve(
-        self,
-        mode: str,
-        args: tuple[int, ...],
-        budget: Budget,
-        unique: bool = False,
-        count: int | None = None,
-        **options: Any,
-    ) -> Outcome:
-        if unique or count is not None:
+    def solve(self, ask: Request) -> Outcome:
+        if ask.unique or ask.count is not None:
             raise InputError("unique and count are not Flood-It options")
-        self.check_options(options)
-        if mode not in MODES:
-            raise InputError(f"unknown Flood-It mode {mode!r}; expected one of {', '.join(MODES)}")
-        timeout = budget.remaining()
+        mode, args, options = ask.mode, ask.args, ask.options
+        timeout = ask.budget.remaining()
         if options.get("encoding", "layered") == "reference":
             from .reference.search import run_reference
 

@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from ... import render
 from ...errors import InputError
-from ...puzzle import Formula, Puzzle
-from ...solving import Budget, Stats, formula_size, smtlib_script
+from ...puzzle import Formula, Puzzle, Request, Source
+from ...solving import Stats, formula_size, smtlib_script
 from . import pictures
 from .check import problems
 from .formats import FORMATS, parse, to_grid_text, to_puzzlink
@@ -40,23 +40,17 @@ class Koburin(Puzzle):
         return self._name
 
     @classmethod
-    def load(
-        cls,
-        text: str,
-        name: str,
-        *,
-        is_url: bool = False,
-        format: str = "auto",
-        index: int | None = None,
-        variant: str | None = None,
-    ) -> Koburin:
-        if index not in (None, 1):
+    def load(cls, source: Source, variant: str | None = None) -> Koburin:
+        """``variant``: ``four`` or ``eight`` neighbours counted (default: as the input
+        says, else four)."""
+        name, fmt = source.name, "puzzlink" if source.is_url else source.format
+        if source.index not in (None, 1):
             raise InputError("index= is for multi-puzzle files; a Koburin file holds one", name)
         if variant is not None and variant not in VARIANTS:
             raise InputError(f"unknown variant {variant!r}; expected one of {', '.join(VARIANTS)}")
-        if format not in FORMATS:
-            raise InputError(f"unknown format {format!r}; expected one of {', '.join(FORMATS)}")
-        return cls(parse(text, name, "puzzlink" if is_url else format, variant), name)
+        if fmt not in FORMATS:
+            raise InputError(f"unknown format {fmt!r}; expected one of {', '.join(FORMATS)}")
+        return cls(parse(source.text, name, fmt, variant), name)
 
     def to_url(self) -> str:
         """The puzzle as a puzz.link URL."""
@@ -68,23 +62,12 @@ class Koburin(Puzzle):
 
     # -- solving ---------------------------------------------------------------------------
 
-    def solve(
-        self,
-        mode: str,
-        args: tuple[int, ...],
-        budget: Budget,
-        unique: bool = False,
-        count: int | None = None,
-        **options: Any,
-    ) -> Outcome:
-        if mode != "solve" or args:
-            raise InputError(f"Koburin has one mode, 'solve', not {mode!r}")
-        self.check_options(options)
+    def solve(self, ask: Request) -> Outcome:
         from .search import solve
 
-        connectivity = options.get("connectivity") or "lazy"
-        outcome = solve(self.puzzle, budget, Stats(), unique, count, connectivity)
-        if options.get("print_asserts"):
+        connectivity = ask.options.get("connectivity") or "lazy"
+        outcome = solve(self.puzzle, ask.budget, Stats(), ask.unique, ask.count, connectivity)
+        if ask.options.get("print_asserts"):
             outcome.questions.append(whole_script(self.puzzle, outcome.blocked, self._comments()))
         return outcome
 

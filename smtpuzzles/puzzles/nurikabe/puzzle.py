@@ -7,8 +7,8 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ...errors import InputError
-from ...puzzle import Formula, Puzzle
-from ...solving import ENGINES, Budget, Stats, formula_size, smtlib_script
+from ...puzzle import Formula, Puzzle, Request, Source
+from ...solving import ENGINES, Stats, formula_size, smtlib_script
 from . import pictures
 from .check import problems
 from .formats import FORMATS, parse, to_puzzlink
@@ -42,18 +42,11 @@ class Nurikabe(Puzzle):
         return self.puzzle.name
 
     @classmethod
-    def load(
-        cls,
-        text: str,
-        name: str,
-        *,
-        is_url: bool = False,
-        format: str = "auto",
-        index: int | None = None,
-    ) -> Nurikabe:
-        if format not in FORMATS:
-            raise InputError(f"unknown format {format!r}; expected one of {', '.join(FORMATS)}")
-        return cls(parse(text, name, "puzzlink" if is_url else format, index or 1))
+    def load(cls, source: Source) -> Nurikabe:
+        fmt = "puzzlink" if source.is_url else source.format
+        if fmt not in FORMATS:
+            raise InputError(f"unknown format {fmt!r}; expected one of {', '.join(FORMATS)}")
+        return cls(parse(source.text, source.name, fmt, source.index or 1))
 
     def to_url(self) -> str:
         """The puzzle as a puzz.link URL (plain rectangles only)."""
@@ -61,25 +54,15 @@ class Nurikabe(Puzzle):
 
     # -- solving ---------------------------------------------------------------------------
 
-    def solve(
-        self,
-        mode: str,
-        args: tuple[int, ...],
-        budget: Budget,
-        unique: bool = False,
-        count: int | None = None,
-        **options: Any,
-    ) -> Outcome:
-        if mode != "solve" or args:
-            raise InputError(f"Nurikabe has one mode, 'solve', not {mode!r}")
-        self.check_options(options)
+    def solve(self, ask: Request) -> Outcome:
         from .search import solve
 
-        connectivity = options.get("connectivity") or "distance"
+        connectivity = ask.options.get("connectivity") or "distance"
+        engine, unique = ask.options.get("engine"), ask.unique
         outcome, search = solve(
-            self.puzzle, connectivity, budget, Stats(), unique, count, options.get("engine")
+            self.puzzle, connectivity, ask.budget, Stats(), unique, ask.count, engine
         )
-        if options.get("print_asserts") and search is not None:
+        if ask.options.get("print_asserts") and search is not None:
             formula = list(search.formula)
             notes = [f"nurikabe {self.name}: {self.describe()}"]
             if connectivity == "lazy":
