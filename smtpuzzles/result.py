@@ -222,3 +222,28 @@ class Result:
     def svg(self) -> str:
         """The answer pictured (what Jupyter shows)."""
         return self._repr_svg_()
+
+    # -- a play, move by move (Flood-It) ---------------------------------------------------
+
+    def boards(self) -> list[list[list[int]]]:
+        """The board before the first move and after each move."""
+        return self._plays().boards(self.answer)
+
+    def frames(self, cell_px: int | None = None) -> list[str]:
+        """An SVG of the board before the first move and after each, the flood outlined."""
+        return self._plays().frames(self.answer, cell_px)
+
+    def captions(self) -> list[str]:
+        """A caption per frame: ``start``, then the move number and its colour."""
+        return self._plays().captions(self.answer)
+
+    def slider(self) -> Any:
+        """An ipywidgets slider over the frames (needs the ``notebooks`` extra)."""
+        from .jupyter import step_through
+
+        return step_through(self.frames(cell_px=24), self.captions())
+
+    def _plays(self) -> Any:
+        if not hasattr(self.puzzle, "frames"):
+            raise TypeError(f"{self.puzzle.title} answers are not played move by move")
+        return self.puzzle

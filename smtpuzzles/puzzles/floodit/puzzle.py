@@ -189,6 +189,10 @@ class FloodIt(Puzzle):
         """An SVG of the board before the first move and after each move, flood outlined."""
         return pictures.frames(self.board, moves or [], self.start, cell_px)
 
+    def captions(self, moves: Sequence[int] | None) -> list[str]:
+        """A caption per frame: ``start``, then the move number and its colour."""
+        return pictures.captions(moves or [])
+
 
 def moves_text(moves: Sequence[int] | None) -> str:
     """Moves as colour characters; ``-`` for none found, a word for an empty play."""
