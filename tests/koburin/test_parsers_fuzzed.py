@@ -5,10 +5,10 @@ input into exit 2 and one stderr line."""
 
 from __future__ import annotations
 
-from fuzzing import inputs
-from hardening_support import assert_bad_input, cli, parsed_or_refused
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from oracles.cli import assert_bad_input, cli, parsed_or_refused
+from oracles.fuzzing import inputs
 
 from smtpuzzles.graph import rectangle
 from smtpuzzles.puzzles.koburin.formats import parse, to_grid_text, to_puzzlink

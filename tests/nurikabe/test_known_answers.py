@@ -16,7 +16,7 @@ from smtpuzzles.puzzles.nurikabe.formats import parse
 from smtpuzzles.puzzles.nurikabe.pictures import json_solution, text_picture
 from smtpuzzles.solving import Budget
 
-INSTANCES = Path(__file__).resolve().parents[1] / "instances" / "nurikabe"
+INSTANCES = Path(__file__).resolve().parents[2] / "instances" / "nurikabe"
 SHIPPED = sorted(INSTANCES.glob("*.txt"))
 
 # Regression cases that are quick (0029, clues of 36 and 37, only since the white
