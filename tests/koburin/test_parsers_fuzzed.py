@@ -1,4 +1,4 @@
-"""Fuzzing the Koburin parsers (seeds/002 grid, ``ROWS COLS`` header grid, janko,
+"""Fuzzing the Koburin parsers (one-character grid, ``ROWS COLS`` header grid, janko,
 puzz.link with the ``m`` flag and ``?`` clues, adjacency table with ``A = 2`` numbers):
 every input is a well-formed puzzle or one InputError line; the command line turns bad
 input into exit 2 and one stderr line."""
@@ -33,7 +33,7 @@ def puzzles(
 
 
 def seeds_text(p: Koburin) -> str:
-    """seeds/002: one character a cell, ``_`` empty (numbers only, no ``?``)."""
+    """One character a cell, ``_`` empty (numbers only, no ``?``)."""
     g = p.graph
     return "".join(
         "".join(

@@ -1,7 +1,7 @@
-"""Known answers: the shipped instances, a sample of small janko puzzles, seeds/004.
+"""Known answers: the shipped instances, a sample of small janko puzzles, the seed004 set.
 
-The janko and seed-004 puzzles are read from ``shared/data/nurikabe`` (skipped when
-absent); the whole corpus runs in ``smtpuzzles bench nurikabe``.
+The janko and seed-004 puzzles are read from the reference corpora (the ``data_dir``
+fixture, skipped when absent); the whole corpus runs in ``smtpuzzles bench nurikabe``.
 """
 
 from __future__ import annotations
