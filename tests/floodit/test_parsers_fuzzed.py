@@ -4,10 +4,10 @@ the command line turns bad input into exit 2 and one stderr line."""
 
 from __future__ import annotations
 
-from fuzzing import inputs
-from hardening_support import assert_bad_input, cli, parsed_or_refused
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from oracles.cli import assert_bad_input, cli, parsed_or_refused
+from oracles.fuzzing import inputs
 
 from smtpuzzles.puzzles.floodit.formats import parse_board
 from smtpuzzles.puzzles.floodit.model import DIGITS, Board

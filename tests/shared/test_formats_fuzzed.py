@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from fuzzing import inputs
 from hypothesis import given
 from hypothesis import strategies as st
+from oracles.fuzzing import inputs
 
 from smtpuzzles.errors import InputError
 from smtpuzzles.formats.grid import format_clue_grid, parse_clue_grid

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 INSTANCES = ROOT / "instances" / "nurikabe"
 
 PUZZLE_5X5 = "5 5\n- 5 - - -\n- - 2 - -\n- - - - -\n- - 1 - -\n- - - 3 -\n"
@@ -52,7 +52,7 @@ def test_json_has_exactly_the_keys_of_the_issue() -> None:
         "-5---\n--2--\n-----\n--1--\n---3-\n",  # one character per cell
         "[begin]\npuzzle Nurikabe\n[problem]\n" + PUZZLE_5X5.split("\n", 1)[1] + "[end]\n",
         URL_5X5 + "\n",
-        "5,5 5,1,0 2,2,1 1,2,3 3,3,4\n",  # seeds/004: size,x,y
+        "5,5 5,1,0 2,2,1 1,2,3 3,3,4\n",  # seed004: size,x,y
     ],
     ids=["grid", "chars", "janko", "puzzlink", "seed004"],
 )

@@ -1,102 +1,23 @@
 """The solver's solution sets equal brute force on every grid shape up to 4x4.
 
-Brute force: every black/white picture that could fit the clues, filtered by the
-independent rule checker. The solver counts pictures (``count``), with both
-connectivity strategies, and its fixed cells (``unique``) are the cells with one colour
-in every brute-force solution. Clue sets come from random pictures (so most have
-solutions) and at random (so many have none).
+Brute force (:func:`oracles.nurikabe.brute_force`): every black/white picture that
+could fit the clues, filtered by the independent rule checker. The solver counts
+pictures (``count``), with both connectivity strategies, and its fixed cells
+(``unique``) are the cells with one colour in every brute-force solution. Clue sets come
+from random pictures (so most have solutions) and at random (so many have none).
 """
 
 from __future__ import annotations
 
 import importlib
-import itertools
 import random
-from collections import deque
 
 import pytest
+from oracles.nurikabe import CASES, brute_force
 
-from smtpuzzles.graph import (
-    Graph,
-    hex_grid,
-    parse_adjacency,
-    rectangle,
-    rectangle_with_holes,
-    torus,
-)
-from smtpuzzles.puzzles.nurikabe import Nurikabe, problems, solve
+from smtpuzzles.graph import parse_adjacency, rectangle
+from smtpuzzles.puzzles.nurikabe import Nurikabe, solve
 from smtpuzzles.puzzles.nurikabe.presolve.deduce import _cut_cells, deduce, distances_within
-
-SHAPES: dict[str, Graph] = {
-    f"{r}x{c}": rectangle(r, c) for r in range(1, 5) for c in range(1, 5) if r <= c
-}
-SHAPES.update(
-    {
-        "torus3x3": torus(3, 3),
-        "hex3x3": hex_grid(3, 3),
-        "holes3x4": rectangle_with_holes(3, 4, [(1, 1), (0, 3)]),
-    }
-)
-
-
-def brute_force(p: Nurikabe) -> set[tuple[bool, ...]]:
-    """All pictures the checker accepts (white count fixed when no clue is ``?``)."""
-    n = len(p)
-    free = [i for i in range(n) if i not in p.clues]
-    sizes = list(p.clues.values())
-    whites = None if None in sizes else sum(sizes) - len(sizes)  # type: ignore[arg-type]
-    found = set()
-    for extra in range(len(free) + 1):
-        if whites is not None and extra != whites:
-            continue
-        for chosen in itertools.combinations(free, extra):
-            white = set(chosen) | set(p.clues)
-            picture = tuple(i not in white for i in range(n))
-            if not problems(p.graph, p.clues, p.pools, picture):
-                found.add(picture)
-    return found
-
-
-def components(graph: Graph, cells: set[int]) -> list[set[int]]:
-    both = [set(t) for t in graph.out]
-    for i, t in enumerate(graph.out):
-        for j in t:
-            both[j].add(i)
-    parts, left = [], set(cells)
-    while left:
-        start = left.pop()
-        part, queue = {start}, deque([start])
-        while queue:
-            for j in both[queue.popleft()]:
-                if j in left:
-                    left.discard(j)
-                    part.add(j)
-                    queue.append(j)
-        parts.append(part)
-    return parts
-
-
-def random_puzzles(name: str, graph: Graph, rng: random.Random, count: int):
-    pools = tuple(graph.squares())
-    n = len(graph)
-    for k in range(count):
-        clues: dict[int, int | None] = {}
-        if k % 2 == 0:  # clues read off a random picture
-            white = {i for i in range(n) if rng.random() < 0.5} or {0}
-            for part in components(graph, white):
-                cell = rng.choice(sorted(part))
-                clues[cell] = len(part) if rng.random() > 0.1 else None
-        else:  # random clues
-            for cell in rng.sample(range(n), rng.randint(1, max(1, n // 3))):
-                clues[cell] = rng.randint(1, 4) if rng.random() > 0.1 else None
-        yield Nurikabe(graph, clues, pools, f"{name}#{k}")
-
-
-CASES = [
-    p
-    for name, graph in SHAPES.items()
-    for p in random_puzzles(name, graph, random.Random(name), 6 if len(graph) > 9 else 4)
-]
 
 
 @pytest.mark.parametrize("puzzle", CASES, ids=[p.name for p in CASES])

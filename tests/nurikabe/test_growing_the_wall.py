@@ -1,7 +1,7 @@
 """Growing the wall: searched whole, it lists exactly the solutions brute force finds,
 each once, and on bigger random puzzles those the solver counts; its rule for
 rectangles cuts the tree; and cut short, it claims nothing.
-(:mod:`test_nurikabe_backtrack` checks that the search keeps what it proves.)
+(``test_backtracking.py`` checks that the search keeps what it proves.)
 """
 
 from __future__ import annotations
@@ -11,8 +11,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from test_nurikabe_backtrack import is_open, pictures, proves_the_answer, starts
-from test_nurikabe_probe import PUZZLES, solutions_of
+from oracles.nurikabe import PUZZLES, is_open, pictures, proves_the_answer, solutions_of, starts
 
 from smtpuzzles.graph import rectangle
 from smtpuzzles.puzzles.nurikabe import deduce, solve
@@ -24,7 +23,7 @@ from smtpuzzles.puzzles.nurikabe.presolve.deduce import wall_size
 from smtpuzzles.puzzles.nurikabe.presolve.grow import MOST_OPEN, grow_wall
 from smtpuzzles.puzzles.nurikabe.presolve.probe import probe
 
-THIN = Path(__file__).resolve().parents[1] / "instances" / "nurikabe" / "square_06x06_thin.txt"
+THIN = Path(__file__).resolve().parents[2] / "instances" / "nurikabe" / "square_06x06_thin.txt"
 
 #: The brute-force cases with a known wall size (a ``?`` clue leaves it unknown).
 SIZED = [p for p in PUZZLES if wall_size(p) is not None]

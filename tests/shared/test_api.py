@@ -17,7 +17,7 @@ from smtpuzzles.api import drawable
 from smtpuzzles.cli import app
 from smtpuzzles.errors import InputError
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 INST = ROOT / "instances"
 FLOOD = INST / "floodit" / "b05x05c4.txt"  # optimum 5 (manifest)
 NURI = INST / "nurikabe" / "square_05x05.txt"

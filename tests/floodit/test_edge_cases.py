@@ -12,7 +12,7 @@ from smtpuzzles.puzzles.floodit.check import check_solution, play
 from smtpuzzles.puzzles.floodit.formats import load_board, parse_board
 from smtpuzzles.puzzles.floodit.search import run_mode
 
-INSTANCES = Path(__file__).resolve().parents[1] / "instances" / "floodit"
+INSTANCES = Path(__file__).resolve().parents[2] / "instances" / "floodit"
 MODES = [("min", ()), ("opt", ()), ("solve", ()), ("search", (0, 30))]
 
 

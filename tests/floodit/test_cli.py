@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from smtpuzzles.cli import app
 from smtpuzzles.puzzles.floodit.check import check_solution
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 BOARD = str(ROOT / "instances" / "floodit" / "b10x10c4.txt")
 KEYS = ["puzzle", "mode", "status", "moves", "length", "lower_bound", "upper_bound", "elapsed_s"]
 runner = CliRunner()

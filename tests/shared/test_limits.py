@@ -11,7 +11,7 @@ import os
 from pathlib import Path
 
 import pytest
-from hardening_support import assert_bad_input, cli, run_process
+from oracles.cli import assert_bad_input, cli, run_process
 
 from smtpuzzles.puzzles.floodit.generate import random_board
 
@@ -183,7 +183,7 @@ def test_output_files_are_written_whole_and_never_over_an_input(
 ) -> None:
     argv, instance, flags = OUTPUTS[puzzle]
     source = tmp_path / Path(instance).name
-    source.write_text((Path(__file__).parent.parent / instance).read_text())
+    source.write_text((Path(__file__).resolve().parents[2] / instance).read_text())
     original = source.read_text()
     for flag in flags:
         # Over the input: refused with one line, input untouched.

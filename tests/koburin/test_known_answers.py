@@ -11,7 +11,7 @@ from smtpuzzles.puzzles.koburin import solve
 from smtpuzzles.puzzles.koburin.formats import parse, parse_solution_grid, solution_positions
 from smtpuzzles.sources import read_source
 
-INSTANCES = Path(__file__).resolve().parent.parent / "instances" / "koburin"
+INSTANCES = Path(__file__).resolve().parents[2] / "instances" / "koburin"
 #: One of each size, and the slowest of the corpus for the distance encoding.
 JANKO_SAMPLE = ["janko_0001_8x8", "janko_0011_10x10", "janko_0089_12x12", "janko_0129_12x12"]
 

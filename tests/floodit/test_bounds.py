@@ -6,7 +6,7 @@ import random
 from pathlib import Path
 
 import pytest
-from floodit_oracles import (
+from oracles.floodit import (
     flood_region,
     is_flooded,
     optimum_by_bfs,

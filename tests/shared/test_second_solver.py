@@ -15,7 +15,8 @@ import re
 from pathlib import Path
 
 import pytest
-from hardening_support import INSTANCES, cli, cvc5_answer, z3_executable, z3_result, z3_start
+from oracles.cli import INSTANCES, cli
+from oracles.solvers import cvc5_answer, z3_executable, z3_result, z3_start
 
 
 def pieces(script: str) -> list[str]:

@@ -16,7 +16,7 @@ from pathlib import Path
 import smtpuzzles
 from smtpuzzles.puzzles.nurikabe.rules import encode
 
-INSTANCES = Path(__file__).resolve().parent.parent / "instances"
+INSTANCES = Path(__file__).resolve().parents[2] / "instances"
 
 
 def renamed(text: str, names: dict[str, str]) -> str:

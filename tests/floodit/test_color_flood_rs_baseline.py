@@ -8,7 +8,7 @@ import random
 import tempfile
 
 import z3
-from floodit_oracles import (
+from oracles.floodit import (
     exact_lengths,
     is_flooded,
     optimum_by_bfs,

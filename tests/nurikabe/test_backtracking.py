@@ -9,35 +9,15 @@ import importlib
 from pathlib import Path
 
 import pytest
-from test_nurikabe_probe import PUZZLES, solutions_of
+from oracles.nurikabe import PUZZLES, is_open, pictures, proves_the_answer, solutions_of, starts
 
-from smtpuzzles.cli.nurikabe import expected_rows
 from smtpuzzles.puzzles.nurikabe import Nurikabe, deduce, solve
 from smtpuzzles.puzzles.nurikabe.formats import parse
-from smtpuzzles.puzzles.nurikabe.presolve.backtrack import Trial, backtrack
-from smtpuzzles.puzzles.nurikabe.presolve.deduce import Contradiction, Deductions, wall_size
+from smtpuzzles.puzzles.nurikabe.presolve.backtrack import backtrack
+from smtpuzzles.puzzles.nurikabe.presolve.deduce import wall_size
 from smtpuzzles.puzzles.nurikabe.presolve.probe import probe
 from smtpuzzles.puzzles.nurikabe.search import DETOURS, Search
 from smtpuzzles.solving import Stats
-
-
-def pictures(puzzle: Nurikabe, found: list[Deductions]) -> list[tuple[bool, ...]]:
-    return sorted(tuple(i in d.black for i in range(len(puzzle))) for d in found)
-
-
-def is_open(puzzle: Nurikabe, known: Deductions) -> bool:
-    return len(known.black) + len(known.owner) < len(puzzle)
-
-
-def starts(puzzle: Nurikabe) -> list[Deductions]:
-    """Where a search may start: the deductions, and the hypotheses unless they prove
-    that there is no solution (which brute force must confirm)."""
-    known = [deduce(puzzle)]
-    try:
-        known.append(probe(puzzle, known[0]))
-    except Contradiction:
-        assert not solutions_of(puzzle.name)
-    return known
 
 
 @pytest.mark.parametrize("puzzle", PUZZLES, ids=[p.name for p in PUZZLES])
@@ -141,18 +121,3 @@ def test_backtracking_solves_a_puzzle_the_solver_stalls_on(data_dir: Path) -> No
     path = data_dir / "nurikabe" / "janko_1091_15x15.txt"
     puzzle = parse(path.read_text(), str(path))
     proves_the_answer(path, backtrack(puzzle, probe(puzzle, deduce(puzzle))), "backtracking")
-
-
-def proves_the_answer(path: Path, trial: Trial, label: str) -> None:
-    """A corpus puzzle's ``trial``, searched whole, holds its known answer alone; and
-    solving it, the detour ``label`` proves that answer, which comes out unique."""
-    puzzle = parse(path.read_text(), str(path))
-    assert trial.finished and len(trial.solutions) == 1
-    black = trial.solutions[0].black
-    answer = "".join(expected_rows(path))
-    assert "".join("#" if i in black else "." for i in range(len(puzzle))) == answer
-    stats = Stats()
-    outcome, _ = solve(puzzle, stats=stats, unique=True)
-    assert outcome.status == "solved" and outcome.unique is True
-    answers = [p["answer"] for p in stats.probes if p["label"] == label]
-    assert answers == ["one solution"], stats.probes

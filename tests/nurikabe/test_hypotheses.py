@@ -1,6 +1,6 @@
 """Hypotheses and strict deductions are sound: what they prove holds in every solution.
 
-Brute force (:func:`test_nurikabe_brute.brute_force`) lists every solution of small
+Brute force (:func:`oracles.nurikabe.brute_force`) lists every solution of small
 puzzles on every shape; a guess the strict deductions refute must hold in none of them,
 and every fact the hypotheses add must hold in all of them. The janko puzzles that the
 solver's search stalled on are decided to their known answers.
@@ -8,13 +8,12 @@ solver's search stalled on are decided to their known answers.
 
 from __future__ import annotations
 
-import functools
 import random
 from collections import deque
 from pathlib import Path
 
 import pytest
-from test_nurikabe_brute import CASES, SHAPES, brute_force, random_puzzles
+from oracles.nurikabe import PUZZLES, solutions_of
 
 from smtpuzzles.cli.nurikabe import expected_rows
 from smtpuzzles.graph import rectangle
@@ -23,26 +22,6 @@ from smtpuzzles.puzzles.nurikabe.formats import parse
 from smtpuzzles.puzzles.nurikabe.presolve.deduce import Contradiction, Deductions
 from smtpuzzles.puzzles.nurikabe.presolve.probe import probe
 from smtpuzzles.solving import Budget, Stats
-
-#: Bigger shapes than the brute-force cases, still small enough to enumerate.
-MORE = [
-    p
-    for r, c in [(4, 5), (3, 6), (2, 8)]
-    for p in random_puzzles(f"{r}x{c}", rectangle(r, c), random.Random(f"probe{r}{c}"), 8)
-]
-PUZZLES = CASES + MORE
-PUZZLES += [  # more clue sets on the brute-force shapes, named apart from those
-    p for name, g in SHAPES.items() for p in random_puzzles(f"{name}b", g, random.Random(name), 6)
-]
-
-BY_NAME = {p.name: p for p in PUZZLES}
-assert len(BY_NAME) == len(PUZZLES)
-
-
-@functools.cache
-def solutions_of(name: str) -> set[tuple[bool, ...]]:
-    """Brute force, once per puzzle for all the tests here."""
-    return brute_force(BY_NAME[name])
 
 
 def island_of(puzzle: Nurikabe, picture: tuple[bool, ...], cell: int) -> set[int]:

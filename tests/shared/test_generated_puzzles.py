@@ -6,11 +6,11 @@ from __future__ import annotations
 import random
 
 import pytest
-from floodit_oracles import is_flooded, optimum_by_bfs, replay
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_koburin_solve import brute_force as koburin_brute_force
-from test_nurikabe_brute import brute_force as nurikabe_brute_force
+from oracles.floodit import is_flooded, optimum_by_bfs, replay
+from oracles.koburin import brute_force as koburin_brute_force
+from oracles.nurikabe import brute_force as nurikabe_brute_force
 
 from smtpuzzles.graph import hex_grid, rectangle, torus
 from smtpuzzles.puzzles.floodit.generate import random_board

@@ -1,14 +1,14 @@
-"""Fuzzing the Koburin parsers (seeds/002 grid, ``ROWS COLS`` header grid, janko,
+"""Fuzzing the Koburin parsers (one-character grid, ``ROWS COLS`` header grid, janko,
 puzz.link with the ``m`` flag and ``?`` clues, adjacency table with ``A = 2`` numbers):
 every input is a well-formed puzzle or one InputError line; the command line turns bad
 input into exit 2 and one stderr line."""
 
 from __future__ import annotations
 
-from fuzzing import inputs
-from hardening_support import assert_bad_input, cli, parsed_or_refused
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from oracles.cli import assert_bad_input, cli, parsed_or_refused
+from oracles.fuzzing import inputs
 
 from smtpuzzles.graph import rectangle
 from smtpuzzles.puzzles.koburin.formats import parse, to_grid_text, to_puzzlink
@@ -33,7 +33,7 @@ def puzzles(
 
 
 def seeds_text(p: Koburin) -> str:
-    """seeds/002: one character a cell, ``_`` empty (numbers only, no ``?``)."""
+    """One character a cell, ``_`` empty (numbers only, no ``?``)."""
     g = p.graph
     return "".join(
         "".join(

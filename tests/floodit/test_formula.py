@@ -8,7 +8,7 @@ import random
 
 import pytest
 import z3
-from floodit_oracles import flood_region, is_flooded, random_grid, replay
+from oracles.floodit import flood_region, is_flooded, random_grid, replay
 
 from smtpuzzles.puzzles.floodit.model import cluster_graph
 from smtpuzzles.puzzles.floodit.rules import FloodFormula

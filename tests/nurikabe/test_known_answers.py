@@ -1,7 +1,7 @@
-"""Known answers: the shipped instances, a sample of small janko puzzles, seeds/004.
+"""Known answers: the shipped instances, a sample of small janko puzzles, the seed004 set.
 
-The janko and seed-004 puzzles are read from ``shared/data/nurikabe`` (skipped when
-absent); the whole corpus runs in ``smtpuzzles bench nurikabe``.
+The janko and seed-004 puzzles are read from the reference corpora (the ``data_dir``
+fixture, skipped when absent); the whole corpus runs in ``smtpuzzles bench nurikabe``.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from smtpuzzles.puzzles.nurikabe.formats import parse
 from smtpuzzles.puzzles.nurikabe.pictures import json_solution, text_picture
 from smtpuzzles.solving import Budget
 
-INSTANCES = Path(__file__).resolve().parents[1] / "instances" / "nurikabe"
+INSTANCES = Path(__file__).resolve().parents[2] / "instances" / "nurikabe"
 SHIPPED = sorted(INSTANCES.glob("*.txt"))
 
 # Regression cases that are quick (0029, clues of 36 and 37, only since the white
