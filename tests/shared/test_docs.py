@@ -31,16 +31,20 @@ def blocks(page: Path, kind: str) -> list[str]:
     return [body for lang, body in FENCE.findall(page.read_text()) if lang == kind]
 
 
-def commands(page: Path) -> list[tuple[str, list[str]]]:
-    """(command, expected lines) for every `$ ` line of the page's console blocks."""
+def pairs(body: str) -> list[tuple[str, list[str]]]:
+    """(command, expected lines) for every `$ ` line of one console block."""
     found: list[tuple[str, list[str]]] = []
-    for body in blocks(page, "console"):
-        for line in body.splitlines():
-            if line.startswith("$ "):
-                found.append((line[2:], []))
-            elif found:
-                found[-1][1].append(line)
+    for line in body.splitlines():
+        if line.startswith("$ "):
+            found.append((line[2:], []))
+        elif found:
+            found[-1][1].append(line)
     return found
+
+
+def commands(page: Path) -> list[tuple[str, list[str]]]:
+    """(command, expected lines) for every command of the page's console blocks."""
+    return [pair for body in blocks(page, "console") for pair in pairs(body)]
 
 
 def matches(expected: list[str], actual: list[str]) -> bool:
@@ -63,8 +67,8 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize(("command", "expected"), CASES)
-def test_shown_command_prints_what_is_shown(command: str, expected: list[str]) -> None:
+def run(command: str) -> list[str]:
+    """The lines a shown command prints, stdout then stderr, run as a reader would."""
     env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
     env.pop("COLUMNS", None)
     done = subprocess.run(
@@ -75,7 +79,12 @@ def test_shown_command_prints_what_is_shown(command: str, expected: list[str]) -
         text=True,
         timeout=300,
     )
-    actual = (done.stdout + done.stderr).splitlines()
+    return (done.stdout + done.stderr).splitlines()
+
+
+@pytest.mark.parametrize(("command", "expected"), CASES)
+def test_shown_command_prints_what_is_shown(command: str, expected: list[str]) -> None:
+    actual = run(command)
     assert matches(expected, actual), "\n".join(["got:", *actual])
 
 
@@ -125,3 +134,27 @@ def test_site_builds_in_strict_mode(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "cli" / "index.html").read_text().count("smtpuzzles floodit min") > 0
+
+
+def update(page: Path) -> None:
+    """Rewrite the shown output of the page's commands that have no `...` gap."""
+
+    def block(match: re.Match[str]) -> str:
+        if match.group(1) != "console":
+            return match.group(0)
+        lines: list[str] = []
+        for command, expected in pairs(match.group(2)):
+            shown = expected
+            if not any(x.strip() == "..." for x in expected):
+                actual = run(command)
+                shown = expected if matches(expected, actual) else [x.rstrip() for x in actual]
+            lines += [f"$ {command}", *shown]
+        return "```console\n" + "".join(x + "\n" for x in lines) + "```"
+
+    page.write_text(FENCE.sub(block, page.read_text()))
+
+
+if __name__ == "__main__":
+    # python tests/shared/test_docs.py: refresh the shown output after a deliberate change.
+    for page in PAGES:
+        update(page)
