@@ -36,6 +36,7 @@ class Run:
     wall_s: float
     peak_mb: float
     answer: dict[str, Any] | None
+    cpu_s: float = 0.0
     extra: dict[str, Any] = field(default_factory=dict)
 
     def row(self) -> dict[str, Any]:
@@ -47,6 +48,7 @@ class Run:
             "exit": self.exit_code,
             "status": answer.get("status", "error"),
             "wall_s": round(self.wall_s, 3),
+            "cpu_s": round(self.cpu_s, 3),
             "elapsed_s": answer.get("elapsed_s"),
             "peak_mb": round(self.peak_mb, 1),
             **self.extra,
@@ -95,7 +97,10 @@ def solve(instance: Path | str, args: list[str], timeout: float, variant: str = 
                 answer = None
             break
     peak_mb = usage.ru_maxrss / 1024  # kilobytes on Linux
-    return Run(str(instance), variant, process.returncode, wall, peak_mb, answer)
+    # CPU time is what the process itself used: on a loaded machine it moves far less
+    # than wall time, so comparisons use it.
+    cpu = usage.ru_utime + usage.ru_stime
+    return Run(str(instance), variant, process.returncode, wall, peak_mb, answer, cpu)
 
 
 def run_all(tasks: Iterable[Callable[[], Run]], jobs: int) -> list[Run]:
@@ -163,6 +168,8 @@ def summary(runs: list[Run], ok: Callable[[Run], bool]) -> dict[str, Any]:
         "p90_wall_s": round(walls[int(0.9 * (len(walls) - 1))], 3) if walls else None,
         "max_wall_s": round(walls[-1], 3) if walls else None,
         "total_wall_s": round(sum(r.wall_s for r in runs), 1),
+        "median_cpu_s": _median([r.cpu_s for r in answered]),
+        "total_cpu_s": round(sum(r.cpu_s for r in runs), 1),
         "median_elapsed_s": _median([(r.answer or {}).get("elapsed_s") for r in answered]),
     }
 

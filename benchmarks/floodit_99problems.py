@@ -48,6 +48,9 @@ def main() -> None:
             "median_wall_s": round(statistics.median(r.wall_s for r in proven), 2)
             if proven
             else None,
+            "median_cpu_s": round(statistics.median(r.cpu_s for r in proven), 2)
+            if proven
+            else None,
             "slowest_wall_s": round(slowest.wall_s, 2) if slowest else None,
             "slowest": slowest.instance if slowest else None,
             "peak_mb": max(r.peak_mb for r in mine),

@@ -30,10 +30,10 @@ def main() -> None:
     args = parser.parse_args()
     boards = _floodit.pc19(args.data, args.pc19) + _floodit.problems99(args.data, args.problems)
     runs = _floodit.compare(boards, VARIANTS, "min", args.timeout, args.jobs)
-    default = {r.instance: r.wall_s for r in runs if r.variant == "default"}
+    default = {r.instance: r.cpu_s for r in runs if r.variant == "default"}
     ratios = {
         name: round(
-            statistics.median(r.wall_s / default[r.instance] for r in runs if r.variant == name), 2
+            statistics.median(r.cpu_s / default[r.instance] for r in runs if r.variant == name), 2
         )
         for name in VARIANTS
     }
@@ -42,7 +42,7 @@ def main() -> None:
     totals = {
         group: {
             name: round(
-                sum(r.wall_s for r in runs if r.variant == name and r.instance in group_of), 1
+                sum(r.cpu_s for r in runs if r.variant == name and r.instance in group_of), 1
             )
             for name in VARIANTS
         }
@@ -60,7 +60,7 @@ def main() -> None:
             },
             "summary": _floodit.per_variant(runs, VARIANTS),
             "median_ratio_to_default": ratios,
-            "total_wall_s": totals,
+            "total_cpu_s": totals,
             "rows": [run.row() for run in runs],
         },
     )

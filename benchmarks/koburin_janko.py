@@ -56,8 +56,8 @@ def main() -> None:
         mine = [r for r in runs if r.variant == strategy]
         summaries[strategy] = _harness.summary(mine, right)
         summaries[strategy]["peak_mb"] = max(r.peak_mb for r in mine)
-    lazy = {Path(r.instance).name: r.wall_s for r in runs if r.variant == "lazy"}
-    ratios = [r.wall_s / lazy[Path(r.instance).name] for r in runs if r.variant == "distance"]
+    lazy = {Path(r.instance).name: r.cpu_s for r in runs if r.variant == "lazy"}
+    ratios = [r.cpu_s / lazy[Path(r.instance).name] for r in runs if r.variant == "distance"]
     _harness.write(
         "koburin_janko",
         args.out,

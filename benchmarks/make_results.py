@@ -43,64 +43,40 @@ def provenance(data: dict[str, Any], name: str) -> str:
     )
 
 
+def _slowest(v: dict[str, Any]) -> str:
+    return f"{_s(v['slowest_wall_s'])} ({v['slowest']})" if v.get("slowest") else "-"
+
+
 def floodit_pc19(d: dict[str, Any]) -> str:
     s, t = d["summary"], d["settings"]
-    return _table(
-        [
-            "boards",
-            "proven optimal",
-            "wrong",
-            "median s",
-            "90th pct s",
-            "max s",
-            "solver's own median s",
-            "total s",
-        ],
-        [
-            [
-                t["boards"],
-                s["optimal"],
-                s["wrong"],
-                _s(s["median_wall_s"]),
-                _s(s["p90_wall_s"]),
-                _s(s["max_wall_s"]),
-                _s(s["median_elapsed_s"]),
-                _s(s["total_wall_s"], 1),
-            ]
-        ],
-    ) + (
+    head = ["boards", "proven optimal", "wrong", "median s", "90th pct s", "max s"]
+    head += ["median CPU s", "solver's own median s", "total s"]
+    row = [t["boards"], s["optimal"], s["wrong"], _s(s["median_wall_s"]), _s(s["p90_wall_s"])]
+    row += [_s(s["max_wall_s"]), _s(s.get("median_cpu_s")), _s(s["median_elapsed_s"])]
+    row += [_s(s["total_wall_s"], 1)]
+    return _table(head, [row]) + (
         f"\n\nWhole processes, `min`, `--jobs {t['jobs']}`, {t['timeout_s']:g} s limit; every "
         "length compared with the dataset's known optimum."
     )
 
 
 def floodit_99problems(d: dict[str, Any]) -> str:
+    head = ["family (rows_cols_colours)", "boards", "proven optimal", "median s"]
+    head += ["median CPU s", "slowest s", "peak MB"]
     rows = [
-        [
-            f,
-            v["boards"],
-            v["proven"],
-            _s(v["median_wall_s"]),
-            f"{_s(v['slowest_wall_s'])} ({v['slowest']})" if v["slowest"] else "-",
-            round(v["peak_mb"]),
-        ]
+        [f, v["boards"], v["proven"], _s(v["median_wall_s"]), _s(v.get("median_cpu_s"))]
+        + [_slowest(v), round(v["peak_mb"])]
         for f, v in d["by_family"].items()
     ]
     s, t = d["summary"], d["settings"]
-    return _table(
-        [
-            "family (rows_cols_colours)",
-            "boards",
-            "proven optimal",
-            "median s",
-            "slowest s",
-            "peak MB",
-        ],
-        rows,
-    ) + (
+    return _table(head, rows) + (
         f"\n\n{s['optimal']} of {s['instances']} proven optimal within {t['timeout_s']:g} s, "
         f"{s['wrong']} wrong (every length compared with the file's optimum)."
     )
+
+
+def _run_cell(r: dict[str, Any]) -> str:
+    return f"{_s(r['wall_s'])} s ({_s(r.get('cpu_s'))} CPU), {r['status']}, {r.get('length')}"
 
 
 def floodit_baseline(d: dict[str, Any]) -> str:
@@ -108,25 +84,13 @@ def floodit_baseline(d: dict[str, Any]) -> str:
     rows = []
     for board in d["settings"]["boards"]:
         ours, ref = by[(board, "smtpuzzles")], by[(board, "reference")]
-        rows.append(
-            [
-                board,
-                f"{_s(ours['wall_s'])} s, {ours['status']}, {ours.get('length')}",
-                f"{_s(ref['wall_s'])} s, {ref['status']}, {ref.get('length')}",
-                f"{ref['wall_s'] / ours['wall_s']:.1f}x",
-            ]
-        )
+        ratio = f"{ref['cpu_s'] / ours['cpu_s']:.1f}x" if ours.get("cpu_s") else "-"
+        rows.append([board, _run_cell(ours), _run_cell(ref), ratio])
     s = d["summary"]
-    return _table(
-        [
-            "board",
-            "smtpuzzles (time, status, length)",
-            "`--encoding reference` (time, status, length)",
-            "ratio",
-        ],
-        rows,
-    ) + (
-        f"\n\nMedian ratio {d['median_ratio_reference_to_smtpuzzles']}x; peak memory "
+    head = ["board", "smtpuzzles (time, status, length)"]
+    head += ["`--encoding reference` (time, status, length)", "CPU ratio"]
+    return _table(head, rows) + (
+        f"\n\nMedian CPU time ratio {d['median_ratio_reference_to_smtpuzzles']}x; peak memory "
         f"{round(s['smtpuzzles']['peak_mb'])} MB against {round(s['reference']['peak_mb'])} MB. "
         "Both run board by board in the same run, whole processes, "
         f"{d['settings']['timeout_s']:g} s limit."
@@ -134,49 +98,34 @@ def floodit_baseline(d: dict[str, Any]) -> str:
 
 
 def floodit_ideas(d: dict[str, Any]) -> str:
+    totals = d["total_cpu_s"]
     rows = []
-    totals = d["total_wall_s"]
     for name in d["settings"]["variants"]:
         s = d["summary"][name]
         rows.append(
-            [
-                f"`{name}`" if name != "default" else "default",
-                d["median_ratio_to_default"][name],
-                _s(totals["pc19"][name], 1),
-                _s(totals["99problems"][name], 1),
-                f"{s['optimal']} / {s['instances']}",
-            ]
+            [f"`{name}`" if name != "default" else "default", d["median_ratio_to_default"][name]]
+            + [_s(totals["pc19"][name], 1), _s(totals["99problems"][name], 1)]
+            + [f"{s['optimal']} / {s['instances']}"]
         )
     pc19 = sum(1 for b in d["settings"]["boards"] if b.startswith("pc19"))
-    hard = [b for b in d["settings"]["boards"] if not b.startswith("pc19")]
-    return _table(
-        [
-            "variant",
-            "median time ratio to default",
-            f"total s, first {pc19} pc19",
-            f"total s, {', '.join(hard)}",
-            "proven optimal",
-        ],
-        rows,
-    ) + (
+    hard = ", ".join(b for b in d["settings"]["boards"] if not b.startswith("pc19"))
+    head = ["variant", "median CPU time ratio to default", f"total CPU s, first {pc19} pc19"]
+    head += [f"total CPU s, {hard}", "proven optimal"]
+    return _table(head, rows) + (
         "\n\n`min`, whole processes, the variants of one board back to back, "
         f"{d['settings']['timeout_s']:g} s limit."
     )
 
 
 def nurikabe_janko_distance(d: dict[str, Any]) -> str:
+    head = ["cells", "puzzles", "solved", "median s", "median CPU s", "slowest solved s"]
     rows = [
-        [
-            c,
-            v["puzzles"],
-            v["solved"],
-            _s(v["median_wall_s"]),
-            f"{_s(v['slowest_wall_s'])} ({v['slowest']})" if v["slowest"] else "-",
-        ]
+        [c, v["puzzles"], v["solved"], _s(v["median_wall_s"]), _s(v.get("median_cpu_s"))]
+        + [_slowest(v)]
         for c, v in d["by_class"].items()
     ]
     s, t = d["summary"], d["settings"]
-    return _table(["cells", "puzzles", "solved", "median s", "slowest solved s"], rows) + (
+    return _table(head, rows) + (
         f"\n\n{s['answered']} of {s['instances']} solved within {t['timeout_s']:g} s, "
         f"{s['wrong']} wrong (every answer compared with its `.sol`); the solver's own median "
         f"{_s(s['median_elapsed_s'], 3)} s; whole processes, `--jobs {t['jobs']}`."
@@ -184,42 +133,26 @@ def nurikabe_janko_distance(d: dict[str, Any]) -> str:
 
 
 def _strategies(d: dict[str, Any], names: tuple[str, ...]) -> str:
+    head = ["connectivity", "solved", "wrong", "median s", "max s", "median CPU s"]
+    head += ["solver's own median s", "total s", "peak MB"]
     rows = []
     for name in names:
         s = d["summary"][name]
         rows.append(
-            [
-                f"`{name}`",
-                f"{s['answered']} / {s['instances']}",
-                s["wrong"],
-                _s(s["median_wall_s"]),
-                _s(s["max_wall_s"]),
-                _s(s["median_elapsed_s"], 3),
-                _s(s["total_wall_s"], 1),
-                round(s["peak_mb"]),
-            ]
+            [f"`{name}`", f"{s['answered']} / {s['instances']}", s["wrong"]]
+            + [_s(s["median_wall_s"]), _s(s["max_wall_s"]), _s(s.get("median_cpu_s"))]
+            + [_s(s["median_elapsed_s"], 3), _s(s["total_wall_s"], 1), round(s["peak_mb"])]
         )
-    return _table(
-        [
-            "connectivity",
-            "solved",
-            "wrong",
-            "median s",
-            "max s",
-            "solver's own median s",
-            "total s",
-            "peak MB",
-        ],
-        rows,
-    )
+    return _table(head, rows)
 
 
 def nurikabe_connectivity(d: dict[str, Any]) -> str:
+    t = d["settings"]
     return _strategies(d, ("distance", "lazy")) + (
-        f"\n\nEvery {d['settings']['every']}th janko puzzle and the seed004 ones "
-        f"({d['settings']['puzzles']} puzzles), both strategies back to back per puzzle, "
-        f"{d['settings']['timeout_s']:g} s limit. Median time ratio lazy / distance "
-        f"{d['median_ratio_lazy_to_distance']}; lazy faster on {d['lazy_faster']}."
+        f"\n\nEvery {t['every']}th janko puzzle and the seed004 ones ({t['puzzles']} "
+        f"puzzles), both strategies back to back per puzzle, {t['timeout_s']:g} s limit. "
+        f"Median CPU time ratio lazy / distance {d['median_ratio_lazy_to_distance']}; lazy "
+        f"faster on {d['lazy_faster']}."
     )
 
 
@@ -227,7 +160,7 @@ def koburin_janko(d: dict[str, Any]) -> str:
     return _strategies(d, ("lazy", "distance")) + (
         f"\n\nThe janko corpus ({d['settings']['puzzles']} puzzles, 8x8 to 12x12), both "
         "strategies back to back per puzzle, whole processes; answers compared with the "
-        f"`.sol` files. Median time ratio distance / lazy "
+        "`.sol` files. Median CPU time ratio distance / lazy "
         f"{d['median_ratio_distance_to_lazy']}."
     )
 
@@ -259,8 +192,10 @@ def results_page() -> str:
         "Every table here is made by `python benchmarks/make_results.py` from a results file "
         "that a script in `benchmarks/` wrote; run the script again to measure on your "
         "machine (the corpora are read from `../shared/data` beside the project, or from "
-        "`--data`). Times are whole processes (start-up included) unless a column says "
-        '"solver\'s own", the `elapsed_s` the tool reports.',
+        "`--data`). Times are wall-clock seconds of whole processes, start-up included. "
+        '"CPU" is the CPU time the process used, which a loaded machine disturbs far less, '
+        'so comparisons between variants use it; "solver\'s own" is the `elapsed_s` the '
+        "tool reports. The load at the start of each run is given with its table.",
     ]
     for name, (title, _) in RENDER.items():
         text = section(name)

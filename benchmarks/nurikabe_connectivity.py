@@ -40,9 +40,9 @@ def main() -> None:
         mine = [r for r in runs if r.variant == strategy]
         summaries[strategy] = _harness.summary(mine, right)
         summaries[strategy]["peak_mb"] = max(r.peak_mb for r in mine)
-    distance = {Path(r.instance).name: r.wall_s for r in runs if r.variant == "distance"}
+    distance = {Path(r.instance).name: r.cpu_s for r in runs if r.variant == "distance"}
     lazy = [r for r in runs if r.variant == "lazy"]
-    ratios = [r.wall_s / distance[Path(r.instance).name] for r in lazy]
+    ratios = [r.cpu_s / distance[Path(r.instance).name] for r in lazy]
     _harness.write(
         "nurikabe_connectivity",
         args.out,

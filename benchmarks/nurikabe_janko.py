@@ -68,6 +68,9 @@ def main() -> None:
                 "median_wall_s": round(statistics.median(r.wall_s for r in answered), 2)
                 if answered
                 else None,
+                "median_cpu_s": round(statistics.median(r.cpu_s for r in answered), 2)
+                if answered
+                else None,
                 "slowest_wall_s": round(slowest.wall_s, 2) if slowest else None,
                 "slowest": Path(slowest.instance).name if slowest else None,
             }
