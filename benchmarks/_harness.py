@@ -141,9 +141,13 @@ def environment() -> dict[str, Any]:
         load = list(os.getloadavg())
     except OSError:
         load = []
+    commit = _git("rev-parse", "--short", "HEAD")
+    if commit and _git("status", "--porcelain", "--", "smtpuzzles"):
+        commit += " with local changes to smtpuzzles/"
     return {
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "package_version": __version__,
+        "commit": commit,
         "z3_version": z3.get_version_string(),
         "python": platform.python_version(),
         "machine": {
@@ -153,6 +157,15 @@ def environment() -> dict[str, Any]:
             "load_at_start": [round(x, 2) for x in load],
         },
     }
+
+
+def _git(*args: str) -> str | None:
+    """A git command's output in the project folder, or None outside a checkout."""
+    try:
+        done = subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True)
+    except OSError:
+        return None
+    return done.stdout.strip() if done.returncode == 0 else None
 
 
 def summary(runs: list[Run], ok: Callable[[Run], bool]) -> dict[str, Any]:

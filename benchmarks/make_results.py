@@ -34,9 +34,10 @@ def provenance(data: dict[str, Any], name: str) -> str:
     m = data["machine"]
     load = ", ".join(str(x) for x in m.get("load_at_start", []))
     script = data["command"].split()[0]
+    commit = f" (commit {data['commit']})" if data.get("commit") else ""
     args = " ".join(data["command"].split()[1:])
     return (
-        f"*smtpuzzles {data['package_version']}, z3 {data['z3_version']}, Python "
+        f"*smtpuzzles {data['package_version']}{commit}, z3 {data['z3_version']}, Python "
         f"{data['python']}; {m['cpu']}, {m['cores']} cores, load {load} at the start. "
         f"Made by `python {script}{' ' + args if args else ''}`; the rows and the date are "
         f"in `benchmarks/results/{name}.json`.*"
