@@ -55,9 +55,13 @@ def floodit_pc19(d: dict[str, Any]) -> str:
     row = [t["boards"], s["optimal"], s["wrong"], _s(s["median_wall_s"]), _s(s["p90_wall_s"])]
     row += [_s(s["max_wall_s"]), _s(s.get("median_cpu_s")), _s(s["median_elapsed_s"])]
     row += [_s(s["total_wall_s"], 1)]
-    return _table(head, [row]) + (
-        f"\n\nWhole processes, `min`, `--jobs {t['jobs']}`, {t['timeout_s']:g} s limit; every "
-        "length compared with the dataset's known optimum."
+    return (
+        _table(head, [row])
+        + (
+            f"\n\nWhole processes, `min`, `--jobs {t['jobs']}`, {t['timeout_s']:g} s limit; every "
+            "length compared with the dataset's known optimum."
+        )
+        + _open(d["rows"], ("optimal",))
     )
 
 
@@ -70,9 +74,13 @@ def floodit_99problems(d: dict[str, Any]) -> str:
         for f, v in d["by_family"].items()
     ]
     s, t = d["summary"], d["settings"]
-    return _table(head, rows) + (
-        f"\n\n{s['optimal']} of {s['instances']} proven optimal within {t['timeout_s']:g} s, "
-        f"{s['wrong']} wrong (every length compared with the file's optimum)."
+    return (
+        _table(head, rows)
+        + (
+            f"\n\n{s['optimal']} of {s['instances']} proven optimal within {t['timeout_s']:g} s, "
+            f"{s['wrong']} wrong (every length compared with the file's optimum)."
+        )
+        + _open(d["rows"], ("optimal",))
     )
 
 
@@ -126,11 +134,34 @@ def nurikabe_janko_distance(d: dict[str, Any]) -> str:
         for c, v in d["by_class"].items()
     ]
     s, t = d["summary"], d["settings"]
-    return _table(head, rows) + (
-        f"\n\n{s['answered']} of {s['instances']} solved within {t['timeout_s']:g} s, "
-        f"{s['wrong']} wrong (every answer compared with its `.sol`); the solver's own median "
-        f"{_s(s['median_elapsed_s'], 3)} s; whole processes, `--jobs {t['jobs']}`."
+    return (
+        _table(head, rows)
+        + (
+            f"\n\n{s['answered']} of {s['instances']} solved within {t['timeout_s']:g} s, "
+            f"{s['wrong']} wrong (every answer compared with its `.sol`); the solver's own median "
+            f"{_s(s['median_elapsed_s'], 3)} s; whole processes, `--jobs {t['jobs']}`."
+        )
+        + _open(d["rows"], ("solved",))
     )
+
+
+def _variant(row: dict[str, Any]) -> str:
+    """`lazy: ` for a run of a named variant of a side-by-side table, else nothing."""
+    name = row.get("variant", "")
+    return f"{name}: " if name and not name.startswith("#") and name != "min" else ""
+
+
+def _open(rows: list[dict[str, Any]], answered: tuple[str, ...]) -> str:
+    """A sentence naming the runs without an answer, with the CPU time each had."""
+    missed = [r for r in rows if r["status"] not in answered]
+    if not missed:
+        return ""
+    named = ", ".join(
+        f"{r['instance']} ({_variant(r)}{r['status']} after {_s(r['wall_s'], 1)} s, "
+        f"{_s(r.get('cpu_s'), 1)} s of CPU)"
+        for r in missed
+    )
+    return f" Not answered within the limit: {named}."
 
 
 def _strategies(d: dict[str, Any], names: tuple[str, ...]) -> str:
@@ -149,20 +180,28 @@ def _strategies(d: dict[str, Any], names: tuple[str, ...]) -> str:
 
 def nurikabe_connectivity(d: dict[str, Any]) -> str:
     t = d["settings"]
-    return _strategies(d, ("distance", "lazy")) + (
-        f"\n\nEvery {t['every']}th janko puzzle and the seed004 ones ({t['puzzles']} "
-        f"puzzles), both strategies back to back per puzzle, {t['timeout_s']:g} s limit. "
-        f"Median CPU time ratio lazy / distance {d['median_ratio_lazy_to_distance']}; lazy "
-        f"faster on {d['lazy_faster']}."
+    return (
+        _strategies(d, ("distance", "lazy"))
+        + (
+            f"\n\nEvery {t['every']}th janko puzzle and the seed004 ones ({t['puzzles']} "
+            f"puzzles), both strategies back to back per puzzle, {t['timeout_s']:g} s limit. "
+            f"Median CPU time ratio lazy / distance {d['median_ratio_lazy_to_distance']}; lazy "
+            f"faster on {d['lazy_faster']}."
+        )
+        + _open(d["rows"], ("solved",))
     )
 
 
 def koburin_janko(d: dict[str, Any]) -> str:
-    return _strategies(d, ("lazy", "distance")) + (
-        f"\n\nThe janko corpus ({d['settings']['puzzles']} puzzles, 8x8 to 12x12), both "
-        "strategies back to back per puzzle, whole processes; answers compared with the "
-        "`.sol` files. Median CPU time ratio distance / lazy "
-        f"{d['median_ratio_distance_to_lazy']}."
+    return (
+        _strategies(d, ("lazy", "distance"))
+        + (
+            f"\n\nThe janko corpus ({d['settings']['puzzles']} puzzles, 8x8 to 12x12), both "
+            "strategies back to back per puzzle, whole processes; answers compared with the "
+            "`.sol` files. Median CPU time ratio distance / lazy "
+            f"{d['median_ratio_distance_to_lazy']}."
+        )
+        + _open(d["rows"], ("solved",))
     )
 
 
