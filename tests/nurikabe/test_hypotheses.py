@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from oracles.nurikabe import PUZZLES, solutions_of
 
-from smtpuzzles.cli.nurikabe import expected_rows
+from smtpuzzles.puzzles.nurikabe.formats import read_solution as expected_rows
 from smtpuzzles.graph import rectangle
 from smtpuzzles.puzzles.nurikabe import Nurikabe, deduce, prepare, solve
 from smtpuzzles.puzzles.nurikabe.formats import parse

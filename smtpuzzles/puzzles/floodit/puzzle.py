@@ -63,6 +63,9 @@ class FloodIt(Puzzle):
         """The cluster graph the rules and bounds work on (built once per puzzle)."""
         return cluster_graph(self.board.grid, self.start)
 
+    def _key(self) -> Any:
+        return (self.board, self.start)
+
     # -- solving ---------------------------------------------------------------------------
 
     def solve(self, ask: Request) -> Outcome:

@@ -60,6 +60,9 @@ class Koburin(Puzzle):
         """The puzzle as a clue grid."""
         return to_grid_text(self.puzzle).rstrip("\n")
 
+    def _key(self) -> Any:
+        return (self.puzzle, self._name)
+
     # -- solving ---------------------------------------------------------------------------
 
     def solve(self, ask: Request) -> Outcome:
