@@ -97,6 +97,7 @@ class FloodIt(Puzzle):
             )
         if outcome.smtlib is not None:
             outcome.questions.append(outcome.smtlib)
+        outcome.details["proven_by"] = outcome.proven_by
         return outcome
 
     def formula(
