@@ -23,7 +23,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .errors import CheckFailure, InputError
+from .errors import InputError
 from .formats.puzzlink import looks_like_url, parse_url
 from .puzzle import KINDS, Formula, Puzzle, Request, Source, puzzle_class
 from .result import Outcome, Result, Status
@@ -205,12 +205,7 @@ def solve(
         outcome = Outcome(Status.UNKNOWN, stopped="interrupted")
     except (MemoryLimitExceeded, MemoryError):
         outcome = Outcome(Status.UNKNOWN, stopped="memory")
-    result = Result(p, mode, outcome, budget.elapsed(), count is not None, unique)
-    for answer in outcome.solutions:
-        found = p.problems(answer)
-        if found:
-            raise CheckFailure(f"{p.name}: the solver's answer breaks the rules: {found[0]}")
-    return result
+    return Result(p, mode, outcome, budget.elapsed(), count is not None, unique)
 
 
 def check_timeout(timeout: float | None) -> float | None:

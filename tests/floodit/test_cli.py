@@ -118,10 +118,12 @@ def test_stdin_start_format_and_index(tmp_path: Path) -> None:
 
 def test_timeout_reports_what_is_known() -> None:
     board = str(ROOT / "instances" / "floodit" / "b20x20c6.txt")
-    result = run("min", board, "--json", "--timeout", "0.01")
+    early = json.loads(run("min", board, "--json", "--timeout", "0.001").stdout)
+    assert list(early) == KEYS and early["stopped"] == "timeout"
+    result = run("min", board, "--json", "--timeout", "0.3")
     assert result.exit_code == 3, result.output
     obj = json.loads(result.stdout)
-    assert obj["status"] == "unknown"
+    assert obj["status"] == "unknown" and obj["stopped"] == "timeout"
     assert obj["lower_bound"] <= 28 <= obj["upper_bound"]
 
 

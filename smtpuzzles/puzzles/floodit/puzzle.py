@@ -138,7 +138,8 @@ class FloodIt(Puzzle):
     def solution_json(self, answer: Any) -> Any:
         return None if answer is None else list(answer)
 
-    def extra_json(self, outcome: Any) -> dict[str, Any]:
+    @classmethod
+    def extra_json(cls, outcome: Any) -> dict[str, Any]:
         moves = outcome.solution
         return {
             "moves": None if moves is None else list(moves),
