@@ -16,7 +16,8 @@ import typer
 
 from .. import __version__
 from ..solving import guard_interrupts
-from .common import bench_app, error_line
+from .bench import bench_app
+from .common import error_line
 
 PUZZLES = ("floodit", "nurikabe", "koburin")
 

@@ -1,0 +1,177 @@
+"""One bench run: cases in, rows out, on this machine or a cluster, streamed to files as
+they finish, skipping what a resumed file holds, and stopping cleanly on Ctrl-C or
+SIGTERM with every finished row kept."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import threading
+import time
+import uuid
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..errors import InputError
+from .cases import Case
+from .rows import RowSink, Settings, finished, load_rows, make_row
+from .run import Done, Job, Lost
+
+#: Seconds a solver process may run past its own ``--timeout`` before it is killed.
+GRACE_S = 30.0
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, handled like Ctrl-C: stop the children, keep the finished rows."""
+
+
+@dataclass
+class Plan:
+    """What to run and where the rows go. ``cluster``: a Dask address or ``local:N``
+    (else ``jobs`` processes at once here); ``jsonl``/``csv``: files rows stream to
+    (``-``: standard output); ``resume``: a JSON Lines file whose cases are skipped and
+    to which the new rows are added (unless ``jsonl`` names another file)."""
+
+    settings: Settings
+    cases: Sequence[Case]
+    jobs: int = 1
+    cluster: str | None = None
+    jsonl: str | None = None
+    csv: str | None = None
+    resume: str | None = None
+
+
+@dataclass
+class Outcome:
+    """Every row of the plan's cases that has one, in the cases' order; the run's wall
+    time; and the signal that stopped it, if one did."""
+
+    rows: list[dict[str, Any]]
+    wall_s: float
+    stopped_by: int | None = None
+    ran: int = 0
+    not_run: list[str] = field(default_factory=list)
+
+
+def child_argv(case: Case, settings: Settings) -> tuple[str, ...]:
+    """The solver's command line for ``case`` (after ``python -m smtpuzzles``)."""
+    timeout = ("--timeout", f"{settings.timeout_s:g}")
+    return (case.puzzle, settings.mode, "-", "--json", *timeout, *case.args, *settings.options)
+
+
+def run_bench(plan: Plan, on_row: Callable[[dict[str, Any]], None]) -> Outcome:
+    """Run the plan; ``on_row`` sees each row as it is written (resumed rows first)."""
+    began = time.monotonic()
+    settings = plan.settings
+    _refuse_inputs(plan)
+    kept: dict[str, dict[str, Any]] = {}
+    keep_bytes = None
+    if plan.resume is not None:
+        previous = load_rows(plan.resume)
+        kept = finished(previous.rows, settings, plan.resume)
+        keep_bytes = previous.whole_bytes
+    wanted = {c.key for c in plan.cases}
+    kept = {k: r for k, r in kept.items() if k in wanted}
+    appending = plan.resume is not None and plan.jsonl in (None, plan.resume)
+    sinks = []
+    with contextlib.ExitStack() as stack:
+        if appending:
+            sinks.append(RowSink.open(plan.resume or "", "jsonl", keep_bytes))
+        elif plan.jsonl is not None:
+            sinks.append(RowSink.open(plan.jsonl, "jsonl"))
+        if plan.csv is not None:
+            sinks.append(RowSink.open(plan.csv, "csv"))
+        for sink in sinks:
+            stack.callback(sink.close)
+        rows: dict[str, dict[str, Any]] = {}
+
+        def emit(row: dict[str, Any], new: bool = True) -> None:
+            rows[row["case"]] = row
+            for sink in sinks:
+                if new or not (appending and sink.kind == "jsonl"):
+                    sink.write(row)
+            on_row(row)
+
+        for case in plan.cases:
+            if case.key in kept:
+                emit(kept[case.key], new=False)
+        todo = [c for c in plan.cases if c.key not in kept]
+        for case in todo:
+            if case.error is not None:
+                emit(make_row(case, settings, None))
+        runnable = {c.key: c for c in todo if c.error is None}
+        stopped_by = _run_all(plan, runnable, lambda c, d: emit(make_row(c, settings, d)))
+    ordered = [rows[c.key] for c in plan.cases if c.key in rows]
+    missing = [c.key for c in plan.cases if c.key not in rows]
+    return Outcome(ordered, time.monotonic() - began, stopped_by, len(runnable), missing)
+
+
+def _run_all(
+    plan: Plan, cases: dict[str, Case], emit: Callable[[Case, Done | Lost], None]
+) -> int | None:
+    """Run ``cases``, emitting each as it finishes; the signal that stopped it, if any."""
+    run_id = uuid.uuid4().hex[:12]
+    hard = plan.settings.timeout_s + GRACE_S
+    jobs = [Job(run_id, c.key, child_argv(c, plan.settings), c.text, hard) for c in cases.values()]
+    if not jobs:
+        return None
+    with _sigterm_as_interrupt():
+        results = _runner(plan, jobs)
+        try:
+            for job, done in results:
+                emit(cases[job.key], done)
+        except Terminated:
+            return signal.SIGTERM
+        except KeyboardInterrupt:
+            return signal.SIGINT
+        finally:
+            results.close()
+    return None
+
+
+def _runner(plan: Plan, jobs: list[Job]) -> Iterator[tuple[Job, Done | Lost]]:
+    if plan.cluster is not None:
+        from .cluster import run_cluster
+
+        return run_cluster(jobs, plan.cluster)
+    from .local import run_local
+
+    return run_local(jobs, plan.jobs)
+
+
+@contextlib.contextmanager
+def _sigterm_as_interrupt() -> Iterator[None]:
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def terminate(signum: int, frame: Any) -> None:
+        raise Terminated
+
+    before = signal.signal(signal.SIGTERM, terminate)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before)
+
+
+def _refuse_inputs(plan: Plan) -> None:
+    """Never stream rows over a puzzle file or the file being resumed from."""
+    outputs = [p for p in (plan.jsonl, plan.csv) if p not in (None, "-")]
+    inputs = {c.key.split("#", 1)[0] for c in plan.cases}
+    for out in outputs:
+        for source in inputs:
+            if _same(out, source):
+                raise InputError("refusing to overwrite an input file", out)
+    if plan.csv is not None and plan.resume is not None and _same(plan.csv, plan.resume):
+        raise InputError("refusing to overwrite the file being resumed", plan.csv)
+
+
+def _same(a: str | None, b: str) -> bool:
+    try:
+        return a is not None and Path(a).exists() and os.path.samefile(a, b)
+    except OSError:
+        return False
