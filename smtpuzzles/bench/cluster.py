@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Sequence
 from typing import Any
 
 from ..errors import InputError
@@ -36,9 +36,21 @@ def _require_dask() -> Any:
     return distributed
 
 
-def connect(address: str) -> tuple[Any, Any]:
-    """A client of the cluster at ``address``, and the ``LocalCluster`` started for a
-    ``local:N`` address (``None`` otherwise: that cluster is not ours to close)."""
+class Connection:
+    """A client of a cluster, and the ``LocalCluster`` started for a ``local:N``
+    address (``None`` otherwise: that cluster is not ours to close)."""
+
+    def __init__(self, client: Any, cluster: Any) -> None:
+        self.client, self.cluster = client, cluster
+
+    def close(self) -> None:
+        self.client.close()
+        if self.cluster is not None:
+            self.cluster.close()
+
+
+def connect(address: str) -> Connection:
+    """Reach the scheduler at ``address``, or start ``local:N``'s workers."""
     distributed = _require_dask()
     if address.startswith("local:"):
         n = address[len("local:") :]
@@ -56,9 +68,9 @@ def connect(address: str) -> tuple[Any, Any]:
                 memory_limit=0,
                 silence_logs=logging.ERROR,
             )
-        return distributed.Client(cluster), cluster
+        return Connection(distributed.Client(cluster), cluster)
     try:
-        return distributed.Client(address, timeout=CONNECT_S), None
+        return Connection(distributed.Client(address, timeout=CONNECT_S), None)
     except (OSError, TimeoutError, ValueError) as exc:
         raise InputError(f"--cluster {address}: cannot reach the Dask scheduler ({exc})") from None
 
@@ -76,8 +88,10 @@ def run_on_worker(job: Job) -> Done:
         return done
 
 
-def run_cluster(jobs: Sequence[Job], address: str) -> Iterator[tuple[Job, Done | Lost]]:
-    """Yield each job with what it gave, as they finish on the cluster at ``address``.
+def run_cluster(
+    jobs: Sequence[Job], connection: Connection
+) -> Generator[tuple[Job, Done | Lost], None, None]:
+    """Yield each job with what it gave, as they finish on the connected cluster.
 
     When the consumer stops early, the tasks not done are cancelled and the workers
     kill the children they still run for this bench.
@@ -85,7 +99,7 @@ def run_cluster(jobs: Sequence[Job], address: str) -> Iterator[tuple[Job, Done |
     distributed = _require_dask()
     if not jobs:
         return
-    client, cluster = connect(address)
+    client = connection.client
     run_id = jobs[0].run_id
     futures: dict[Any, Job] = {}
     finished = False
@@ -113,9 +127,6 @@ def run_cluster(jobs: Sequence[Job], address: str) -> Iterator[tuple[Job, Done |
     finally:
         if not finished and futures:
             _stop(client, list(futures), run_id)
-        client.close()
-        if cluster is not None:
-            cluster.close()
 
 
 def _outcome(future: Any) -> Done | Lost:

@@ -3,13 +3,13 @@ by a thread of a pool."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 
 from .run import CANCELLED, Done, Job, cancel, run_job
 
 
-def run_local(jobs: Sequence[Job], workers: int) -> Iterator[tuple[Job, Done]]:
+def run_local(jobs: Sequence[Job], workers: int) -> Generator[tuple[Job, Done], None, None]:
     """Yield each job with what it gave, as they finish.
 
     When the consumer stops early (Ctrl-C, SIGTERM, or closing the generator), no

@@ -10,7 +10,7 @@ import signal
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -76,8 +76,16 @@ def run_bench(plan: Plan, on_row: Callable[[dict[str, Any]], None]) -> Outcome:
     wanted = {c.key for c in plan.cases}
     kept = {k: r for k, r in kept.items() if k in wanted}
     appending = plan.resume is not None and plan.jsonl in (None, plan.resume)
+    todo = [c for c in plan.cases if c.key not in kept]
+    runnable = {c.key: c for c in todo if c.error is None}
     sinks = []
     with contextlib.ExitStack() as stack:
+        connection = None
+        if plan.cluster is not None and runnable:  # before any row: a bad address is no row
+            from .cluster import connect
+
+            connection = connect(plan.cluster)
+            stack.callback(connection.close)
         if appending:
             sinks.append(RowSink.open(plan.resume or "", "jsonl", keep_bytes))
         elif plan.jsonl is not None:
@@ -98,28 +106,23 @@ def run_bench(plan: Plan, on_row: Callable[[dict[str, Any]], None]) -> Outcome:
         for case in plan.cases:
             if case.key in kept:
                 emit(kept[case.key], new=False)
-        todo = [c for c in plan.cases if c.key not in kept]
         for case in todo:
             if case.error is not None:
                 emit(make_row(case, settings, None))
-        runnable = {c.key: c for c in todo if c.error is None}
-        stopped_by = _run_all(plan, runnable, lambda c, d: emit(make_row(c, settings, d)))
+        results = _runner(plan, runnable, connection)
+        stopped_by = _run_all(results, runnable, lambda c, d: emit(make_row(c, settings, d)))
     ordered = [rows[c.key] for c in plan.cases if c.key in rows]
     missing = [c.key for c in plan.cases if c.key not in rows]
     return Outcome(ordered, time.monotonic() - began, stopped_by, len(runnable), missing)
 
 
 def _run_all(
-    plan: Plan, cases: dict[str, Case], emit: Callable[[Case, Done | Lost], None]
+    results: Generator[tuple[Job, Done | Lost], None, None],
+    cases: dict[str, Case],
+    emit: Callable[[Case, Done | Lost], None],
 ) -> int | None:
-    """Run ``cases``, emitting each as it finishes; the signal that stopped it, if any."""
-    run_id = uuid.uuid4().hex[:12]
-    hard = plan.settings.timeout_s + GRACE_S
-    jobs = [Job(run_id, c.key, child_argv(c, plan.settings), c.text, hard) for c in cases.values()]
-    if not jobs:
-        return None
+    """Emit each case as it finishes; the signal that stopped the run, if one did."""
     with _sigterm_as_interrupt():
-        results = _runner(plan, jobs)
         try:
             for job, done in results:
                 emit(cases[job.key], done)
@@ -132,11 +135,17 @@ def _run_all(
     return None
 
 
-def _runner(plan: Plan, jobs: list[Job]) -> Iterator[tuple[Job, Done | Lost]]:
-    if plan.cluster is not None:
+def _runner(
+    plan: Plan, cases: dict[str, Case], connection: Any
+) -> Generator[tuple[Job, Done | Lost], None, None]:
+    """The jobs of ``cases``, run here or on the cluster ``connection`` reaches."""
+    run_id = uuid.uuid4().hex[:12]
+    hard = plan.settings.timeout_s + GRACE_S
+    jobs = [Job(run_id, c.key, child_argv(c, plan.settings), c.text, hard) for c in cases.values()]
+    if connection is not None:
         from .cluster import run_cluster
 
-        return run_cluster(jobs, plan.cluster)
+        return run_cluster(jobs, connection)
     from .local import run_local
 
     return run_local(jobs, plan.jobs)

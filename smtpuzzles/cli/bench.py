@@ -235,11 +235,13 @@ def _bench(puzzle: str, mode: str, own: tuple[str, ...], given: dict[str, Any]) 
     if not cases:
         raise InputError("no puzzles found", " ".join(o.paths))
     table = not o.as_json and o.jsonl != "-"
-    if table:
-        typer.echo(table_header())
+    shown = []
 
     def show(row: dict[str, Any]) -> None:
         if table:
+            if not shown:
+                typer.echo(table_header())
+            shown.append(row["case"])
             typer.echo(table_line(row))
             sys.stdout.flush()
 
