@@ -1,8 +1,8 @@
 """smtpuzzles: grid logic puzzles solved by Z3 over linear integer arithmetic.
 
 The Python API (:mod:`smtpuzzles.api`): ``load``, ``solve``, ``formula``, ``check``, the
-``Result`` of a solve and the puzzle types ``FloodIt``, ``Nurikabe``, ``Koburin``. They are
-imported on first use, so the command line does not pay for them.
+``Result`` of a solve with its ``Status``, and the puzzle types ``FloodIt``, ``Nurikabe``,
+``Koburin``. They are imported on first use, so the command line does not pay for them.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ __all__ = [
     "Koburin",
     "Nurikabe",
     "Result",
+    "Status",
     "check",
     "formula",
     "load",
@@ -24,7 +25,18 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
-    from .api import FloodIt, Formula, Koburin, Nurikabe, Result, check, formula, load, solve
+    from .api import (
+        FloodIt,
+        Formula,
+        Koburin,
+        Nurikabe,
+        Result,
+        Status,
+        check,
+        formula,
+        load,
+        solve,
+    )
 
 
 def __getattr__(name: str) -> Any:

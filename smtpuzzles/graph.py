@@ -55,6 +55,17 @@ class Graph:
     def is_symmetric(self) -> bool:
         return all(i in self.out[j] for i, targets in enumerate(self.out) for j in targets)
 
+    def cell(self, cell: str | tuple[int, int]) -> int:
+        """A cell's index from its name or its ``(row, col)``; ``KeyError`` if none."""
+        if isinstance(cell, str):
+            if cell not in self.index:
+                raise KeyError(f"no cell named {cell!r}")
+            return self.index[cell]
+        found = self.at(*cell) if self.coords is not None else None
+        if found is None:
+            raise KeyError(f"no cell at {tuple(cell)}")
+        return found
+
     def at(self, row: int, col: int) -> int | None:
         """The cell at a grid position (``None`` off the grid or in a hole)."""
         if self.coords is None:

@@ -15,7 +15,6 @@ import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from .graph import Graph
 
@@ -698,28 +697,3 @@ def small_multiples(
             parts.append(_text(x + w / 2, y + h + caption_h / 2, captions[k], caption_size))
     parts.append("</svg>")
     return "".join(parts)
-
-
-# ---------------------------------------------------------------------------- Jupyter
-
-
-@dataclass(frozen=True)
-class SvgPicture:
-    """A picture that Jupyter shows as SVG and ``print`` shows as text.
-
-    Result objects can return one from a ``picture()`` method, or implement
-    ``_repr_svg_`` themselves by returning :func:`graph_svg` of their cells.
-    """
-
-    svg: str
-    text: str = ""
-
-    def _repr_svg_(self) -> str:
-        return self.svg
-
-    def __str__(self) -> str:
-        return self.text
-
-    def save(self, path: str | Path) -> None:
-        """Write the SVG to ``path`` (UTF-8)."""
-        Path(path).write_text(self.svg, encoding="utf-8")

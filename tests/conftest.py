@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-import fuzzing  # noqa: F401  (registers the hypothesis profiles before pytest uses them)
+import oracles.fuzzing  # noqa: F401  (registers the hypothesis profiles before pytest uses them)
 import pytest
 
 

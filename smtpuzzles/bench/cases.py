@@ -237,6 +237,7 @@ def _nurikabe_case(key: str, name: str, text: str, fmt: str, p: Any, known: Any)
 
 
 def _nurikabe_known(path: Path, p: Any) -> NurikabeKnown | None:
+    from ..puzzles.nurikabe.formats import solution_rows
     from ..puzzles.nurikabe.pictures import json_solution
 
     sol = path.with_suffix(".sol")
@@ -246,12 +247,7 @@ def _nurikabe_known(path: Path, p: Any) -> NurikabeKnown | None:
     shape = json_solution(p, (False,) * len(p))
     if not isinstance(shape, list):
         return NurikabeKnown(picture=text, puzzle=p)
-    lines = [line.split() for line in text.split("\n") if line.strip()]
-    if lines and len(lines[0]) == 2 and all(t.isascii() and t.isdigit() for t in lines[0]):
-        lines = lines[1:]  # a janko ``ROWS COLS`` head
-    if all(len(tokens) == 1 for tokens in lines):
-        lines = [list(tokens[0]) for tokens in lines]
-    rows = tuple("".join("#" if t in ("x", "#") else "." for t in tokens) for tokens in lines)
+    rows = tuple(solution_rows(text))
     if [len(r) for r in rows] != [len(r) for r in shape]:
         raise InputError(
             f"the answer has {len(rows)} rows of {', '.join(sorted({str(len(r)) for r in rows}))}"

@@ -40,9 +40,9 @@ def _solve(launcher: int) -> int:
     """Run the command (in the forked process); its exit code."""
     die_with_parent(launcher)
     try:
-        from ..cli import main as cli_main
+        from ..entry import main as command_line
 
-        cli_main()
+        command_line()
         code: object = 0
     except SystemExit as exc:
         code = exc.code

@@ -77,11 +77,6 @@ def read_result(stdout: str) -> dict[str, Any] | None:
         return None
     if not isinstance(found, dict) or found.get("status") not in STATUSES:
         return None
-    if "solution" not in found:  # TEMPORARY until the contract lands
-        if "moves" in found:
-            found["solution"] = found["moves"]
-        elif "black" in found:
-            found["solution"] = {"black": found["black"], "loop": found["loop"]}
     return found
 
 

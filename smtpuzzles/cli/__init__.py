@@ -16,7 +16,6 @@ import typer
 
 from .. import __version__
 from ..solving import guard_interrupts
-from .bench import bench_app
 from .common import error_line
 
 PUZZLES = ("floodit", "nurikabe", "koburin")
@@ -31,7 +30,7 @@ def _version(value: bool) -> None:
 def _root(
     version: Annotated[
         bool,
-        typer.Option("--version", callback=_version, is_eager=True, help="Show the version."),
+        typer.Option("--version", "-V", callback=_version, is_eager=True, help="Show the version."),
     ] = False,
 ) -> None:
     """Solve grid logic puzzles with Z3 over linear integer arithmetic."""
@@ -45,14 +44,16 @@ def build_app(puzzles: Sequence[str] = PUZZLES) -> typer.Typer:
             "Example: smtpuzzles floodit min instances/floodit/b10x10c4.txt"
         ),
         no_args_is_help=True,
-        add_completion=False,
+        add_completion=True,
         pretty_exceptions_enable=False,
+        context_settings={"help_option_names": ["-h", "--help"]},
     )
     app.callback()(_root)
     for name in puzzles:
         module = importlib.import_module(f".{name}", __name__)
         app.add_typer(module.app, name=name)
-    app.add_typer(bench_app, name="bench")
+    bench = importlib.import_module(".bench", __name__)
+    app.add_typer(bench.bench_app, name="bench")
     return app
 
 
@@ -77,9 +78,15 @@ def main() -> None:
     A mistyped command line gets one line and exit 2, like bad input files, instead of
     typer's boxed usage message; a command with nothing after it still shows its help.
     """
-    guard_interrupts()
-    app = build_app(_named_puzzles(sys.argv[1:]))
-    command = typer.main.get_command(app)
+    try:
+        guard_interrupts()
+        app = build_app(_named_puzzles(sys.argv[1:]))
+        command = typer.main.get_command(app)
+    except KeyboardInterrupt:
+        from ..entry import interrupted
+
+        interrupted(sys.argv[1:], 0.0)
+        sys.exit(130)
     try:
         code = command.main(sys.argv[1:], prog_name="smtpuzzles", standalone_mode=False)
     except _COMMAND_LINE_ERROR as exc:

@@ -119,6 +119,9 @@ def floodit(
     strategy: Annotated[
         str | None, typer.Option("--strategy", help="The solver's --strategy.")
     ] = None,
+    no_counting: Annotated[
+        bool, typer.Option("--no-counting", help="The solver's --no-counting.")
+    ] = False,
 ) -> None:
     from ..puzzles.floodit.search import STRATEGIES
     from ..solving import ENGINES
@@ -128,7 +131,12 @@ def floodit(
     _one_of("--encoding", encoding, ("layered", "reference"))
     _one_of("--strategy", strategy, STRATEGIES)
     own = _passed(
-        memory=memory, engine=engine, encoding=encoding, bound_nodes=bound_nodes, strategy=strategy
+        memory=memory,
+        engine=engine,
+        encoding=encoding,
+        bound_nodes=bound_nodes,
+        strategy=strategy,
+        no_counting=no_counting,
     )
     _bench("floodit", mode, own, locals())
 

@@ -1,6 +1,5 @@
-"""What every puzzle command shares: option declarations, exit codes, error handling,
-JSON output and atomic output files. Puzzle command modules import from here so the
-flags mean the same thing everywhere."""
+"""What every command shares besides its options: exit codes, error handling, JSON
+output and atomic output files."""
 
 from __future__ import annotations
 
@@ -11,7 +10,7 @@ import sys
 import tempfile
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import Any, TypeVar
 
 import typer
 import z3
@@ -26,51 +25,6 @@ EXIT_BAD_INPUT = 2  #: bad input or usage (click uses 2 for usage errors as well
 EXIT_LIMIT = 3  #: time or memory limit reached without the answer asked for
 EXIT_INTERNAL = 70  #: a solver answer failed the independent checker (a bug)
 EXIT_INTERRUPTED = 130  #: Ctrl-C, after printing what is known
-
-bench_app = typer.Typer(
-    help="Run a puzzle's solver over many instances and report times, memory and answers.",
-    no_args_is_help=True,
-)
-
-PrintAsserts = Annotated[
-    bool,
-    typer.Option(
-        "--print-asserts",
-        help="Print the SMT-LIB 2 script (QF_LIA) of the formula behind the answer.",
-    ),
-]
-DryRun = Annotated[
-    bool, typer.Option("--dry-run", help="Build the formula and print its size; do not solve.")
-]
-Timeout = Annotated[
-    float | None,
-    typer.Option("--timeout", min=0.0, help="Wall-clock limit in seconds; exit 3 if reached."),
-]
-Memory = Annotated[
-    int | None,
-    typer.Option("--memory", min=16, help="Cap Z3's memory in MB; exit 3 if reached."),
-]
-ShowStats = Annotated[
-    bool,
-    typer.Option("--stats", help="Print Z3's statistics (time, conflicts, decisions, memory)."),
-]
-AsJson = Annotated[bool, typer.Option("--json", help="Print exactly one JSON object on stdout.")]
-Output = Annotated[
-    Path | None,
-    typer.Option("-o", "--output", help="Write the result (text or JSON) to this file too."),
-]
-Svg = Annotated[
-    Path | None, typer.Option("--svg", help="Write a picture of the answer as SVG to this file.")
-]
-
-Unique = Annotated[
-    bool,
-    typer.Option("--unique", help="Prove the solution unique, or show a second one."),
-]
-Count = Annotated[
-    int | None,
-    typer.Option("--count", min=1, help="Count solutions (distinct pictures) up to N."),
-]
 
 F = TypeVar("F", bound=Callable[..., Any])
 

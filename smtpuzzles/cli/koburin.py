@@ -1,392 +1,131 @@
-"""The ``smtpuzzles koburin`` commands (solve, generate) and ``smtpuzzles bench koburin``."""
+"""The ``smtpuzzles koburin`` commands: ``solve`` and ``generate``."""
 
 from __future__ import annotations
 
-import json
+import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 import typer
 
-from ..errors import InputError
-from ..puzzles.koburin import CONNECTIVITY, VARIANTS, Koburin, encode, solve
-from ..puzzles.koburin.formats import (
-    FORMATS,
-    parse,
-    parse_solution_grid,
-    to_grid_text,
-    to_puzzlink,
+from ..puzzles.koburin.formats import FORMATS
+from ..puzzles.koburin.model import VARIANTS
+from ..puzzles.koburin.search import CONNECTIVITY
+from ..solving import Budget
+from . import run
+from .common import EXIT_LIMIT, cli_errors, error_line, write_atomic
+from .options import (
+    ANSWERS,
+    LIMITS,
+    OUTPUT,
+    SOLVING,
+    Shared,
+    choice,
+    command,
+    format_option,
+    puzzle_argument,
 )
-from ..puzzles.koburin.generate import generate as make_puzzle
-from ..puzzles.koburin.pictures import draw, solution_json, svg
-from ..puzzles.koburin.search import ENGINE, whole_script
-from ..solving import Budget, Stats, formula_size, set_memory_limit
-from ..sources import read_source
-from .common import (
-    EXIT_INTERRUPTED,
-    EXIT_LIMIT,
-    EXIT_NO_SOLUTION,
-    EXIT_OK,
-    AsJson,
-    Count,
-    DryRun,
-    Memory,
-    Output,
-    PrintAsserts,
-    ShowStats,
-    Svg,
-    Timeout,
-    Unique,
-    bench_app,
-    cli_errors,
-    dump_json,
-    error_line,
-    write_atomic,
-)
-
-if TYPE_CHECKING:
-    from ..bench import Row
 
 app = typer.Typer(
     help=(
         "Koburin: paint some empty cells black (never two side by side) and draw one loop "
-        "through all the other empty cells; a number counts its black neighbours."
+        "through all the other empty cells; a number counts its black neighbours.\n\n"
+        "Example: smtpuzzles koburin solve instances/koburin/gen_8x8_s1.txt --unique"
     ),
     no_args_is_help=True,
 )
 
-Puzzle = Annotated[
-    str,
-    typer.Argument(help="Puzzle file, '-' for standard input, or a puzz.link URL."),
-]
-Format = Annotated[
-    str,
-    typer.Option("--format", help=f"Input format, one of {', '.join(FORMATS)}."),
-]
-Variant = Annotated[
-    str | None,
-    typer.Option(
-        "--variant",
-        help="'four': numbers count orthogonal neighbours; 'eight': all eight around "
-        "(default: as the input says, else four).",
+Puzzle = puzzle_argument()
+
+#: The solve command's own options.
+KOBURIN = {
+    "fmt": format_option(FORMATS),
+    "variant": (
+        Annotated[
+            choice(*VARIANTS) | None,
+            typer.Option(
+                "--variant",
+                help="four: numbers count orthogonal neighbours; eight: all eight around "
+                "(default: as the input says, else four).",
+            ),
+        ],
+        None,
     ),
-]
-Connectivity = Annotated[
-    str,
-    typer.Option(
-        "--connectivity",
-        help="'lazy' (faster): solve without connectivity and forbid each separate loop "
-        "found; 'distance': one formula, loop connected by distances to a root.",
+    "connectivity": (
+        Annotated[
+            choice(*CONNECTIVITY),
+            typer.Option(
+                "--connectivity",
+                help="lazy: solve without connectivity and forbid each separate loop found; "
+                "distance: one formula, the loop connected by distances to a root.",
+            ),
+        ],
+        "lazy",
     ),
-]
+    "to": (
+        Annotated[
+            choice("puzzlink", "grid") | None,
+            typer.Option("--to", help="Print the puzzle in another format; no solving."),
+        ],
+        None,
+    ),
+}
 
 
-def load(puzzle: str, fmt: str, variant: str | None) -> Koburin:
-    """Read a puzzle from a URL argument, a file or standard input."""
-    if variant is not None and variant not in VARIANTS:
-        raise InputError(f"unknown variant {variant!r}; expected one of {', '.join(VARIANTS)}")
-    if (
-        fmt in ("auto", "puzzlink")
-        and "?" in puzzle
-        and "/" in puzzle
-        and not Path(puzzle).exists()
-    ):
-        return parse(puzzle, "<url>", "puzzlink", variant)
-    text, name = read_source(puzzle)
-    return parse(text, name, fmt, variant)
-
-
-def _size(puzzle: Koburin) -> str:
-    g = puzzle.graph
-    if g.rows is not None and g.cols is not None and g.kind != "table":
-        return f"{g.rows}x{g.cols}"
-    return f"{len(g)} cells"
-
-
-def _emit(text: str, output: Path | None, inputs: list[str]) -> None:
-    typer.echo(text)
-    if output is not None:
-        write_atomic(output, text + "\n", inputs)
-
-
-@app.command("solve")
+@command(
+    app,
+    "solve",
+    "Solve a Koburin puzzle (grid, janko block, puzz.link URL, or table).",
+    {**KOBURIN, **SOLVING, **ANSWERS},
+    "smtpuzzles koburin solve instances/koburin/gen_8x8_s1.txt --unique",
+)
 @cli_errors
-def solve_command(
-    puzzle: Puzzle,
-    fmt: Format = "auto",
-    variant: Variant = None,
-    unique: Unique = False,
-    count: Count = None,
-    connectivity: Connectivity = "lazy",
-    to: Annotated[
-        str | None,
-        typer.Option("--to", help="Print the puzzle as 'puzzlink' (a URL) or 'grid'; no solving."),
-    ] = None,
-    print_asserts: PrintAsserts = False,
-    dry_run: DryRun = False,
-    timeout: Timeout = None,
-    memory: Memory = None,
-    stats: ShowStats = False,
-    as_json: AsJson = False,
-    output: Output = None,
-    svg_path: Svg = None,
-) -> None:
-    """Solve a Koburin puzzle.
-
-    Example: smtpuzzles koburin solve instances/koburin/gen_8x8_s1.txt --unique
-    """
-    budget = Budget(timeout)
-    if connectivity not in CONNECTIVITY:
-        raise InputError(f"unknown connectivity {connectivity!r}; expected distance or lazy")
-    p = load(puzzle, fmt, variant)
+def solve(puzzle: Puzzle, *, shared: Shared, own: dict[str, Any]) -> None:
+    fmt, to, variant = own.pop("fmt"), own.pop("to"), own.pop("variant")
     if to is not None:
-        if to == "puzzlink":
-            _emit(to_puzzlink(p), output, [puzzle])
-        elif to == "grid":
-            _emit(to_grid_text(p).rstrip("\n"), output, [puzzle])
-        else:
-            raise InputError(f"unknown --to {to!r}; expected puzzlink or grid")
-        return
-    set_memory_limit(memory)
-    if dry_run:
-        if print_asserts:
-            comments = _comments(p, puzzle) + ["not solved (--dry-run)"]
-            _emit(whole_script(p, comments=comments).rstrip(), output, [puzzle])
-            return
-        size = formula_size(encode(p, connectivity).assertions())
-        if as_json:
-            _emit(dump_json({"puzzle": "koburin", "size": _size(p), **size}), output, [puzzle])
-        else:
-            parts = ", ".join(f"{k.replace('_', ' ')}: {v}" for k, v in size.items())
-            _emit(f"koburin {_size(p)}, {len(p.clues)} numbers; {parts}", output, [puzzle])
-        return
-    run_stats = Stats()
-    outcome = solve(p, budget, run_stats, unique=unique, count=count, connectivity=connectivity)
-    elapsed = round(budget.elapsed(), 4)
-    result: dict[str, Any] = {
-        "puzzle": "koburin",
-        "status": outcome.status,
-        **solution_json(p, outcome.solution),
-        "unique": outcome.unique,
-        "elapsed_s": elapsed,
-    }
-    if count is not None:
-        result["count"] = outcome.count
-        result["count_complete"] = outcome.count_exact
-    script = None
-    if print_asserts:
-        comments = _comments(p, puzzle) + _found_by(outcome, connectivity)
-        script = whole_script(p, outcome.blocked, comments)
-        result["smtlib"] = script
-    if stats:
-        result["stats"] = run_stats.as_dict()
-    if svg_path is not None:
-        write_atomic(svg_path, svg(p, outcome.solution, f"koburin {_size(p)}"), [puzzle])
-    if as_json:
-        _emit(dump_json(result), output, [puzzle])
-    else:
-        _emit(_text(p, outcome, result, script, run_stats if stats else None), output, [puzzle])
-    if outcome.interrupted:
-        error_line("interrupted")
-        raise typer.Exit(EXIT_INTERRUPTED)
-    if outcome.status == "unsat":
-        raise typer.Exit(EXIT_NO_SOLUTION)
-    asked_more = (
-        (unique or count is not None)
-        and outcome.unique is None
-        and not (count is not None and outcome.count == count)
-    )
-    if outcome.status == "unknown" or (asked_more and outcome.status == "solved"):
-        raise typer.Exit(EXIT_LIMIT)
-    raise typer.Exit(EXIT_OK)
+        loaded = run.read("koburin", puzzle, shared, fmt, variant=variant)
+        text = loaded.to_url() if to == "puzzlink" else loaded.to_grid()
+        run.convert(text, shared, [puzzle])
+    load = {"variant": variant}
+    run.solve("koburin", "solve", puzzle, shared, fmt=fmt, load=load, solve=own)
 
 
-def _comments(p: Koburin, source: str) -> list[str]:
-    return [
-        f"koburin {_size(p)} from {source}, {len(p.clues)} numbers, variant {p.variant}",
-        "black_<cell>: painted black; loop_<a>_<b>: the loop joins cells a and b;",
-        "loop_dist_<cell>: a label that decreases along the loop towards its root (its cell",
-        "of least index): the whole puzzle, whichever strategy solved it",
-    ]
-
-
-def _found_by(outcome: Any, connectivity: str) -> list[str]:
-    """Comment lines: which strategy found the answer, and what the blocking means."""
-    how = f"answer found with --connectivity {connectivity} (Z3 {ENGINE[connectivity]} engine"
-    how += f", {outcome.cuts} separate-loop cuts)" if connectivity == "lazy" else ")"
-    lines = [how]
-    n = len(outcome.blocked)
-    if n:
-        found = "the solution found is" if n == 1 else f"the {n} solutions found are"
-        lines.append(f"{found} blocked: unsat means there is no other")
-    return lines
-
-
-def _text(
-    p: Koburin, outcome: Any, result: dict[str, Any], script: str | None, stats: Stats | None
-) -> str:
-    lines = []
-    if script is not None:
-        lines.append(script.rstrip())
-    lines.append(f"koburin {_size(p)}, {len(p.clues)} numbers, variant {p.variant}")
-    lines.append(draw(p, outcome.solution))
-    status = outcome.status
-    if outcome.unique is True:
-        status += ", unique"
-    elif outcome.unique is False:
-        status += ", not unique"
-    if outcome.interrupted:
-        status += " (interrupted)"
-    lines.append(f"status: {status}")
-    if outcome.other is not None and outcome.count is None:
-        lines.append("another solution:")
-        lines.append(draw(p, outcome.other))
-    if outcome.count is not None:
-        more = "" if outcome.count_exact else " (stopped there; there may be more)"
-        lines.append(f"solutions: {outcome.count}{more}")
-    if outcome.cuts:
-        lines.append(f"separate-loop cuts: {outcome.cuts}")
-    if stats is not None:
-        lines.append("stats: " + json.dumps(stats.as_dict()))
-    lines.append(f"time: {result['elapsed_s']:.3f} s")
-    return "\n".join(lines)
-
-
-@app.command("generate")
+@command(
+    app,
+    "generate",
+    "Make a random puzzle with a unique solution (grid text, or a puzz.link URL), on "
+    "stdout or to -o FILE: a random loop and black cells, the numbers read off, and more "
+    "numbers until the solution is unique.",
+    {"timeout": LIMITS["timeout"], **{key: OUTPUT[key] for key in ("output", "force")}},
+    "smtpuzzles koburin generate 10 10 --seed 1",
+)
 @cli_errors
-def generate_command(
+def generate(
     rows: Annotated[int, typer.Argument(min=2, max=60, help="Rows.")],
     cols: Annotated[int, typer.Argument(min=2, max=60, help="Columns.")],
     seed: Annotated[int, typer.Option("--seed", help="Random seed (same seed, same puzzle).")] = 0,
-    to: Annotated[
-        str, typer.Option("--to", help="'grid' (ROWS COLS header) or 'puzzlink'.")
-    ] = "grid",
+    to: Annotated[choice("grid", "puzzlink"), typer.Option("--to", help="Output format.")] = "grid",
     solution: Annotated[
         Path | None, typer.Option("--solution", help="Also write the answer (.sol form) here.")
     ] = None,
-    timeout: Timeout = None,
-    output: Output = None,
+    *,
+    shared: Shared,
+    own: dict[str, Any],
 ) -> None:
-    """Make a random puzzle with a unique solution (grid text, or a puzz.link URL).
+    from ..api import check_timeout
+    from ..puzzles.koburin.formats import to_grid_text, to_puzzlink
+    from ..puzzles.koburin.generate import generate as make_puzzle
 
-    A random loop and black cells, the numbers read off, and more numbers until the
-    solution is unique.
-
-    Example: smtpuzzles koburin generate 10 10 --seed 1
-    """
-    made = make_puzzle(rows, cols, seed, Budget(timeout))
+    run.check_outputs(shared, [])
+    made = make_puzzle(rows, cols, seed, Budget(check_timeout(shared.timeout)))
     if made is None:
-        typer.echo(
-            "smtpuzzles: error: time limit reached before a unique puzzle was made", err=True
-        )
+        error_line("time limit reached before a unique puzzle was made")
         raise typer.Exit(EXIT_LIMIT)
-    puzzle, answer, sol_text = made
-    if to == "puzzlink":
-        text = to_puzzlink(puzzle)
-    elif to == "grid":
-        text = to_grid_text(puzzle).rstrip("\n")
-    else:
-        raise InputError(f"unknown --to {to!r}; expected grid or puzzlink")
+    puzzle, _, sol_text = made
+    text = to_puzzlink(puzzle) if to == "puzzlink" else to_grid_text(puzzle).rstrip("\n")
     if solution is not None:
         write_atomic(solution, sol_text)
-    _emit(text, output, [])
-
-
-def _puzzle_files(paths: list[Path]) -> list[Path]:
-    found: list[Path] = []
-    for path in paths:
-        if path.is_dir():
-            found.extend(
-                sorted(
-                    p
-                    for p in path.rglob("*")
-                    if p.is_file() and p.suffix in (".txt", ".url", ".janko", ".table")
-                )
-            )
-        elif path.exists():
-            found.append(path)
-        else:
-            raise InputError("no such file", str(path))
-    return found
-
-
-def _judge(row: Row) -> str:
-    """Compare an answer with the ``.sol`` file beside its puzzle (if there is one)."""
-    expected = row.case.expected
-    if expected is None:
-        return ""
-    if row.result is None or row.result.get("status") != "solved":
-        return "WRONG"
-    black = {tuple(c) for c in row.result["black"]}
-    loop = [tuple(c) for c in row.result["loop"]]
-    links = {frozenset({a, b}) for a, b in zip(loop, loop[1:] + loop[:1])}
-    return "ok" if (black, links) == expected else "WRONG"
-
-
-@bench_app.command("koburin")
-@cli_errors
-def bench_command(
-    paths: Annotated[
-        list[Path],
-        typer.Argument(help="Puzzle files or folders (a .sol beside a puzzle is its answer)."),
-    ],
-    jobs: Annotated[int, typer.Option("--jobs", min=1, help="Puzzles solved at once.")] = 1,
-    timeout: Annotated[
-        float, typer.Option("--timeout", min=0.1, help="Per puzzle, seconds.")
-    ] = 60.0,
-    connectivity: Connectivity = "lazy",
-    unique: Unique = False,
-    as_json: AsJson = False,
-) -> None:
-    """Solve many Koburin puzzles, each in its own process, and check them against their
-    ``.sol`` answers.
-
-    Example: smtpuzzles bench koburin ../shared/data/koburin --jobs 1
-    """
-    from ..bench import Case, run_cases, summary  # only bench needs the process pool
-
-    cases = []
-    for path in _puzzle_files(paths):
-        if path.suffix == ".sol":
-            continue
-        sol = path.with_suffix(".sol")
-        expected = parse_solution_grid(sol.read_text(), str(sol)) if sol.exists() else None
-        argv = ["koburin", "solve", str(path), "--json", "--timeout", str(timeout)]
-        argv += ["--connectivity", connectivity] + (["--unique"] if unique else [])
-        cases.append(Case(path.stem, argv, expected=expected))
-    rows = run_cases(cases, jobs=jobs, hard_limit_s=timeout + 10, judge=_judge)
-    totals = summary(rows)
-    if as_json:
-        typer.echo(
-            dump_json(
-                {
-                    "puzzle": "koburin",
-                    "rows": [
-                        {
-                            "name": r.case.name,
-                            "status": (r.result or {}).get("status"),
-                            "wall_s": round(r.wall_s, 3),
-                            "inner_s": (r.result or {}).get("elapsed_s"),
-                            "peak_mb": round(r.peak_mb, 1),
-                            "verdict": r.verdict,
-                            "error": r.error,
-                        }
-                        for r in rows
-                    ],
-                    "summary": totals,
-                }
-            )
-        )
+    if shared.output is None:
+        sys.stdout.write(text + "\n")
     else:
-        typer.echo(f"{'puzzle':<24} {'status':<8} {'wall s':>7} {'inner s':>8} {'MB':>6}  verdict")
-        for r in rows:
-            res = r.result or {}
-            inner = res.get("elapsed_s")
-            typer.echo(
-                f"{r.case.name:<24} {str(res.get('status', 'error')):<8} {r.wall_s:7.3f} "
-                f"{inner if inner is not None else '-':>8} {r.peak_mb:6.1f}  {r.verdict or '-'}"
-                + (f"  {r.error}" if r.result is None and r.error else "")
-            )
-        typer.echo("summary: " + ", ".join(f"{k} {v}" for k, v in totals.items()))
-    if totals["wrong"] or totals["errors"]:
-        raise typer.Exit(EXIT_NO_SOLUTION)
+        write_atomic(shared.output, text + "\n")

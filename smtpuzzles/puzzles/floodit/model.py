@@ -12,8 +12,10 @@ from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ...render import COLOUR_CHARS
+
 #: Colour characters of the grid format, in order: colour i is DIGITS[i].
-DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
+DIGITS = COLOUR_CHARS
 
 
 @dataclass(frozen=True)

@@ -14,17 +14,17 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import z3
 
+from ... import result
 from ...errors import CheckFailure, InputError
 from ...solving import (
     Budget,
     Interrupted,
     MemoryLimitExceeded,
-    Stats,
     TimeUp,
     check,
     deadline,
@@ -83,39 +83,28 @@ PROGRESS_MODES = ("exact", "solve", "opt")
 
 
 @dataclass
-class Outcome:
-    """What a mode found: the answer, what is proven about the optimum, and how."""
+class Outcome(result.Outcome):
+    """The shared outcome, with how a Flood-It mode got there. The answer (``moves``) is
+    the first of ``solutions``; ``lower_bound``/``upper_bound`` are what is proven."""
 
-    mode: str
-    status: str = "unknown"  #: optimal | solved | unsat | unknown
-    moves: list[int] | None = None
-    lower_bound: int | None = None  #: proven: no solution with fewer moves
-    upper_bound: int | None = None  #: a solution with this many moves exists
+    mode: str = "solve"
     elapsed_s: float = 0.0
     strategy: str = ""  #: how min/search walked the horizons: "upward" or "binary"
     derived: tuple[int, int] | None = None  #: LO..HI that min/search started from
-    notes: list[str] = field(default_factory=list)
     proven_by: str | None = None  #: what proved the optimum: "bounds" or "z3"
-    stopped: str | None = None  #: "timeout" or "interrupted" when cut short
     smtlib: str | None = None
-    stats: Stats = field(default_factory=Stats)
+
+    @property
+    def moves(self) -> list[int] | None:
+        return self.solutions[0] if self.solutions else None
+
+    @moves.setter
+    def moves(self, moves: list[int] | None) -> None:
+        self.solutions = [] if moves is None else [moves]
 
     @property
     def length(self) -> int | None:
         return None if self.moves is None else len(self.moves)
-
-    def as_json(self) -> dict[str, Any]:
-        """The result object of ``--json`` (exactly the keys the issue names)."""
-        return {
-            "puzzle": "floodit",
-            "mode": self.mode,
-            "status": self.status,
-            "moves": self.moves,
-            "length": self.length,
-            "lower_bound": self.lower_bound,
-            "upper_bound": self.upper_bound,
-            "elapsed_s": round(self.elapsed_s, 3),
-        }
 
 
 class _TimeUp(Exception):
@@ -135,6 +124,7 @@ class Search:
         mode: str = "min",
         bound_nodes: int = BOUND_NODES,
         strategy: str = STRATEGY,
+        graph: ClusterGraph | None = None,
     ) -> None:
         self.board = board
         self.bound_nodes = bound_nodes
@@ -143,8 +133,8 @@ class Search:
         self.engine = engine
         self.counting = counting
         self.budget = Budget(timeout_s)
-        self.outcome = Outcome(mode)
-        self.graph: ClusterGraph = cluster_graph(board.grid, start)
+        self.outcome = Outcome(mode=mode)
+        self.graph: ClusterGraph = graph or cluster_graph(board.grid, start)
         self._formula: FloodFormula | None = None
         self.clauses = False  #: build the flood rule as clauses (see :meth:`probe`)
         self.lb = lower_bound(self.graph)
@@ -417,6 +407,7 @@ def run_mode(
     print_asserts: bool = False,
     bound_nodes: int = BOUND_NODES,
     strategy: str = STRATEGY,
+    graph: ClusterGraph | None = None,
 ) -> Outcome:
     """Run ``mode`` (solve, exact, search, min, opt) on ``board`` and return the outcome.
 
@@ -424,7 +415,7 @@ def run_mode(
     the best solution found and the proven bounds, and ``stopped`` says why.
     """
     began = time.monotonic()
-    s = Search(board, start, engine, timeout_s, counting, mode, bound_nodes, strategy)
+    s = Search(board, start, engine, timeout_s, counting, mode, bound_nodes, strategy, graph)
     opt: z3.Optimize | None = None
     try:
         if mode == "solve":
@@ -442,7 +433,7 @@ def run_mode(
     except _TimeUp:
         s.outcome.status, s.outcome.stopped = "unknown", "timeout"
     except MemoryLimitExceeded:
-        s.outcome.status, s.outcome.stopped = "unknown", "memory limit"
+        s.outcome.status, s.outcome.stopped = "unknown", "memory"
     except (Interrupted, KeyboardInterrupt):
         s.outcome.status, s.outcome.stopped = "unknown", "interrupted"
     if print_asserts and s.outcome.stopped is None:

@@ -66,12 +66,19 @@ def _listing(puzzle: Koburin, solution: Solution | None) -> str:
     return "\n".join(lines)
 
 
-def svg(puzzle: Koburin, solution: Solution | None, title: str | None = None) -> str:
-    """A picture: black cells filled, numbers written, the loop drawn through the centres."""
+def svg(
+    puzzle: Koburin,
+    solution: Solution | None,
+    title: str | None = None,
+    fixed: dict[int, bool] | None = None,
+) -> str:
+    """A picture: black cells filled, numbers written, the loop drawn through the centres;
+    with ``fixed``, empty cells that differ between solutions are marked ``?``."""
     fill = {i: WALL for i in solution.black} if solution is not None else {}
     label = {i: _clue_text(puzzle, i) for i in puzzle.clues}
     loops = [solution.loop()] if solution is not None else []
-    return graph_svg(puzzle.graph, fill=fill, label=label, loops=loops, title=title)
+    marks = {i: "?" for i in puzzle.empty if i not in fixed} if fixed is not None else {}
+    return graph_svg(puzzle.graph, fill=fill, label=label, loops=loops, title=title, marks=marks)
 
 
 def cell_json(puzzle: Koburin, i: int) -> Any:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 import z3
 
+from ... import result
 from ...errors import CheckFailure
 from ...solving import Budget, Interrupted, Stats, TimeUp, check, deadline, new_solver
 from .check import problems, walk_loop
@@ -34,20 +35,11 @@ _TRUE = re.compile(r"\(define-fun (\S+) \(\) Bool\s+true\)")
 
 
 @dataclass
-class Outcome:
-    """What a search established. ``count`` is set when solutions were counted."""
+class Outcome(result.Outcome):
+    """The shared outcome, with what ``--print-asserts`` needs of a Koburin search."""
 
-    status: str  #: "solved", "unsat" or "unknown"
-    solution: Solution | None = None
-    other: Solution | None = None  #: a second solution, when one was found
-    solutions: list[Solution] = field(default_factory=list)  #: every solution found
-    unique: bool | None = None
-    count: int | None = None
-    count_exact: bool = False  #: ``count`` is every solution (the search ran dry)
     cuts: int = 0  #: separate-loop cuts added (lazy connectivity)
     blocked: list[Solution] = field(default_factory=list)  #: solutions forbidden in turn
-    interrupted: bool = False  #: Ctrl-C stopped the search (what is known is kept)
-    assertions: list[z3.BoolRef] = field(default_factory=list)  #: the final formula
 
 
 class Search:
@@ -160,46 +152,61 @@ def solve(
     """Find a solution; with ``unique`` look for a second one; with ``count`` find up to
     ``count`` solutions."""
     budget = budget or Budget()
+    stats = stats if stats is not None else Stats()
     try:
         with deadline(budget):
             search = Search(puzzle, connectivity)
     except TimeUp:
-        return Outcome(status="unknown")
+        return Outcome(status="unknown", stopped="timeout", stats=stats)
     wanted = max(count or 1, 2 if unique else 1)
     found: list[Solution] = []
     last = "unsat"
     while len(found) < wanted:
         try:
             with deadline(budget):
-                result = search.next(budget, stats)
+                answer = search.next(budget, stats)
         except (Interrupted, KeyboardInterrupt):
-            result = "interrupted"
+            answer = "interrupted"
         except TimeUp:
-            result = "unknown"
-        if isinstance(result, str):
-            last = result
+            answer = "unknown"
+        if isinstance(answer, str):
+            last = answer
             break
-        found.append(result)
+        found.append(answer)
         if len(found) < wanted:
-            search.block(result)
-    blocked = found[: wanted - 1]
+            search.block(answer)
     outcome = Outcome(
-        status="unsat", cuts=search.cuts, blocked=blocked, assertions=search.assertions
+        status="unsat", solutions=found, stats=stats, cuts=search.cuts, blocked=found[: wanted - 1]
     )
-    outcome.interrupted = last == "interrupted"
+    outcome.notes.append(f"connectivity {connectivity}")
+    if search.cuts:
+        outcome.notes.append(f"separate-loop cuts: {search.cuts}")
+    outcome.details["cuts"] = search.cuts
+    if last == "interrupted":
+        outcome.stopped = "interrupted"
+    elif last == "unknown":
+        outcome.stopped = "timeout"
     if found:
         outcome.status = "solved"
-        outcome.solution = found[0]
-        outcome.other = found[1] if len(found) > 1 else None
-        outcome.solutions = found
-    elif last in ("unknown", "interrupted"):
+    elif outcome.stopped:
         outcome.status = "unknown"
     ran_dry = len(found) < wanted and last == "unsat"
     if len(found) > 1:
         outcome.unique = False
     elif found and ran_dry:
         outcome.unique = True
-    if count is not None:
-        outcome.count = len(found)
-        outcome.count_exact = ran_dry
+    outcome.count_complete = ran_dry
+    if ran_dry and found:
+        outcome.fixed = fixed_cells(puzzle, found)
     return outcome
+
+
+def fixed_cells(puzzle: Koburin, solutions: Sequence[Solution]) -> dict[int, bool]:
+    """Empty cells black in every solution (``True``) or on the loop in every one
+    (``False``); exact when ``solutions`` is every solution."""
+    fixed = {}
+    for i in puzzle.empty:
+        states = {i in s.black for s in solutions}
+        if len(states) == 1:
+            fixed[i] = states.pop()
+    return fixed

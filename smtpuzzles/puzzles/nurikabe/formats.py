@@ -18,6 +18,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from ...errors import InputError
 from ...formats.grid import UNKNOWN, ClueGrid, parse_clue_grid
@@ -31,6 +32,7 @@ from ...formats.puzzlink import (
 )
 from ...formats.seed004 import looks_like_seed004, parse_seed004
 from ...graph import Graph, parse_adjacency, rectangle
+from ...sources import read_source
 from .model import Nurikabe
 
 FORMATS = ("auto", "grid", "janko", "puzzlink", "seed004", "table")
@@ -163,3 +165,24 @@ def format_table(puzzle: Nurikabe) -> str:
     for pool in puzzle.pools:
         lines.append("pool " + " ".join(g.names[i] for i in pool))
     return "\n".join(lines) + "\n"
+
+
+def solution_rows(text: str) -> list[str]:
+    """A solution file's picture as rows of ``#`` (wall: ``x`` or ``#``) and ``.``; an
+    optional ``ROWS COLS`` header line and blanks between cells are allowed."""
+    lines = [line.split() for line in text.splitlines() if line.strip()]
+    headed = lines and len(lines[0]) == 2 and all(t.isascii() and t.isdigit() for t in lines[0])
+    if headed and len(lines) > 1:
+        lines = lines[1:]
+    if all(len(tokens) == 1 for tokens in lines):
+        lines = [list(tokens[0]) for tokens in lines]
+    return ["".join("#" if t in ("x", "#") else "." for t in tokens) for tokens in lines]
+
+
+def read_solution(puzzle: Path) -> list[str] | None:
+    """The answer in the ``.sol`` file beside a puzzle file, if there is one."""
+    sol = puzzle.with_suffix(".sol")
+    if not sol.is_file():
+        return None
+    text, _ = read_source(str(sol))
+    return solution_rows(text)

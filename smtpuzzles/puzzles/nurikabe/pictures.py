@@ -15,7 +15,7 @@ from .model import Nurikabe, Picture
 
 _RC = re.compile(r"r([0-9]+)c([0-9]+)")
 
-WALL, ISLAND, HOLE = "#", ".", " "
+WALL, ISLAND = "#", "."
 
 
 def positions(puzzle: Nurikabe) -> list[tuple[int, int]] | None:
@@ -33,45 +33,30 @@ def json_solution(puzzle: Nurikabe, picture: Picture) -> list[str] | dict[str, s
     mark = [WALL if b else ISLAND for b in picture]
     if puzzle.graph.coords is None:
         return {name: mark[i] for i, name in enumerate(puzzle.graph.names)}
-    return _rows(mark, list(puzzle.graph.coords), spaced=False)
-
-
-def _rows(marks: list[str], where: list[tuple[int, int]], spaced: bool) -> list[str]:
-    """Marks placed on their rows and columns; ``spaced`` puts a blank between cells."""
-    rows = max(r for r, _ in where) + 1
-    cols = max(c for _, c in where) + 1
-    width = max(len(m) for m in marks)
-    grid = [[HOLE * width] * cols for _ in range(rows)]
-    for mark, (r, c) in zip(marks, where):
-        grid[r][c] = mark.rjust(width)
-    sep = " " if spaced or width > 1 else ""
-    return [sep.join(row).rstrip() for row in grid]
+    return render.grid_text(puzzle.graph, dict(enumerate(mark))).split("\n")
 
 
 def text_picture(
     puzzle: Nurikabe, picture: Picture | None, fixed: dict[int, bool] | None = None
 ) -> str:
     """The answer as text; with ``fixed``, cells not fixed in every solution show ``?``."""
-    marks = []
+    marks = {}
     for i in range(len(puzzle)):
         if i in puzzle.clues:
             size = puzzle.clues[i]
-            marks.append("?" if size is None else str(size))
+            marks[i] = "?" if size is None else str(size)
         elif fixed is not None and i not in fixed:
-            marks.append("?")
+            marks[i] = "?"
         elif picture is None:
-            marks.append("-")
+            marks[i] = "-"
         else:
-            marks.append(WALL if picture[i] else ISLAND)
+            marks[i] = WALL if picture[i] else ISLAND
+    graph = puzzle.graph
     where = positions(puzzle)
-    if where is None:
-        return "\n".join(f"{n}: {m}" for n, m in zip(puzzle.graph.names, marks)) + "\n"
-    hexes = puzzle.graph.kind == "hex"
-    rows = _rows(marks, where, spaced=hexes)
-    if hexes:  # odd rows sit half a cell to the right
-        half = " " * ((max(len(m) for m in marks) + 1) // 2)
-        rows = [(half if r % 2 else "") + row for r, row in enumerate(rows)]
-    return "\n".join(rows) + "\n"
+    if where is not None and graph.coords is None:  # cells named r<R>c<C>: place them so
+        rows, cols = max(r for r, _ in where) + 1, max(c for _, c in where) + 1
+        graph = Graph(graph.names, graph.out, "square", tuple(where), rows, cols)
+    return render.grid_text(graph, marks) + "\n"
 
 
 def svg(
@@ -91,6 +76,14 @@ def svg(
             marks[i] = "?"
     label = {i: "?" if v is None else str(v) for i, v in puzzle.clues.items()}
     return render.graph_svg(drawable(puzzle.graph), fill=fill, label=label, marks=marks)
+
+
+def shaped(puzzle: Nurikabe) -> Nurikabe:
+    """The puzzle over :func:`drawable`'s graph, so text pictures shift hex rows too."""
+    graph = drawable(puzzle.graph)
+    if graph is puzzle.graph:
+        return puzzle
+    return Nurikabe(graph, puzzle.clues, puzzle.pools, puzzle.name)
 
 
 def drawable(graph: Graph) -> Graph:

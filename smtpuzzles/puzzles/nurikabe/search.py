@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
 import z3
 
 from ...errors import CheckFailure
+from ...result import Outcome
 from ...solving import Budget, Interrupted, Stats, TimeUp, check, deadline, new_solver
 from .check import problems
 from .model import Nurikabe, Picture
@@ -105,21 +105,6 @@ def starting_formula(enc: Encoding, strategy: str) -> list[z3.BoolRef]:
     """The rules a strategy's search starts from (what ``--dry-run`` shows, with the
     encoding of :func:`prepare`)."""
     return enc.terms(connectivity=strategy == "distance", counted=False)
-
-
-@dataclass
-class Outcome:
-    """What a search found: ``status`` is ``solved``, ``unsat`` or ``unknown``."""
-
-    status: str
-    solutions: list[Picture] = field(default_factory=list)
-    #: True: proven unique; False: a second picture exists; None: not asked or not known.
-    unique: bool | None = None
-    #: Cells with the same colour in every solution (``True`` = black), when asked.
-    fixed: dict[int, bool] | None = None
-    complete: bool = True  #: the solutions listed are all there are
-    stopped: bool = False  #: a time or memory limit cut the search short
-    interrupted: bool = False  #: Ctrl-C cut the search short (what was found is kept)
 
 
 class Search:
@@ -340,13 +325,16 @@ def solve(
     """Find a picture; with ``unique`` prove it unique (and find the fixed cells),
     with ``count`` find up to that many distinct pictures."""
     budget = budget or Budget()
+    stats = stats if stats is not None else Stats()
     try:
         with deadline(budget):
             search = Search(puzzle, strategy, budget, stats, engine)
     except TimeUp:
-        return Outcome("unknown", complete=False, stopped=True), None
+        return Outcome("unknown", count_complete=False, stopped="timeout", stats=stats), None
     wanted = max(count or 1, 2 if unique else 1)
-    outcome = Outcome("unknown")
+    outcome = Outcome("unknown", stats=stats)
+    outcome.notes.append(f"connectivity {strategy}")
+    complete = True
     try:
         while len(outcome.solutions) < wanted:
             try:
@@ -355,8 +343,8 @@ def solve(
             except TimeUp:
                 found = "unknown"
             if found == "unknown":
-                outcome.complete = False
-                outcome.stopped = True
+                complete = False
+                outcome.stopped = "timeout"
                 break
             if found is None:
                 break
@@ -364,23 +352,29 @@ def solve(
             if len(outcome.solutions) < wanted or unique:  # a search for another follows
                 search.block(found)
         else:
-            outcome.complete = count is None or len(outcome.solutions) < count
+            complete = count is None or len(outcome.solutions) < count
     except (Interrupted, KeyboardInterrupt):
-        outcome.complete = False
-        outcome.interrupted = True
+        complete = False
+        outcome.stopped = "interrupted"
+    outcome.count_complete = complete
     if not outcome.solutions:
-        outcome.status = "unknown" if not outcome.complete else "unsat"
+        outcome.status = "unknown" if not complete else "unsat"
         return outcome, search
     outcome.status = "solved"
     if unique or count:
         n = len(outcome.solutions)
-        outcome.unique = True if n == 1 and outcome.complete else (False if n > 1 else None)
-    if unique and outcome.unique is not None and not outcome.interrupted:
+        outcome.unique = True if n == 1 and complete else (False if n > 1 else None)
+    if unique and outcome.unique is not None and outcome.stopped is None:
         try:
             outcome.fixed = fixed_cells(search, outcome)
         except (Interrupted, KeyboardInterrupt):
-            outcome.interrupted = True
-        outcome.stopped = outcome.fixed is None and not outcome.interrupted
+            outcome.stopped = "interrupted"
+        if outcome.fixed is None and outcome.stopped is None:
+            outcome.stopped = "timeout"
+    elif count and complete:  # every solution is known: the fixed cells are plain to see
+        first = outcome.solutions[0]
+        same = [i for i in range(len(first)) if all(s[i] == first[i] for s in outcome.solutions)]
+        outcome.fixed = {i: first[i] for i in same}
     return outcome, search
 
 

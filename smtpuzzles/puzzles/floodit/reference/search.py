@@ -50,7 +50,7 @@ def run_reference(
     began = time.monotonic()
     g = cluster_graph(board.grid, start)
     budget = Budget(timeout_s)
-    out = Outcome(mode)
+    out = Outcome(mode=mode)
     out.strategy = "reference"
     horizon: int | None = None
     try:

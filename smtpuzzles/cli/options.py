@@ -1,0 +1,212 @@
+"""Every option the puzzle commands share, declared once.
+
+A command lists only its own parameters; :func:`command` adds the shared ones it asks
+for (by group) to its signature, so ``--help`` shows each command exactly the options it
+uses, with the same names and help everywhere, and the command receives them gathered in
+one :class:`Shared` object.
+"""
+
+from __future__ import annotations
+
+import enum
+import functools
+import inspect
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+
+def choice(*values: str) -> type[enum.Enum]:
+    """A choice option's type: ``--help`` lists the values, a wrong one is a usage error.
+    The command receives the plain string (see :func:`command`)."""
+    return enum.Enum("Choice", {value: value for value in values}, type=str)  # type: ignore[return-value]
+
+
+# -- the shared options, by group ---------------------------------------------------------
+
+INPUT = {
+    "index": (
+        Annotated[
+            int | None,
+            typer.Option("--index", min=1, help="Which puzzle of a multi-puzzle file (from 1)."),
+        ],
+        None,
+    ),
+}
+LIMITS = {
+    "timeout": (
+        Annotated[
+            float | None,
+            typer.Option(
+                "--timeout",
+                help="Wall-clock limit in seconds for the whole run; exit 3 if reached.",
+            ),
+        ],
+        None,
+    ),
+    "memory": (
+        Annotated[
+            int | None,
+            typer.Option(
+                "--memory", min=16, help="Memory cap in MB for the whole run; exit 3 if reached."
+            ),
+        ],
+        None,
+    ),
+}
+ANSWERS = {
+    "unique": (
+        Annotated[
+            bool, typer.Option("--unique", help="Prove the solution unique, or show a second one.")
+        ],
+        False,
+    ),
+    "count": (
+        Annotated[
+            int | None,
+            typer.Option("--count", min=1, help="Count solutions (distinct answers) up to N."),
+        ],
+        None,
+    ),
+}
+FORMULA = {
+    "print_asserts": (
+        Annotated[
+            bool,
+            typer.Option(
+                "--print-asserts",
+                help="Print the SMT-LIB 2 script (QF_LIA) of every question asked, on stdout "
+                "alone; the report goes to stderr.",
+            ),
+        ],
+        False,
+    ),
+    "dry_run": (
+        Annotated[
+            bool,
+            typer.Option("--dry-run", help="Build the formula and print its size; no solving."),
+        ],
+        False,
+    ),
+}
+OUTPUT = {
+    "json": (
+        Annotated[bool, typer.Option("--json", help="Print exactly one JSON object on stdout.")],
+        False,
+    ),
+    "stats": (
+        Annotated[
+            bool,
+            typer.Option(
+                "--stats", help="Report Z3's statistics (time, conflicts, decisions, memory)."
+            ),
+        ],
+        False,
+    ),
+    "quiet": (
+        Annotated[
+            bool,
+            typer.Option("--quiet", "-q", help="No report; the exit code and files say it all."),
+        ],
+        False,
+    ),
+    "output": (
+        Annotated[
+            Path | None,
+            typer.Option("-o", "--output", help="Write what is printed to this file too."),
+        ],
+        None,
+    ),
+    "svg": (
+        Annotated[
+            Path | None,
+            typer.Option("--svg", help="Write a picture of the answer as SVG to this file."),
+        ],
+        None,
+    ),
+    "force": (
+        Annotated[
+            bool,
+            typer.Option("--force", help="Replace files that -o and --svg name if they exist."),
+        ],
+        False,
+    ),
+}
+#: Everything a solving command shares.
+SOLVING = {**INPUT, **LIMITS, **FORMULA, **OUTPUT}
+
+
+@dataclass
+class Shared:
+    """The shared options of one command line (those a command does not have stay at
+    their defaults)."""
+
+    index: int | None = None
+    timeout: float | None = None
+    memory: int | None = None
+    unique: bool = False
+    count: int | None = None
+    print_asserts: bool = False
+    dry_run: bool = False
+    json: bool = False
+    stats: bool = False
+    quiet: bool = False
+    output: Path | None = None
+    svg: Path | None = None
+    force: bool = False
+
+
+#: Where a command's gathered options go: the shared ones into :class:`Shared`, the
+#: puzzle's own into a plain dict.
+_SHARED = set(Shared.__dataclass_fields__)
+
+
+def command(
+    app: typer.Typer,
+    name: str,
+    help: str,
+    options: dict[str, tuple[Any, Any]],
+    example: str | None = None,
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Register ``func(arguments..., shared: Shared, own: dict)`` as command ``name``,
+    its signature the arguments followed by ``options`` (groups declared once): those
+    of :class:`Shared` arrive there, the puzzle's own ones in ``own``."""
+
+    def register(func: Callable[..., Any]) -> Callable[..., Any]:
+        own = [p for p in inspect.signature(func, eval_str=True).parameters.values()]
+        own = [p for p in own if p.name not in ("shared", "own")]
+        added = [
+            inspect.Parameter(key, inspect.Parameter.KEYWORD_ONLY, annotation=kind, default=default)
+            for key, (kind, default) in options.items()
+        ]
+
+        @functools.wraps(func)
+        def wrapper(**kwargs: Any) -> Any:
+            kwargs = {k: v.value if isinstance(v, enum.Enum) else v for k, v in kwargs.items()}
+            gathered = Shared(**{k: kwargs.pop(k) for k in options if k in _SHARED})
+            puzzle = {k: kwargs.pop(k) for k in options if k not in _SHARED}
+            return func(**kwargs, shared=gathered, own=puzzle)
+
+        params = [p.replace(kind=inspect.Parameter.KEYWORD_ONLY) for p in own] + added
+        wrapper.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
+        wrapper.__annotations__ = {p.name: p.annotation for p in params}
+        text = f"{help}\n\nExample: {example}" if example else help
+        app.command(name, help=text)(wrapper)
+        return func
+
+    return register
+
+
+def puzzle_argument() -> Any:
+    """The puzzle argument of a solving command."""
+    return Annotated[
+        str, typer.Argument(help="Puzzle file, '-' for standard input, or a puzz.link URL.")
+    ]
+
+
+def format_option(formats: Sequence[str], help: str = "Input format.") -> tuple[Any, str]:
+    """``--format`` with a puzzle's formats as its choices (default ``auto``)."""
+    return (Annotated[choice(*formats), typer.Option("--format", help=help)], "auto")

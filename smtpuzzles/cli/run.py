@@ -1,0 +1,213 @@
+"""The one path of every solving command: read, solve through the API, print.
+
+The command modules only declare options; this module turns a command line into
+:func:`smtpuzzles.api.load` and :func:`smtpuzzles.api.solve` calls and prints the
+:class:`~smtpuzzles.result.Result` as text or JSON. It builds no answer of its own.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any, NoReturn
+
+import typer
+
+from .. import api
+from ..errors import InputError
+from ..puzzle import Puzzle
+from ..result import Result, Status
+from ..solving import Budget, MemoryLimitExceeded, TimeUp, deadline, set_memory_limit
+from .common import (
+    EXIT_INTERRUPTED,
+    EXIT_LIMIT,
+    EXIT_NO_SOLUTION,
+    EXIT_OK,
+    dump_json,
+    error_line,
+    write_atomic,
+)
+from .options import Shared
+
+
+def read(kind: str, source: str, shared: Shared, fmt: str, **options: Any) -> Puzzle:
+    """The puzzle a command line names: a path, ``-`` (standard input) or a URL."""
+    return api.load(_source(source), kind, format=fmt, index=shared.index, **options)
+
+
+def _source(source: str) -> str | Path:
+    """A path stays a path even when it holds no slash (so ``board.txt`` is a file)."""
+    from ..formats.puzzlink import looks_like_url
+
+    if looks_like_url(source) and not Path(source).exists():
+        return source
+    return Path(source)
+
+
+def solve(
+    kind: str,
+    mode: str,
+    source: str,
+    shared: Shared,
+    *,
+    fmt: str = "auto",
+    load: dict[str, Any] | None = None,
+    solve: dict[str, Any] | None = None,
+    args: dict[str, int] | None = None,
+    extra: Any = None,
+) -> None:
+    """Run one solving command end to end and exit with the documented code.
+
+    ``load`` and ``solve`` are the puzzle's own options for :func:`api.load` and
+    :func:`api.solve`; ``extra(puzzle, result)`` prints what only this puzzle shows.
+    """
+    budget = Budget(api.check_timeout(shared.timeout))
+    set_memory_limit(shared.memory)
+    inputs = [source]
+    check_outputs(shared, inputs)
+    try:
+        with deadline(budget):
+            puzzle = read(kind, source, shared, fmt, **(load or {}))
+    except KeyboardInterrupt:
+        _stopped_before_answer(kind, mode, source, budget, shared, "interrupted")
+    except TimeUp:
+        _stopped_before_answer(kind, mode, source, budget, shared, "timeout")
+    except (MemoryError, MemoryLimitExceeded):
+        _stopped_before_answer(kind, mode, source, budget, shared, "memory")
+    if shared.dry_run:
+        _dry_run(puzzle, mode, args or {}, shared, solve or {}, inputs)
+        return
+    options = dict(solve or {})
+    if shared.print_asserts:
+        options["print_asserts"] = True
+    result = api.solve(
+        puzzle,
+        mode,
+        budget=budget,
+        unique=shared.unique,
+        count=shared.count,
+        **(args or {}),
+        **options,
+    )
+    script = "\n".join(q.rstrip("\n") for q in result.outcome.questions) + "\n"
+    smtlib = script if shared.print_asserts and result.outcome.questions else None
+    report = result.report(shared.stats)
+    if shared.json:
+        _emit(dump_json(result.to_json(shared.stats, smtlib)) + "\n", shared, inputs)
+    elif smtlib is not None:
+        _emit(smtlib, shared, inputs)
+        if not shared.quiet:
+            typer.echo(report, err=True)
+    elif not shared.quiet:
+        _emit(report + "\n", shared, inputs)
+        if extra is not None:
+            extra(puzzle, result)
+    if shared.svg is not None and result.answer is not None:
+        write_atomic(shared.svg, result.svg(), inputs)
+    if result.stopped == "interrupted":
+        error_line("interrupted")
+    raise typer.Exit(exit_code(result, shared))
+
+
+def exit_code(result: Result, shared: Shared) -> int:
+    """The documented exit code (a contract: scripts rely on it)."""
+    if result.stopped == "interrupted":
+        return EXIT_INTERRUPTED
+    if result.status == Status.UNSAT:
+        return EXIT_NO_SOLUTION
+    if result.status == Status.UNKNOWN or result.stopped is not None:
+        return EXIT_LIMIT
+    if (shared.unique or shared.count is not None) and result.unique is None:
+        counted_all = result.count_complete or result.count == shared.count
+        if not (shared.count is not None and counted_all):
+            return EXIT_LIMIT
+    return EXIT_OK
+
+
+def _stopped_before_answer(
+    kind: str, mode: str, source: str, budget: Budget, shared: Shared, why: str
+) -> NoReturn:
+    """Ctrl-C before the puzzle was read: say so (one JSON object with ``--json``)."""
+    if shared.json:
+        obj = {
+            "puzzle": kind,
+            "name": Path(source).name if source != "-" else "<stdin>",
+            "mode": mode,
+            "status": "unknown",
+            "solution": None,
+            "unique": None,
+            "stopped": why,
+            "elapsed_s": round(budget.elapsed(), 3),
+        }
+        typer.echo(dump_json(obj))
+    error_line(why if why == "interrupted" else f"{why} limit reached before the puzzle was read")
+    raise typer.Exit(EXIT_INTERRUPTED if why == "interrupted" else EXIT_LIMIT)
+
+
+def _dry_run(
+    puzzle: Puzzle,
+    mode: str,
+    args: dict[str, int],
+    shared: Shared,
+    options: dict[str, Any],
+    inputs: list[str],
+) -> None:
+    """Build the formula a solve would start from; print its size or its script."""
+    formula = puzzle.formula(**_formula_options(puzzle, mode, args, options))
+    if shared.print_asserts and not shared.json:
+        _emit(formula.script, shared, inputs)
+        return
+    obj: dict[str, Any] = {
+        "puzzle": puzzle.kind,
+        "name": puzzle.display_name,
+        "mode": mode,
+        "status": Status.DRY_RUN.value,
+        **formula.size(),
+    }
+    if shared.print_asserts:
+        obj["smtlib"] = formula.script
+    if shared.json:
+        text = dump_json(obj) + "\n"
+    else:
+        text = "".join(f"{key}: {value}\n" for key, value in obj.items())
+    _emit(text, shared, inputs)
+    raise typer.Exit(EXIT_OK)
+
+
+def _formula_options(
+    puzzle: Puzzle, mode: str, args: dict[str, int], options: dict[str, Any]
+) -> dict[str, Any]:
+    """What :meth:`Puzzle.formula` takes of a command line's mode and options."""
+    if puzzle.kind == "floodit":
+        wanted: dict[str, Any] = {"counting": options.get("counting", True)}
+        if mode == "exact":
+            wanted.update(horizon=args["n"], exact=True)
+        elif mode == "search":
+            wanted["horizon"] = args["hi"]
+        return wanted
+    connectivity = options.get("connectivity")
+    return {"connectivity": connectivity} if connectivity else {}
+
+
+def convert(puzzle_text: str, shared: Shared, inputs: list[str]) -> None:
+    """Print a puzzle in another format (``--to``) and exit."""
+    _emit(puzzle_text.rstrip("\n") + "\n", shared, inputs)
+    raise typer.Exit(EXIT_OK)
+
+
+def check_outputs(shared: Shared, inputs: list[str]) -> None:
+    """Refuse unusable output paths before any work is done."""
+    paths = [p for p in (shared.output, shared.svg) if p is not None]
+    if len(paths) == 2 and Path(paths[0]).resolve() == Path(paths[1]).resolve():
+        raise InputError("-o and --svg name the same file", str(paths[0]))
+    for path in paths:
+        if str(path) in inputs:
+            raise InputError("refusing to overwrite an input file", str(path))
+
+
+def _emit(text: str, shared: Shared, inputs: list[str]) -> None:
+    """Print ``text`` on stdout and, with ``-o``, write the same to the file."""
+    sys.stdout.write(text)
+    sys.stdout.flush()
+    if shared.output is not None:
+        write_atomic(shared.output, text, inputs)

@@ -1,0 +1,177 @@
+"""What the front end needs of a puzzle, said once: each puzzle package's ``puzzle.py``
+subclasses :class:`Puzzle`, and :data:`KINDS` finds that class by name, so the API and
+the command line are lookups rather than a branch per puzzle."""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import z3
+
+from .errors import InputError
+from .solving import Budget
+
+if TYPE_CHECKING:
+    from .result import Outcome, Result
+
+#: The puzzles, by the name the command line and the JSON use.
+KINDS: tuple[str, ...] = ("floodit", "nurikabe", "koburin")
+
+
+def puzzle_class(kind: str) -> type[Puzzle]:
+    """The :class:`Puzzle` subclass of ``kind`` (imported on first use)."""
+    if kind not in KINDS:
+        raise InputError(f"unknown puzzle {kind!r}; expected one of {', '.join(KINDS)}")
+    module = importlib.import_module(f".puzzles.{kind}.puzzle", __package__)
+    return module.PUZZLE
+
+
+@dataclass(frozen=True)
+class Source:
+    """A puzzle's text as read: ``name`` the file (or ``<stdin>``, ``<url>``), ``is_url``
+    for a puzz.link URL, ``format`` and ``index`` (a puzzle of a multi-puzzle file)."""
+
+    text: str
+    name: str
+    is_url: bool = False
+    format: str = "auto"
+    index: int | None = None
+
+
+@dataclass
+class Request:
+    """What a solve asks: ``mode`` (one of the puzzle's :attr:`Puzzle.modes`) with its
+    numbers ``args``, within ``budget``; uniqueness or a count of solutions; and the
+    puzzle's own ``options`` (checked against :attr:`Puzzle.options`)."""
+
+    mode: str
+    budget: Budget
+    args: tuple[int, ...] = ()
+    unique: bool = False
+    count: int | None = None
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Formula:
+    """The formula behind a puzzle: its SMT-LIB script, its size and its Z3 terms."""
+
+    kind: str
+    script: str
+    horizon: int | None = None
+    sizes: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def assertions(self) -> list[z3.BoolRef]:
+        """The assertions as Z3 terms, read from the script."""
+        return list(z3.parse_smt2_string(self.script))
+
+    def smtlib(self) -> str:
+        """A complete SMT-LIB 2 script (QF_LIA, ends with ``(check-sat)``)."""
+        return self.script
+
+    def size(self) -> dict[str, Any]:
+        """Assertions, Boolean and integer variables (Flood-It: also horizon, clusters)."""
+        return dict(self.sizes)
+
+    def __str__(self) -> str:
+        return self.script
+
+
+class Puzzle:
+    """One loaded puzzle of some kind. Subclasses say how to read, solve, check and show
+    it; :class:`~smtpuzzles.result.Result` and the command line use only these methods."""
+
+    kind: ClassVar[str]
+    title: ClassVar[str]  #: the puzzle's name in prose ("Flood-It")
+    modes: ClassVar[tuple[str, ...]] = ("solve",)
+    #: options of :meth:`solve` and their allowed values (``None``: any value)
+    options: ClassVar[dict[str, tuple[str, ...] | None]] = {}
+    name: str
+
+    @classmethod
+    def load(cls, source: Source, **options: Any) -> Puzzle:  # pragma: no cover
+        """Parse a source; bad input raises ``InputError``."""
+        raise NotImplementedError
+
+    # -- solving ---------------------------------------------------------------------------
+
+    def solve(self, ask: Request) -> Outcome:  # pragma: no cover - every subclass has its own
+        """Answer a request; never raises on a limit or Ctrl-C (the outcome says it)."""
+        raise NotImplementedError
+
+    def formula(self, **options: Any) -> Formula:  # pragma: no cover
+        """The formula a solve would start from, without solving."""
+        raise NotImplementedError
+
+    def problems(self, answer: Any) -> list[str]:  # pragma: no cover
+        """What the independent checker finds wrong with ``answer`` (empty: valid)."""
+        raise NotImplementedError
+
+    def check_options(self, options: dict[str, Any]) -> None:
+        """Refuse options this puzzle does not have, or values it does not know."""
+        for key, value in options.items():
+            if key not in self.options:
+                raise InputError(f"{key}= is not an option of {self.title}")
+            allowed = self.options[key]
+            if allowed is not None and value is not None and value not in allowed:
+                raise InputError(f"{key}={value!r}: expected one of {', '.join(allowed)}")
+
+    # -- describing ------------------------------------------------------------------------
+
+    @property
+    def display_name(self) -> str:
+        """The name without its folder (``<stdin>``, ``<url>`` stay as they are)."""
+        return self.name if self.name.startswith("<") else Path(self.name).name
+
+    def size(self) -> str:  # pragma: no cover
+        """The shape in a few characters: ``10x10``, ``42 cells``."""
+        raise NotImplementedError
+
+    def describe(self) -> str:  # pragma: no cover
+        """The report's header after the name: size and what the puzzle gives."""
+        raise NotImplementedError
+
+    def solution_json(self, answer: Any) -> Any:  # pragma: no cover
+        """The answer as the ``"solution"`` JSON value (``None`` without one)."""
+        raise NotImplementedError
+
+    def fixed_json(self, fixed: dict[int, bool] | None) -> Any:
+        """The ``"fixed"`` JSON value: cells the same in every solution."""
+        return None
+
+    def extra_json(self, outcome: Outcome) -> dict[str, Any]:
+        """Keys only this puzzle's JSON has."""
+        return {}
+
+    def report(self, result: Result) -> list[str]:  # pragma: no cover
+        """The puzzle's own lines of the text report (its picture, its proof)."""
+        raise NotImplementedError
+
+    def picture(self, answer: Any = None) -> str:  # pragma: no cover
+        """A text picture of the puzzle, with ``answer`` if given."""
+        raise NotImplementedError
+
+    def svg(self, answer: Any = None) -> str:  # pragma: no cover
+        """An SVG picture of the puzzle, with ``answer`` if given."""
+        raise NotImplementedError
+
+    def result_svg(self, result: Result) -> str:
+        """The picture of a result (by default, of its answer)."""
+        return self.svg(result.answer)
+
+    def answer_at(self, answer: Any, cell: str | tuple[int, int]) -> Any:
+        """The answer at one cell, by name or ``(row, col)``."""
+        raise TypeError(f"{self.title} answers are not read cell by cell")
+
+    def __str__(self) -> str:
+        return self.picture()
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name} {self.describe()}>"
+
+    def _repr_svg_(self) -> str:
+        return self.svg()

@@ -1,0 +1,204 @@
+"""Flood-It as the front end sees it: a board and the cell the flood starts from."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cached_property
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from ... import render
+from ...errors import CheckFailure, InputError
+from ...puzzle import Formula, Puzzle, Request, Source
+from . import pictures
+from .check import check_solution, flood_region, play
+from .formats import FORMATS, parse_board, parse_start
+from .model import DIGITS, Board, ClusterGraph, cluster_graph
+from .search import BOUND_NODES, STRATEGIES, STRATEGY, Outcome
+
+if TYPE_CHECKING:
+    from ...result import Result
+
+MODES = ("solve", "exact", "search", "min", "opt")
+ENGINES = ("sat", "smt")
+ENCODINGS = ("layered", "reference")
+
+
+class FloodIt(Puzzle):
+    """A Flood-It board (``board``) and the start cell (``start``, ``(row, col)``)."""
+
+    kind: ClassVar[str] = "floodit"
+    title: ClassVar[str] = "Flood-It"
+    modes: ClassVar[tuple[str, ...]] = MODES
+    options: ClassVar[dict[str, tuple[str, ...] | None]] = {
+        "engine": ENGINES,
+        "encoding": ENCODINGS,
+        "strategy": STRATEGIES,
+        "bound_nodes": None,
+        "counting": None,
+        "print_asserts": None,
+    }
+
+    def __init__(self, board: Board, start: tuple[int, int] = (0, 0)) -> None:
+        self.board = board
+        self.start = start
+
+    @property
+    def name(self) -> str:  # type: ignore[override]
+        return self.board.name
+
+    @classmethod
+    def load(cls, source: Source, start: str | tuple[int, int] | None = None) -> FloodIt:
+        """``start``: the start cell as ``(row, col)`` or ``"row,col"``."""
+        if source.is_url:
+            raise InputError("Flood-It boards have no puzz.link URL", source.name)
+        fmt = source.format
+        if fmt not in FORMATS:
+            raise InputError(f"unknown format {fmt!r}; expected one of {', '.join(FORMATS)}")
+        board = parse_board(source.text, source.name, fmt, source.index)
+        spec = f"{start[0]},{start[1]}" if isinstance(start, tuple) else start
+        return cls(board, parse_start(spec, board))
+
+    @cached_property
+    def graph(self) -> ClusterGraph:
+        """The cluster graph the rules and bounds work on (built once per puzzle)."""
+        return cluster_graph(self.board.grid, self.start)
+
+    # -- solving ---------------------------------------------------------------------------
+
+    def solve(self, ask: Request) -> Outcome:
+        if ask.unique or ask.count is not None:
+            raise InputError("unique and count are not Flood-It options")
+        mode, args, options = ask.mode, ask.args, ask.options
+        timeout = ask.budget.remaining()
+        if options.get("encoding", "layered") == "reference":
+            from .reference.search import run_reference
+
+            outcome = run_reference(
+                self.board, mode, args, self.start, timeout, options.get("print_asserts", False)
+            )
+        else:
+            from .search import run_mode
+
+            outcome = run_mode(
+                self.board,
+                mode,
+                args,
+                self.start,
+                options.get("engine", "sat"),
+                timeout,
+                options.get("counting", True),
+                options.get("print_asserts", False),
+                options.get("bound_nodes", BOUND_NODES),
+                options.get("strategy", STRATEGY),
+                self.graph,
+            )
+        if outcome.smtlib is not None:
+            outcome.questions.append(outcome.smtlib)
+        return outcome
+
+    def formula(
+        self, horizon: int | None = None, exact: bool = False, counting: bool = True
+    ) -> Formula:
+        """ "Done within ``horizon`` moves" (``exact``: in exactly that many); by default
+        the horizon is a heuristic playout's length, which is always enough."""
+        from .search import dry_run
+
+        if horizon is not None and horizon < 0:
+            raise InputError(f"horizon={horizon}: expected 0 or more moves")
+        if horizon is None:
+            sizes, script = dry_run(self.board, "solve", (), self.start, counting)
+        elif exact:
+            sizes, script = dry_run(self.board, "exact", (horizon,), self.start, counting)
+        else:
+            sizes, script = dry_run(self.board, "search", (0, horizon), self.start, counting)
+        return Formula(self.kind, script, sizes["horizon"], sizes)
+
+    def problems(self, answer: Any) -> list[str]:
+        try:
+            check_solution(self.board.grid, [int(m) for m in answer], self.start)
+        except CheckFailure as failure:
+            return [str(failure)]
+        return []
+
+    # -- describing ------------------------------------------------------------------------
+
+    def size(self) -> str:
+        return f"{self.board.rows}x{self.board.cols}"
+
+    def describe(self) -> str:
+        return (
+            f"{self.size()}, {self.board.n_colours} colours, {len(self.graph)} clusters, "
+            f"start {self.start[0]},{self.start[1]}"
+        )
+
+    def solution_json(self, answer: Any) -> Any:
+        return None if answer is None else list(answer)
+
+    def extra_json(self, outcome: Any) -> dict[str, Any]:
+        moves = outcome.solution
+        return {
+            "moves": None if moves is None else list(moves),
+            "length": None if moves is None else len(moves),
+            "lower_bound": outcome.lower_bound,
+            "upper_bound": outcome.upper_bound,
+        }
+
+    def report(self, result: Result) -> list[str]:
+        out = result.outcome
+        lines = []
+        derived, strategy = getattr(out, "derived", None), getattr(out, "strategy", "")
+        if derived is not None and strategy == "reference":
+            lines.append(f"search range: {derived[0]}..{derived[1]} (color-flood-rs's bisection)")
+        elif derived is not None:
+            lines.append(
+                f"bounds: {derived[0]}..{derived[1]} (lower bound .. heuristic playout), "
+                f"search {strategy}"
+            )
+        lo = "?" if out.lower_bound is None else out.lower_bound
+        hi = "?" if out.upper_bound is None else out.upper_bound
+        lines.append(f"proven: {lo} <= optimum <= {hi}")
+        proven_by = getattr(out, "proven_by", None)
+        if proven_by == "bounds":
+            lines.append(
+                "proven by: bounds (admissible lower bound = playout length), no SMT probe"
+            )
+        elif proven_by == "z3":
+            lines.append("proven by: Z3 (no solution one move shorter)")
+        moves = result.answer
+        lines.append(f"moves: {moves_text(moves)}")
+        lines.append(f"length: {'-' if moves is None else len(moves)}")
+        return lines
+
+    def picture(self, answer: Any = None) -> str:
+        """The board in the grid format; with moves, the board they leave."""
+        grid = self.boards(answer)[-1] if answer else self.board.grid
+        return render.board_ansi(grid, colour=False)
+
+    def svg(self, answer: Any = None) -> str:
+        if answer is None:
+            return render.board_svg(self.board.grid, flood_region(self.board.grid, self.start))
+        return pictures.solution_svg(self.board, answer, self.start)
+
+    # -- Flood-It's own pictures -----------------------------------------------------------
+
+    def boards(self, moves: Sequence[int] | None) -> list[list[list[int]]]:
+        """The board before the first move and after each of ``moves``."""
+        return play(self.board.grid, moves or [], self.start)
+
+    def frames(self, moves: Sequence[int] | None, cell_px: int | None = None) -> list[str]:
+        """An SVG of the board before the first move and after each move, flood outlined."""
+        return pictures.frames(self.board, moves or [], self.start, cell_px)
+
+    def captions(self, moves: Sequence[int] | None) -> list[str]:
+        """A caption per frame: ``start``, then the move number and its colour."""
+        return pictures.captions(moves or [])
+
+
+def moves_text(moves: Sequence[int] | None) -> str:
+    """Moves as colour characters; ``-`` for none found, a word for an empty play."""
+    if moves is None:
+        return "-"
+    return "".join(DIGITS[m] for m in moves) if moves else "(none: already one colour)"
+
+
+PUZZLE = FloodIt

@@ -1,0 +1,171 @@
+"""Koburin as the front end sees it: a puzzle over any graph, answered by black cells
+and one loop through every other empty cell."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from ... import render
+from ...errors import InputError
+from ...puzzle import Formula, Puzzle, Request, Source
+from ...solving import Stats, formula_size, smtlib_script
+from . import pictures
+from .check import problems
+from .formats import FORMATS, parse, to_grid_text, to_puzzlink
+from .model import VARIANTS, Solution
+from .model import Koburin as Model
+from .search import CONNECTIVITY, whole_script
+
+if TYPE_CHECKING:
+    from ...result import Outcome, Result
+
+
+class Koburin(Puzzle):
+    """A Koburin puzzle (``puzzle``: the parsed model, its graph and numbers)."""
+
+    kind: ClassVar[str] = "koburin"
+    title: ClassVar[str] = "Koburin"
+    options: ClassVar[dict[str, tuple[str, ...] | None]] = {
+        "connectivity": CONNECTIVITY,
+        "print_asserts": None,
+    }
+
+    def __init__(self, puzzle: Model, name: str = "<puzzle>") -> None:
+        self.puzzle = puzzle
+        self._name = name
+
+    @property
+    def name(self) -> str:  # type: ignore[override]
+        return self._name
+
+    @classmethod
+    def load(cls, source: Source, variant: str | None = None) -> Koburin:
+        """``variant``: ``four`` or ``eight`` neighbours counted (default: as the input
+        says, else four)."""
+        name, fmt = source.name, "puzzlink" if source.is_url else source.format
+        if source.index not in (None, 1):
+            raise InputError("index= is for multi-puzzle files; a Koburin file holds one", name)
+        if variant is not None and variant not in VARIANTS:
+            raise InputError(f"unknown variant {variant!r}; expected one of {', '.join(VARIANTS)}")
+        if fmt not in FORMATS:
+            raise InputError(f"unknown format {fmt!r}; expected one of {', '.join(FORMATS)}")
+        return cls(parse(source.text, name, fmt, variant), name)
+
+    def to_url(self) -> str:
+        """The puzzle as a puzz.link URL."""
+        return to_puzzlink(self.puzzle)
+
+    def to_grid(self) -> str:
+        """The puzzle as a clue grid."""
+        return to_grid_text(self.puzzle).rstrip("\n")
+
+    # -- solving ---------------------------------------------------------------------------
+
+    def solve(self, ask: Request) -> Outcome:
+        from .search import solve
+
+        connectivity = ask.options.get("connectivity") or "lazy"
+        outcome = solve(self.puzzle, ask.budget, Stats(), ask.unique, ask.count, connectivity)
+        if ask.options.get("print_asserts"):
+            outcome.questions.append(whole_script(self.puzzle, outcome.blocked, self._comments()))
+        return outcome
+
+    def _comments(self) -> list[str]:
+        return [
+            f"koburin {self.name}: {self.describe()}",
+            "black_<cell>: painted black; loop_<a>_<b>: the loop joins cells a and b;",
+            "loop_dist_<cell>: a label that decreases along the loop towards its root (its cell",
+            "of least index): the whole puzzle, whichever strategy solved it",
+        ]
+
+    def formula(self, connectivity: str = "distance") -> Formula:
+        """Every rule; ``lazy`` leaves rule B's distances out, as the lazy search starts."""
+        from .rules import encode
+
+        self.check_options({"connectivity": connectivity})
+        facts = encode(self.puzzle, connectivity).assertions()
+        note = f"koburin {self.name}: {self.describe()}"
+        script = smtlib_script(facts, comments=[note, f"connectivity {connectivity}"])
+        return Formula(self.kind, script, None, formula_size(facts))
+
+    def problems(self, answer: Any) -> list[str]:
+        if isinstance(answer, Mapping):
+            return self._json_problems(answer)
+        if isinstance(answer, Solution):
+            return problems(self.puzzle, answer.black, answer.edges, answer.loop())
+        black, links = answer
+        return problems(self.puzzle, black, links)
+
+    def _json_problems(self, answer: Mapping[str, Any]) -> list[str]:
+        """Check the JSON answer: cells as ``[row, col]`` on grids or names on tables."""
+        graph = self.puzzle.graph
+
+        def cell(value: Any) -> int:
+            try:
+                return graph.cell(value if isinstance(value, str) else tuple(value))
+            except KeyError as exc:
+                raise InputError(str(exc.args[0])) from None
+
+        black = [cell(v) for v in answer.get("black", [])]
+        order = [cell(v) for v in answer.get("loop", [])]
+        links = list(zip(order, order[1:] + order[:1])) if len(order) > 1 else []
+        return problems(self.puzzle, black, links, order)
+
+    # -- describing ------------------------------------------------------------------------
+
+    def size(self) -> str:
+        g = self.puzzle.graph
+        if g.rows is not None and g.cols is not None and g.kind != "table":
+            return f"{g.rows}x{g.cols}"
+        return f"{len(g)} cells"
+
+    def describe(self) -> str:
+        return f"{self.size()}, {len(self.puzzle.clues)} numbers, variant {self.puzzle.variant}"
+
+    def solution_json(self, answer: Solution | None) -> Any:
+        return None if answer is None else pictures.solution_json(self.puzzle, answer)
+
+    def fixed_json(self, fixed: dict[int, bool] | None) -> Any:
+        """Empty cells the same in every solution: ``#`` black, ``o`` on the loop,
+        ``?`` differing; as rows on grids, as ``{cell: mark}`` on tables."""
+        if fixed is None:
+            return None
+        marks = {i: "#" if black else "o" for i, black in fixed.items()}
+        for i in self.puzzle.clues:
+            marks[i] = "-"
+        graph = self.puzzle.graph
+        if not pictures.is_grid(self.puzzle):
+            return {name: marks.get(i, "?") for i, name in enumerate(graph.names)}
+        return render.grid_text(graph, {i: marks.get(i, "?") for i in range(len(graph))}).split(
+            "\n"
+        )
+
+    def report(self, result: Result) -> list[str]:
+        lines = [self.picture(result.answer)]
+        if len(result.solutions) > 1 and not result.counted:
+            lines += ["another solution:", self.picture(result.solutions[1])]
+        if result.fixed is not None and result.unique is False:
+            empty = len(self.puzzle.empty)
+            lines.append(f"fixed in every solution: {len(result.fixed)} of {empty} cells")
+        return lines
+
+    def picture(self, answer: Solution | None = None) -> str:
+        """``#`` black, numbers, the loop in box-drawing characters."""
+        return pictures.draw(self.puzzle, answer)
+
+    def svg(self, answer: Solution | None = None) -> str:
+        return pictures.svg(self.puzzle, answer)
+
+    def result_svg(self, result: Result) -> str:
+        fixed = result.fixed if result.unique is False else None
+        return pictures.svg(self.puzzle, result.answer, fixed=fixed)
+
+    def answer_at(self, answer: Solution | None, cell: str | tuple[int, int]) -> bool | None:
+        """``True`` black, ``False`` on the loop or numbered, ``None`` without an answer."""
+        if answer is None:
+            return None
+        return self.puzzle.graph.cell(cell) in answer.black
+
+
+PUZZLE = Koburin

@@ -1,0 +1,249 @@
+"""One outcome and one result for every puzzle: what a search established, and how it is
+reported (the ``--json`` object, the text report, the picture).
+
+A puzzle's search fills an :class:`Outcome`; :func:`smtpuzzles.api.solve` wraps it in a
+:class:`Result` with the puzzle, the mode and the time. Everything the command line
+prints comes from a :class:`Result`, so the JSON keys and the report's layout are the same
+for every puzzle; only the answer's own shape (:meth:`Puzzle.solution_json`) and the
+puzzle's report lines (:meth:`Puzzle.report`) differ.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .solving import Stats
+
+if TYPE_CHECKING:
+    from .puzzle import Puzzle
+
+
+class Status(str, enum.Enum):
+    """What a run established. Compares equal to its string: ``status == "optimal"``."""
+
+    OPTIMAL = "optimal"  #: the least length, proven (Flood-It)
+    SOLVED = "solved"  #: an answer, checked
+    UNSAT = "unsat"  #: proven: no answer (in the range asked)
+    UNKNOWN = "unknown"  #: a limit was reached before an answer
+    DRY_RUN = "dry-run"  #: the formula was built, not solved
+
+    def __str__(self) -> str:
+        return self.value
+
+
+#: Why a search stopped before it answered everything it was asked.
+STOPS = ("timeout", "interrupted", "memory")
+
+
+@dataclass
+class Outcome:
+    """What one search established, in the same terms for every puzzle.
+
+    ``solutions`` holds every answer found, each passed by the puzzle's independent
+    checker; the first is the answer. ``unique``: ``True`` proven unique, ``False`` a
+    second answer exists, ``None`` not asked or not known. ``count_complete``: the
+    solutions listed are all there are. ``fixed`` maps cells to ``True`` (black in every
+    solution) or ``False`` (never black), when every solution is known. ``stopped`` says
+    which limit cut the search short (one of :data:`STOPS`), keeping what was found.
+    ``lower_bound``/``upper_bound`` are what is proven about an optimum (Flood-It).
+    ``notes`` are the puzzle's own lines for the text report (how it was proven, ...);
+    ``details`` the same for ``--stats``.
+    """
+
+    status: str = Status.UNKNOWN
+    solutions: list[Any] = field(default_factory=list)
+    unique: bool | None = None
+    count_complete: bool | None = None
+    fixed: dict[int, bool] | None = None
+    stopped: str | None = None
+    lower_bound: int | None = None
+    upper_bound: int | None = None
+    notes: list[str] = field(default_factory=list)
+    details: dict[str, Any] = field(default_factory=dict)
+    stats: Stats = field(default_factory=Stats)
+    #: the SMT-LIB script of every question the search asked, in order
+    questions: list[Any] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.status = Status(self.status)
+
+    @property
+    def solution(self) -> Any:
+        """The answer (the first solution), or ``None``."""
+        return self.solutions[0] if self.solutions else None
+
+
+@dataclass
+class Result:
+    """A solve of one puzzle: the :class:`Outcome` with the puzzle, the mode and the time.
+
+    ``counted`` and ``unique_asked`` record what was asked, which decides the JSON keys
+    present (``count``/``count_complete`` with a count, ``fixed`` with either).
+    """
+
+    puzzle: Puzzle
+    mode: str
+    outcome: Outcome
+    elapsed_s: float
+    counted: bool = False
+    unique_asked: bool = False
+
+    # -- the outcome's fields, read through ------------------------------------------------
+
+    @property
+    def status(self) -> Status:
+        return Status(self.outcome.status)
+
+    @property
+    def kind(self) -> str:
+        return self.puzzle.kind
+
+    @property
+    def answer(self) -> Any:
+        """The answer in the puzzle's own terms (see :meth:`Puzzle.solution_json`)."""
+        return self.outcome.solution
+
+    @property
+    def solutions(self) -> list[Any]:
+        return self.outcome.solutions
+
+    @property
+    def unique(self) -> bool | None:
+        return self.outcome.unique
+
+    @property
+    def fixed(self) -> dict[int, bool] | None:
+        return self.outcome.fixed
+
+    @property
+    def count(self) -> int | None:
+        return len(self.outcome.solutions) if self.counted else None
+
+    @property
+    def count_complete(self) -> bool | None:
+        return self.outcome.count_complete if self.counted else None
+
+    @property
+    def stopped(self) -> str | None:
+        return self.outcome.stopped
+
+    @property
+    def lower_bound(self) -> int | None:
+        return self.outcome.lower_bound
+
+    @property
+    def upper_bound(self) -> int | None:
+        return self.outcome.upper_bound
+
+    @property
+    def bounds(self) -> tuple[int | None, int | None]:
+        """What is proven about an optimum, ``(lower, upper)`` (Flood-It)."""
+        return (self.outcome.lower_bound, self.outcome.upper_bound)
+
+    @property
+    def stats(self) -> dict[str, Any]:
+        return {**self.outcome.stats.as_dict(), **self.outcome.details}
+
+    @property
+    def notes(self) -> list[str]:
+        return self.outcome.notes
+
+    @property
+    def solved(self) -> bool:
+        return self.status in (Status.SOLVED, Status.OPTIMAL)
+
+    def __getitem__(self, cell: str | tuple[int, int]) -> Any:
+        """The answer at one cell, by name (``"r3c4"``) or ``(row, col)``: see
+        :meth:`Puzzle.answer_at` (``True`` black, ``False`` white on the grids)."""
+        return self.puzzle.answer_at(self.answer, cell)
+
+    # -- what is printed -------------------------------------------------------------------
+
+    def to_json(self, stats: bool = False, smtlib: str | None = None) -> dict[str, Any]:
+        """The object ``--json`` prints: the same keys for every puzzle."""
+        obj: dict[str, Any] = {
+            "puzzle": self.kind,
+            "name": self.puzzle.display_name,
+            "mode": self.mode,
+            "status": self.status.value,
+            "solution": self.puzzle.solution_json(self.answer),
+            "unique": self.unique,
+            "stopped": self.stopped,
+            "elapsed_s": round(self.elapsed_s, 3),
+        }
+        obj.update(self.puzzle.extra_json(self.outcome))
+        if self.counted:
+            obj["count"] = self.count
+            obj["count_complete"] = self.count_complete
+        if self.counted or self.unique_asked:
+            obj["fixed"] = self.puzzle.fixed_json(self.outcome.fixed)
+        if stats:
+            obj["stats"] = self.stats
+        if smtlib is not None:
+            obj["smtlib"] = smtlib
+        return obj
+
+    def report(self, stats: bool = False) -> str:
+        """The text report: the same layout for every puzzle."""
+        status = self.status.value
+        if self.unique is not None:
+            status += ", unique" if self.unique else ", not unique"
+        lines = [f"{self.kind} {self.puzzle.name}: {self.puzzle.describe()}"]
+        lines.append(f"status: {status}")
+        if self.stopped:
+            lines.append(f"stopped: {self.stopped}; reporting what was found before")
+        lines += self.puzzle.report(self)
+        if self.counted:
+            more = "" if self.count_complete else " (or more)"
+            lines.append(f"solutions: {self.count}{more}")
+        lines += [f"note: {note}" for note in self.notes]
+        if stats:
+            lines += [f"{k}: {v}" for k, v in self.stats.items() if k != "probes"]
+        lines.append(f"time: {self.elapsed_s:.3f} s")
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.report()
+
+    def __repr__(self) -> str:
+        parts = [self.status.value, self.puzzle.size()]
+        if self.unique is not None:
+            parts.append("unique" if self.unique else "not unique")
+        if self.counted:
+            parts.append(f"{self.count}{'' if self.count_complete else '+'} solutions")
+        parts.append(f"{self.elapsed_s:.2f} s")
+        return f"<{type(self.puzzle).__name__}Result {' '.join(parts)}>"
+
+    def _repr_svg_(self) -> str:
+        return self.puzzle.result_svg(self)
+
+    def svg(self) -> str:
+        """The answer pictured (what Jupyter shows)."""
+        return self._repr_svg_()
+
+    # -- a play, move by move (Flood-It) ---------------------------------------------------
+
+    def boards(self) -> list[list[list[int]]]:
+        """The board before the first move and after each move."""
+        return self._plays().boards(self.answer)
+
+    def frames(self, cell_px: int | None = None) -> list[str]:
+        """An SVG of the board before the first move and after each, the flood outlined."""
+        return self._plays().frames(self.answer, cell_px)
+
+    def captions(self) -> list[str]:
+        """A caption per frame: ``start``, then the move number and its colour."""
+        return self._plays().captions(self.answer)
+
+    def slider(self) -> Any:
+        """An ipywidgets slider over the frames (needs the ``notebooks`` extra)."""
+        from .jupyter import step_through
+
+        return step_through(self.frames(cell_px=24), self.captions())
+
+    def _plays(self) -> Any:
+        if not hasattr(self.puzzle, "frames"):
+            raise TypeError(f"{self.puzzle.title} answers are not played move by move")
+        return self.puzzle

@@ -1,0 +1,181 @@
+"""Bounds on Flood-It optima against brute force and the known optima of the corpora."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from oracles.floodit import (
+    flood_region,
+    is_flooded,
+    optimum_by_bfs,
+    random_grid,
+    replay,
+)
+
+from smtpuzzles.puzzles.floodit.model import cluster_graph
+from smtpuzzles.puzzles.floodit.presolve import (
+    greedy_moves,
+    lower_bound,
+    lower_bound_by_search,
+    optimum_by_search,
+    upper_bound,
+)
+
+
+def small_boards(count: int, seed: int) -> list[list[list[int]]]:
+    """Random boards up to 6x6 with 2 to 6 colours, one-row and one-column ones too."""
+    rng = random.Random(seed)
+    return [
+        random_grid(rng, rng.randint(1, 6), rng.randint(1, 6), rng.randint(2, 6))
+        for _ in range(count)
+    ]
+
+
+def assert_solves(grid: list[list[int]], moves: list[int]) -> None:
+    final, _ = replay(grid, moves)  # also rejects no-op moves
+    assert is_flooded(final), f"{moves} leaves the board unflooded"
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_bounds_bracket_the_brute_force_optimum(seed: int) -> None:
+    raised = 0
+    for grid in small_boards(80, seed):
+        g = cluster_graph(grid)
+        optimum = optimum_by_bfs(grid)
+        beam = upper_bound(g, width=3)
+        greedy = greedy_moves(g)
+        assert lower_bound(g) <= optimum <= len(beam) <= len(greedy), grid
+        assert optimum_by_search(g) == optimum, grid
+        searched = lower_bound_by_search(g, limit_nodes=4)
+        assert lower_bound(g) <= searched <= optimum, grid
+        raised += searched > lower_bound(g)
+        assert_solves(grid, beam)
+        assert_solves(grid, greedy)
+    assert raised > 0, "a bounded search should sometimes beat the plain bound"
+
+
+def test_lower_bound_is_admissible_from_positions_reached_by_play() -> None:
+    rng = random.Random(99)
+    for grid in small_boards(120, seed=7):
+        g = cluster_graph(grid)
+        board = [row[:] for row in grid]
+        for _ in range(rng.randint(1, 4)):
+            region = flood_region(board)
+            if len(region) == len(grid) * len(grid[0]):
+                break
+            current = board[0][0]
+            move = rng.choice([c for c in range(g.n_colours) if c != current])
+            for r, c in region:
+                board[r][c] = move
+        region = flood_region(board)
+        flooded = frozenset(i for i, cells in enumerate(g.cells) if set(cells) <= region)
+        assert lower_bound(g, flooded) <= optimum_by_bfs(grid, flooded_cells=region), grid
+
+
+def test_lower_bound_counts_each_colour_left_and_each_layer() -> None:
+    ring = [[0, 1, 2], [3, 0, 0]]  # start's neighbours 1 and 3, then 2 and the other 0
+    g = cluster_graph(ring)
+    assert lower_bound(g) == optimum_by_bfs(ring) == 4
+    stripes = [[0, 1, 0, 1, 0, 1, 0]]  # only colour-blind steps: one per cluster
+    assert lower_bound(cluster_graph(stripes)) == 6 == optimum_by_bfs(stripes)
+    assert lower_bound(cluster_graph([[5]])) == 0
+    assert upper_bound(cluster_graph([[5]])) == []
+    assert greedy_moves(cluster_graph([[2, 2], [2, 2]])) == []
+
+
+def test_lower_bound_from_the_whole_board_is_zero() -> None:
+    g = cluster_graph([[0, 1], [2, 3]])
+    assert lower_bound(g, frozenset(range(len(g)))) == 0
+    assert lower_bound(g, frozenset({g.start})) == lower_bound(g) == 3
+    with pytest.raises(ValueError, match="no cluster 4"):
+        lower_bound(g, frozenset({0, 4}))
+
+
+def test_search_gives_up_past_its_node_limit() -> None:
+    grid = random_grid(random.Random(5), 6, 6, 6)
+    g = cluster_graph(grid)
+    assert optimum_by_search(g, limit_nodes=1) is None
+    assert lower_bound(g) <= lower_bound_by_search(g, limit_nodes=1) <= optimum_by_bfs(grid)
+    assert lower_bound_by_search(g, limit_nodes=10**6) == optimum_by_bfs(grid)
+    assert optimum_by_search(g, limit_nodes=10**6) == optimum_by_bfs(grid)
+
+
+def test_an_exhausted_budget_still_returns_a_valid_answer() -> None:
+    grid = random_grid(random.Random(6), 12, 12, 6)
+    g = cluster_graph(grid)
+    moves = upper_bound(g, width=20, budget_s=0.0)
+    assert moves == greedy_moves(g)
+    assert_solves(grid, moves)
+
+
+def read_99problems(path: Path) -> tuple[list[list[int]], int]:
+    lines = [line for line in path.read_text().splitlines() if not line.startswith("#")]
+    rows, cols, _ = map(int, lines[0].split())
+    values = [int(v) - 1 for v in lines[1].split()]
+    grid = [values[r * cols : (r + 1) * cols] for r in range(rows)]
+    return grid, int(lines[2])
+
+
+def test_bounds_bracket_the_known_optima_of_99problems(data_dir: Path) -> None:
+    boards = sorted((data_dir / "floodit" / "99problems").glob("*_*_*_*"))
+    assert boards, "no 99problems boards found"
+    hits = 0
+    for path in boards[::4]:  # every fourth board: all sizes and colour counts, modest time
+        grid, optimum = read_99problems(path)
+        g = cluster_graph(grid)
+        moves = upper_bound(g, width=5)
+        assert lower_bound(g) <= optimum <= len(moves), path.name
+        assert_solves(grid, moves)
+        hits += len(moves) == optimum
+    print(f"\nbeam width 5 hits the optimum on {hits} of {len(boards[::4])} 99problems boards")
+
+
+def test_bounds_bracket_the_known_optima_of_pc19(data_dir: Path) -> None:
+    folder = data_dir / "floodit" / "terminal-flood"
+    boards = (folder / "dataset_pc19.txt").read_text().split()[:40]
+    solutions = (folder / "solutions_optimal_pc19.txt").read_text().split()[:40]
+    hits = 0
+    for line, solution in zip(boards, solutions, strict=True):
+        side = int(len(line) ** 0.5)
+        values = [int(ch, 36) - 1 for ch in line]
+        grid = [values[r * side : (r + 1) * side] for r in range(side)]
+        optimal = [int(ch, 36) - 1 for ch in solution]
+        assert_solves(grid, optimal)  # the corpus and our simulator agree
+        g = cluster_graph(grid)
+        moves = upper_bound(g, width=10)
+        assert lower_bound(g) <= len(optimal) <= len(moves), line
+        assert_solves(grid, moves)
+        hits += len(moves) == len(optimal)
+    print(f"\nbeam width 10 hits the optimum on {hits} of {len(boards)} pc19 boards")
+
+
+def test_search_bound_stops_at_the_ceiling_and_never_passes_the_optimum() -> None:
+    rng = random.Random(11)
+    for _ in range(30):
+        grid = random_grid(rng, rng.randint(2, 5), rng.randint(2, 5), rng.randint(2, 4))
+        g = cluster_graph(grid)
+        optimum = optimum_by_bfs(grid)
+        for ceiling in range(optimum - 1, optimum + 2):
+            bound = lower_bound_by_search(g, limit_nodes=10**6, ceiling=ceiling)
+            assert bound <= optimum, grid
+            assert bound >= min(ceiling, optimum), grid
+
+
+def test_min_widens_the_beam_when_it_ends_far_above_the_lower_bound() -> None:
+    """An 11x11 board with 10 colours: the default beam ends 6 above Puchert's bound, the
+    wide one a move shorter; ``min`` starts from the shorter and still proves the optimum
+    that A* (no Z3) finds."""
+    from smtpuzzles.puzzles.floodit.generate import random_board
+    from smtpuzzles.puzzles.floodit.search import WIDE_GAP, run_mode
+
+    board = random_board(11, 11, 10, seed=70)
+    g = cluster_graph(board.grid)
+    narrow = len(upper_bound(g))
+    assert narrow - lower_bound(g) >= WIDE_GAP  # the board takes the wide path
+    outcome = run_mode(board, "min")
+    assert outcome.derived is not None and outcome.derived[1] < narrow
+    assert outcome.status == "optimal" and outcome.moves is not None
+    assert len(outcome.moves) == optimum_by_search(g) == 24
+    assert is_flooded(replay(board.grid, outcome.moves)[0])

@@ -1,0 +1,115 @@
+"""The command line as the tests run it: the parse-or-refuse contract, the command line
+in-process and as a real process (with its wall time and peak memory)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+from typer.testing import CliRunner
+
+from smtpuzzles.cli import app
+from smtpuzzles.errors import InputError
+
+T = TypeVar("T")
+ROOT = Path(__file__).resolve().parents[2]
+INSTANCES = ROOT / "instances"
+
+
+def parsed_or_refused(parse: Callable[[str], T], text: str) -> T | None:
+    """The parse result, or ``None`` after an :class:`InputError` of one line naming the
+    source. Any other exception fails the test (it would reach the user as a traceback)."""
+    try:
+        return parse(text)
+    except InputError as exc:
+        message = str(exc)
+        assert "\n" not in message and message.strip(), repr(message)
+        return None
+
+
+_runner = CliRunner()
+
+
+def cli(*args: str, stdin: str | None = None) -> Any:
+    """The command line in-process (fast): a result with exit_code, stdout, stderr."""
+    return _runner.invoke(app, list(args), input=stdin)
+
+
+def assert_bad_input(result: Any) -> None:
+    """Exit 2, exactly one line on stderr, and no traceback anywhere."""
+    assert result.exit_code == 2, (result.exit_code, result.stdout, result.stderr)
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(
+        result.exception
+    )
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert "Traceback" not in result.stderr + result.stdout
+
+
+@dataclass
+class Run:
+    """A finished ``python -m smtpuzzles`` process, with what it cost."""
+
+    returncode: int
+    stdout: str
+    stderr: str
+    wall_s: float
+    peak_mb: float  #: the child's own peak resident memory (os.wait4)
+
+
+def run_process(
+    argv: list[str],
+    interrupt_after: float | None = None,
+    hard_limit_s: float = 120.0,
+    stdin: bytes | None = None,
+) -> Run:
+    """Run ``python -m smtpuzzles ARGV``; measure wall time and peak memory (os.wait4).
+
+    ``interrupt_after`` sends SIGINT after that many seconds, as Ctrl-C would. Output goes
+    to temporary files so that a large answer cannot block the child.
+    """
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        with tempfile.TemporaryFile() as given:
+            given.write(stdin or b"")
+            given.seek(0)
+            began = time.monotonic()
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "smtpuzzles", *argv],
+                stdin=given,
+                stdout=out,
+                stderr=err,
+                cwd=ROOT,
+            )
+        interrupted = interrupt_after is None
+        while True:
+            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+            if pid:
+                break
+            now = time.monotonic() - began
+            if not interrupted and now >= interrupt_after:
+                proc.send_signal(signal.SIGINT)
+                interrupted = True
+            if now > hard_limit_s:
+                proc.kill()
+                os.wait4(proc.pid, 0)
+                raise AssertionError(f"{argv} did not finish within {hard_limit_s} s")
+            time.sleep(0.01)
+        wall = time.monotonic() - began
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        return Run(
+            proc.returncode,
+            out.read().decode(errors="replace"),
+            err.read().decode(errors="replace"),
+            wall,
+            usage.ru_maxrss / 1024,
+        )

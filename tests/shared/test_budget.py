@@ -1,0 +1,30 @@
+"""The solving engine's time budget stops a hard check and claims nothing."""
+
+from __future__ import annotations
+
+import time
+
+import z3
+
+from smtpuzzles.solving import Budget, Stats, check, new_solver
+
+
+def test_budget_limits_a_hard_check() -> None:
+    """Pigeonhole 10 into 9 is hard for CDCL: the budget must stop it."""
+    solver = new_solver("sat")
+    n = 10
+    p = [[z3.Bool(f"p{i}_{j}") for j in range(n - 1)] for i in range(n)]
+    for i in range(n):
+        solver.add(z3.Or(p[i]))
+    for j in range(n - 1):
+        for i in range(n):
+            for k in range(i + 1, n):
+                solver.add(z3.Or(z3.Not(p[i][j]), z3.Not(p[k][j])))
+    budget = Budget(0.5)
+    stats = Stats()
+    began = time.monotonic()
+    answer = check(solver, budget, stats=stats, label="php")
+    assert answer == z3.unknown
+    assert time.monotonic() - began < 3.0
+    assert stats.checks == 1 and stats.probes[0]["label"] == "php"
+    assert check(solver, Budget(0.0)) == z3.unknown
