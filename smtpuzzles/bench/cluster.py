@@ -12,10 +12,12 @@ cases not done reported lost, so a bench never waits forever.
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import signal
 import threading
 import time
-from collections.abc import Generator, Sequence
+from collections.abc import Generator, Iterator, Sequence
 from typing import Any
 
 from ..errors import InputError
@@ -52,13 +54,17 @@ class Connection:
 def connect(address: str) -> Connection:
     """Reach the scheduler at ``address``, or start ``local:N``'s workers."""
     distributed = _require_dask()
+    # A lost scheduler or worker is reported in the rows; Dask's own log of it is a
+    # traceback on the bench's stderr.
+    logging.getLogger("distributed").setLevel(logging.CRITICAL)
     if address.startswith("local:"):
         n = address[len("local:") :]
         if not (n.isascii() and n.isdigit() and int(n) >= 1):
             raise InputError(f"--cluster {address}: expected local:N with N a whole number >= 1")
         import dask
 
-        with dask.config.set({"distributed.scheduler.allowed-failures": 1}):
+        allowed = {"distributed.scheduler.allowed-failures": 1}
+        with dask.config.set(allowed), _workers_deaf_to_ctrl_c():
             cluster = distributed.LocalCluster(
                 n_workers=int(n),
                 threads_per_worker=1,
@@ -73,6 +79,21 @@ def connect(address: str) -> Connection:
         return Connection(distributed.Client(address, timeout=CONNECT_S), None)
     except (OSError, TimeoutError, ValueError) as exc:
         raise InputError(f"--cluster {address}: cannot reach the Dask scheduler ({exc})") from None
+
+
+@contextlib.contextmanager
+def _workers_deaf_to_ctrl_c() -> Iterator[None]:
+    """Start the local workers with Ctrl-C ignored (they inherit that): Ctrl-C at the
+    terminal reaches every process of the bench's group, and the bench, not each
+    worker, is the one to stop them."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
 
 
 def run_on_worker(job: Job) -> Done:

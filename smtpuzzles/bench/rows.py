@@ -303,14 +303,14 @@ def summary(rows: Sequence[dict[str, Any]], wall_s: float | None = None) -> dict
 
 
 def summary_lines(total: dict[str, Any]) -> list[str]:
+    t = {k: "-" if v is None else v for k, v in total.items()}
     lines = [
-        f"solved {total['answered']}/{total['instances']} ({total['optimal']} optimal), "
-        f"unsat {total['unsat']}, unknown {total['unknown']}, errors {total['errors']}; "
-        f"checked {total['checked']}, wrong {total['wrong']}",
-        f"per case: median {total['median_s']} s, max {total['max_s']} s, total "
-        f"{total['total_s']} s, solver's own median {total['median_inner_s']} s; "
-        f"peak memory {total['max_peak_mb']} MB"
-        + ("" if total["wall_s"] is None else f"; wall time {total['wall_s']} s"),
+        f"solved {t['answered']}/{t['instances']} ({t['optimal']} optimal), "
+        f"unsat {t['unsat']}, unknown {t['unknown']}, errors {t['errors']}; "
+        f"checked {t['checked']}, wrong {t['wrong']}",
+        f"per case: median {t['median_s']} s, max {t['max_s']} s, total {t['total_s']} s, "
+        f"solver's own median {t['median_inner_s']} s; peak memory {t['max_peak_mb']} MB; "
+        f"wall time {t['wall_s']} s",
     ]
     for name, figures in total["by_size"].items():
         lines.append(

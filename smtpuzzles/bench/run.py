@@ -145,11 +145,5 @@ def cancel(run_id: str) -> int:
     return len(groups)
 
 
-def live_children() -> int:
-    """How many children this process has running (for tests and the cluster watchdog)."""
-    with _lock:
-        return len(_live)
-
-
 def _host() -> str:
     return socket.gethostname()

@@ -52,8 +52,7 @@ class Outcome:
     rows: list[dict[str, Any]]
     wall_s: float
     stopped_by: int | None = None
-    ran: int = 0
-    not_run: list[str] = field(default_factory=list)
+    not_run: list[str] = field(default_factory=list)  #: keys of the cases without a row
 
 
 def child_argv(case: Case, settings: Settings) -> tuple[str, ...]:
@@ -113,7 +112,7 @@ def run_bench(plan: Plan, on_row: Callable[[dict[str, Any]], None]) -> Outcome:
         stopped_by = _run_all(results, runnable, lambda c, d: emit(make_row(c, settings, d)))
     ordered = [rows[c.key] for c in plan.cases if c.key in rows]
     missing = [c.key for c in plan.cases if c.key not in rows]
-    return Outcome(ordered, time.monotonic() - began, stopped_by, len(runnable), missing)
+    return Outcome(ordered, time.monotonic() - began, stopped_by, missing)
 
 
 def _run_all(

@@ -224,9 +224,13 @@ def test_a_wrong_answer_file_gives_a_wrong_verdict(tmp_path: Path) -> None:
     assert [r["verdict"] for r in obj["rows"]] == ["WRONG"]
 
 
-@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+@pytest.mark.parametrize(
+    "sig, code",
+    [(signal.SIGINT, 130), (signal.SIGTERM, 143), (signal.SIGKILL, -signal.SIGKILL)],
+    ids=["SIGINT", "SIGTERM", "SIGKILL"],
+)
 def test_a_stopped_bench_keeps_every_finished_row_and_no_child(
-    tmp_path: Path, sig: signal.Signals
+    tmp_path: Path, sig: signal.Signals, code: int
 ) -> None:
     small_boards(tmp_path, 3)
     hard_board(tmp_path / "z_hard.txt", 1)
@@ -245,9 +249,10 @@ def test_a_stopped_bench_keeps_every_finished_row_and_no_child(
         out, err = proc.communicate(timeout=60)
     finally:
         proc.kill()
-    assert proc.returncode == (130 if sig == signal.SIGINT else 143), err
+    assert proc.returncode == code, err
     assert "Traceback" not in err
-    assert err.strip().endswith("--resume " + str(rows) + " runs the rest")
+    if sig != signal.SIGKILL:
+        assert err.strip().endswith("--resume " + str(rows) + " runs the rest")
     assert [r["name"] for r in jsonl_rows(rows)] == ["a00.txt", "a01.txt", "a02.txt"]
     printed = [line for line in out.splitlines() if line.startswith("a0")]
     assert len(printed) == 3  # the finished rows were printed as they came
