@@ -121,10 +121,11 @@ def _run_all(
     emit: Callable[[Case, Done | Lost], None],
 ) -> int | None:
     """Emit each case as it finishes; the signal that stopped the run, if one did."""
-    with _sigterm_as_interrupt():
+    with _Stops() as stops:
         try:
             for job, done in results:
-                emit(cases[job.key], done)
+                with stops.held():
+                    emit(cases[job.key], done)
         except Terminated:
             return signal.SIGTERM
         except KeyboardInterrupt:
@@ -150,20 +151,46 @@ def _runner(
     return run_local(jobs, plan.jobs)
 
 
-@contextlib.contextmanager
-def _sigterm_as_interrupt() -> Iterator[None]:
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
+class _Stops:
+    """Ctrl-C and SIGTERM during a run raise :class:`KeyboardInterrupt` and
+    :class:`Terminated`, but never while a row is being written: one that comes then
+    waits until the row is out, so the files never hold half a row."""
 
-    def terminate(signum: int, frame: Any) -> None:
-        raise Terminated
+    def __init__(self) -> None:
+        self.holding = False
+        self.pending: int | None = None
+        self.before: dict[int, Any] = {}
 
-    before = signal.signal(signal.SIGTERM, terminate)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, before)
+    def __enter__(self) -> _Stops:
+        if threading.current_thread() is threading.main_thread():
+            for signum in (signal.SIGINT, signal.SIGTERM):
+                self.before[signum] = signal.signal(signum, self._arrived)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for signum, handler in self.before.items():
+            signal.signal(signum, handler)
+
+    def _arrived(self, signum: int, frame: Any) -> None:
+        if self.holding:
+            self.pending = signum
+        else:
+            _raise(signum)
+
+    @contextlib.contextmanager
+    def held(self) -> Iterator[None]:
+        self.holding = True
+        try:
+            yield
+        finally:
+            self.holding = False
+            if self.pending is not None:
+                signum, self.pending = self.pending, None
+                _raise(signum)
+
+
+def _raise(signum: int) -> None:
+    raise Terminated if signum == signal.SIGTERM else KeyboardInterrupt
 
 
 def _refuse_inputs(plan: Plan) -> None:
