@@ -39,7 +39,8 @@ Paths = Annotated[
     typer.Argument(metavar="PATH...", help="Puzzle files, folders of them, or datasets."),
 ]
 Mode = Annotated[
-    str, typer.Option("--mode", help="The solve command to run: Flood-It solve, min or opt.")
+    str,
+    typer.Option("--mode", help="The solve command: Flood-It solve, min or opt; the others solve."),
 ]
 Timeout = Annotated[
     float,
@@ -58,7 +59,7 @@ Cluster = Annotated[
         "--cluster",
         metavar="ADDRESS",
         help="Run the cases on a Dask cluster: a scheduler's address (tcp://HOST:8786) or "
-        "local:N for N worker processes here. Needs pip install 'smtpuzzles[cluster]'.",
+        "local:N for N worker processes here. Needs pip install 'smtpuzzles\\[cluster]'.",
     ),
 ]
 Jsonl = Annotated[
@@ -89,6 +90,24 @@ Memory = Annotated[
 Unique = Annotated[bool, typer.Option("--unique", help="Have the solver prove each answer unique.")]
 Engine = Annotated[str | None, typer.Option("--engine", help="The solver's --engine: sat or smt.")]
 
+Encoding = Annotated[
+    str | None, typer.Option("--encoding", help="The solver's --encoding: layered or reference.")
+]
+BoundNodes = Annotated[
+    int | None, typer.Option("--bound-nodes", min=0, help="The solver's --bound-nodes.")
+]
+Strategy = Annotated[
+    str | None, typer.Option("--strategy", help="The solver's --strategy: downward or mixed.")
+]
+NoCounting = Annotated[bool, typer.Option("--no-counting", help="The solver's --no-counting.")]
+Connectivity = Annotated[
+    str | None,
+    typer.Option("--connectivity", help="The solver's --connectivity: distance or lazy."),
+]
+Variant = Annotated[
+    str | None, typer.Option("--variant", help="The solver's --variant: four or eight.")
+]
+
 
 @bench_app.command(
     "floodit",
@@ -110,18 +129,10 @@ def floodit(
     as_json: AsJson = False,
     memory: Memory = None,
     engine: Engine = None,
-    encoding: Annotated[
-        str | None, typer.Option("--encoding", help="The solver's --encoding.")
-    ] = None,
-    bound_nodes: Annotated[
-        int | None, typer.Option("--bound-nodes", min=0, help="The solver's --bound-nodes.")
-    ] = None,
-    strategy: Annotated[
-        str | None, typer.Option("--strategy", help="The solver's --strategy.")
-    ] = None,
-    no_counting: Annotated[
-        bool, typer.Option("--no-counting", help="The solver's --no-counting.")
-    ] = False,
+    encoding: Encoding = None,
+    bound_nodes: BoundNodes = None,
+    strategy: Strategy = None,
+    no_counting: NoCounting = False,
 ) -> None:
     from ..puzzles.floodit.search import STRATEGIES
     from ..solving import ENGINES
@@ -162,9 +173,7 @@ def nurikabe(
     memory: Memory = None,
     engine: Engine = None,
     unique: Unique = False,
-    connectivity: Annotated[
-        str | None, typer.Option("--connectivity", help="The solver's --connectivity.")
-    ] = None,
+    connectivity: Connectivity = None,
 ) -> None:
     from ..puzzles.nurikabe import STRATEGIES
     from ..solving import ENGINES
@@ -196,12 +205,8 @@ def koburin(
     as_json: AsJson = False,
     memory: Memory = None,
     unique: Unique = False,
-    connectivity: Annotated[
-        str | None, typer.Option("--connectivity", help="The solver's --connectivity.")
-    ] = None,
-    variant: Annotated[
-        str | None, typer.Option("--variant", help="The solver's --variant: four or eight.")
-    ] = None,
+    connectivity: Connectivity = None,
+    variant: Variant = None,
 ) -> None:
     from ..puzzles.koburin import CONNECTIVITY, VARIANTS
 
