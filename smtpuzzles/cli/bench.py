@@ -19,7 +19,7 @@ from ..errors import InputError
 from .common import EXIT_INTERRUPTED, cli_errors, dump_json, error_line
 
 if TYPE_CHECKING:
-    from ..bench.session import Outcome
+    from ..bench.session import Outcome, Plan
 
 bench_app = typer.Typer(
     help=(
@@ -248,13 +248,14 @@ def _bench(puzzle: str, mode: str, own: tuple[str, ...], given: dict[str, Any]) 
     if not cases:
         raise InputError("no puzzles found", " ".join(o.paths))
     table = not o.as_json and o.jsonl != "-"
-    shown = []
+    headed = False
 
     def show(row: dict[str, Any]) -> None:
+        nonlocal headed
         if table:
-            if not shown:
+            if not headed:
                 typer.echo(table_header())
-            shown.append(row["case"])
+                headed = True
             typer.echo(table_line(row))
             sys.stdout.flush()
 
@@ -273,9 +274,11 @@ def _bench(puzzle: str, mode: str, own: tuple[str, ...], given: dict[str, Any]) 
     raise typer.Exit(EXIT_BAD_ROWS if total["wrong"] or total["errors"] else 0)
 
 
-def _stopped(outcome: Outcome, plan: Any) -> None:
+def _stopped(outcome: Outcome, plan: Plan) -> None:
     kept = plan.jsonl or plan.resume
-    where = f"; rows kept in {kept}, --resume {kept} runs the rest" if kept else ""
+    where = (
+        f"; rows kept in {kept}, --resume {kept} runs the rest" if kept not in (None, "-") else ""
+    )
     name = "interrupted" if outcome.stopped_by == signal.SIGINT else "terminated"
     error_line(f"{name}: {len(outcome.not_run)} of {len(plan.cases)} cases not finished{where}")
     code = EXIT_INTERRUPTED if outcome.stopped_by == signal.SIGINT else EXIT_TERMINATED
