@@ -155,6 +155,8 @@ def _outcome(future: Any) -> Done | Lost:
         return future.result()
     if future.status == "cancelled":
         return Lost("cancelled by the cluster (scheduler lost?)")
+    if future.status != "error":
+        return Lost(f"the task ended {future.status} on the cluster")
     exc = future.exception()
     if type(exc).__name__ == "KilledWorker":
         return Lost("the worker running it was lost, and again on the retry")

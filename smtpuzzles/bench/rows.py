@@ -173,7 +173,7 @@ def verdict(known: Any, result: dict[str, Any]) -> str | None:
     if isinstance(known, int):
         return _floodit_verdict(known, result)
     solution = result.get("solution")
-    if solution is None:
+    if solution is None or status not in ANSWERED:  # a picture cut short proves nothing
         return None
     if isinstance(known, NurikabeKnown):
         same = _nurikabe_same(known, solution)
