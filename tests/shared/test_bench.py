@@ -213,15 +213,43 @@ def test_a_malformed_koburin_answer_is_an_error_row(tmp_path: Path) -> None:
     assert "gen_8x8_s1.sol:" in row["error"] and "unexpected '??'" in row["error"]
 
 
-def test_a_wrong_answer_file_gives_a_wrong_verdict(tmp_path: Path) -> None:
-    for f in (INSTANCES / "nurikabe").glob("torus_06x06.*"):
+@pytest.mark.parametrize(
+    "puzzle, name, mark, other",
+    [("nurikabe", "torus_06x06", "#", "."), ("koburin", "gen_8x8_s1", "x", "-")],
+)
+def test_a_wrong_answer_file_gives_a_wrong_verdict(
+    tmp_path: Path, puzzle: str, name: str, mark: str, other: str
+) -> None:
+    for f in (INSTANCES / puzzle).glob(f"{name}.*"):
         shutil.copy(f, tmp_path / f.name)
-    sol = tmp_path / "torus_06x06.sol"
-    text = sol.read_text()
-    sol.write_text(text.replace("#", ".", 1))
-    code, obj, _ = report("nurikabe", str(tmp_path))
+    sol = tmp_path / f"{name}.sol"
+    sol.write_text(sol.read_text().replace(mark, other, 1))
+    code, obj, _ = report(puzzle, str(tmp_path))
     assert code == 1
     assert [r["verdict"] for r in obj["rows"]] == ["WRONG"]
+    assert obj["summary"]["wrong"] == 1
+
+
+@pytest.mark.parametrize(
+    "result, verdict",
+    [
+        ({"status": "optimal", "length": 10}, "ok"),
+        ({"status": "optimal", "length": 11}, "WRONG"),
+        ({"status": "solved", "length": 12}, "ok"),
+        ({"status": "solved", "length": 9}, "WRONG"),
+        ({"status": "unsat"}, "WRONG"),
+        ({"status": "unknown", "lower_bound": 8, "upper_bound": 12}, "ok"),
+        ({"status": "unknown", "lower_bound": 11, "upper_bound": 12}, "WRONG"),
+        ({"status": "unknown", "lower_bound": None, "upper_bound": 9}, "WRONG"),
+        ({"status": "unknown", "lower_bound": None, "upper_bound": None}, None),
+    ],
+)
+def test_floodit_verdicts_against_an_optimum_of_ten(
+    result: dict[str, Any], verdict: str | None
+) -> None:
+    from smtpuzzles.bench.rows import verdict as judge
+
+    assert judge(10, result) == verdict
 
 
 @pytest.mark.parametrize(
