@@ -17,6 +17,7 @@ work, and the command line calls these same functions.
 
 from __future__ import annotations
 
+import inspect
 import math
 import re
 from pathlib import Path
@@ -254,6 +255,10 @@ def formula(puzzle: Puzzle | str | Path, horizon: int | None = None, **options: 
     p = _as_puzzle(puzzle)
     if horizon is not None:
         options["horizon"] = horizon
+    known = inspect.signature(p.formula).parameters
+    for key in options:
+        if key not in known:
+            raise InputError(f"{key}= is not an option of {p.title}'s formula")
     return p.formula(**options)
 
 
