@@ -17,6 +17,7 @@ import logging
 import signal
 import threading
 import time
+import warnings
 from collections.abc import Generator, Iterator, Sequence
 from typing import Any
 
@@ -64,6 +65,8 @@ def connect(address: str) -> Connection:
         import dask
 
         allowed = {"distributed.scheduler.allowed-failures": 1}
+        # Dask's note that it is slow to start on a loaded machine is no concern of a bench.
+        warnings.filterwarnings("ignore", message="Creating scratch directories")
         with dask.config.set(allowed), _workers_deaf_to_ctrl_c():
             cluster = distributed.LocalCluster(
                 n_workers=int(n),
