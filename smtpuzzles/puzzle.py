@@ -100,7 +100,8 @@ class Puzzle:
     # -- solving ---------------------------------------------------------------------------
 
     def solve(self, ask: Request) -> Outcome:  # pragma: no cover - every subclass has its own
-        """Answer a request; never raises on a limit or Ctrl-C (the outcome says it)."""
+        """Answer a request; every solution in the outcome has passed the puzzle's
+        independent checker. Never raises on a limit or Ctrl-C (the outcome says it)."""
         raise NotImplementedError
 
     def formula(self, **options: Any) -> Formula:  # pragma: no cover
@@ -143,7 +144,8 @@ class Puzzle:
         """The ``"fixed"`` JSON value: cells the same in every solution."""
         return None
 
-    def extra_json(self, outcome: Outcome) -> dict[str, Any]:
+    @classmethod
+    def extra_json(cls, outcome: Outcome) -> dict[str, Any]:
         """Keys only this puzzle's JSON has."""
         return {}
 
@@ -166,6 +168,16 @@ class Puzzle:
     def answer_at(self, answer: Any, cell: str | tuple[int, int]) -> Any:
         """The answer at one cell, by name or ``(row, col)``."""
         raise TypeError(f"{self.title} answers are not read cell by cell")
+
+    def _key(self) -> Any:  # pragma: no cover - every subclass has its own
+        """What makes two puzzles the same puzzle."""
+        raise NotImplementedError
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and self._key() == other._key()  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash((type(self).__name__, self.name))
 
     def __str__(self) -> str:
         return self.picture()

@@ -15,8 +15,8 @@ import typer
 
 from .. import api
 from ..errors import InputError
-from ..puzzle import Puzzle
-from ..result import Result, Status
+from ..puzzle import Puzzle, puzzle_class
+from ..result import Outcome, Result, Status
 from ..solving import Budget, MemoryLimitExceeded, TimeUp, deadline, set_memory_limit
 from .common import (
     EXIT_INTERRUPTED,
@@ -138,6 +138,7 @@ def _stopped_before_answer(
             "unique": None,
             "stopped": why,
             "elapsed_s": round(budget.elapsed(), 3),
+            **puzzle_class(kind).extra_json(Outcome()),
         }
         typer.echo(dump_json(obj))
     error_line(why if why == "interrupted" else f"{why} limit reached before the puzzle was read")

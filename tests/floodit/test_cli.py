@@ -15,7 +15,20 @@ from smtpuzzles.puzzles.floodit.check import check_solution
 
 ROOT = Path(__file__).resolve().parents[2]
 BOARD = str(ROOT / "instances" / "floodit" / "b10x10c4.txt")
-KEYS = ["puzzle", "mode", "status", "moves", "length", "lower_bound", "upper_bound", "elapsed_s"]
+KEYS = [
+    "puzzle",
+    "name",
+    "mode",
+    "status",
+    "solution",
+    "unique",
+    "stopped",
+    "elapsed_s",
+    "moves",
+    "length",
+    "lower_bound",
+    "upper_bound",
+]
 runner = CliRunner()
 
 
@@ -41,6 +54,7 @@ def test_json_has_exactly_the_issue_keys(argv: list[str], status: str, code: int
     obj = json.loads(result.stdout)
     assert list(obj) == KEYS
     assert obj["puzzle"] == "floodit" and obj["mode"] == argv[0] and obj["status"] == status
+    assert obj["name"] == "b10x10c4.txt" and obj["solution"] == obj["moves"]
     if status == "optimal":
         assert obj["length"] == obj["lower_bound"] == obj["upper_bound"] == 10
     if obj["moves"] is not None:
@@ -54,7 +68,7 @@ def test_text_output_names_bounds_strategy_and_moves() -> None:
     assert result.exit_code == 0
     out = result.stdout
     for part in (
-        "size: 10x10, colours: 4, clusters: 61",
+        "floodit " + BOARD + ": 10x10, 4 colours, 61 clusters, start 0,0",
         "bounds: ",
         "search ",
         "status: optimal",
@@ -67,7 +81,7 @@ def test_text_output_names_bounds_strategy_and_moves() -> None:
 
 def test_stats_and_smtlib_keys_only_when_asked() -> None:
     obj = json.loads(run("min", BOARD, "--json", "--stats", "--print-asserts").stdout)
-    assert list(obj) == [*KEYS, "smtlib", "stats"]
+    assert list(obj) == [*KEYS, "stats", "smtlib"]
     assert obj["smtlib"].count("(check-sat)") == 2
     assert obj["stats"]["checks"] >= 1 and obj["stats"]["proven_by"] == "z3"
     obj = json.loads(run("min", BOARD, "--json", "--stats", "--bound-nodes", "2000").stdout)
@@ -77,7 +91,7 @@ def test_stats_and_smtlib_keys_only_when_asked() -> None:
 
 def test_dry_run_prints_sizes_and_script_without_solving() -> None:
     sizes = json.loads(run("min", BOARD, "--dry-run", "--json").stdout)
-    assert sizes["dry_run"] is True and sizes["bool_vars"] > 0 and sizes["int_vars"] > 0
+    assert sizes["status"] == "dry-run" and sizes["bool_vars"] > 0 and sizes["int_vars"] > 0
     script = run("exact", "4", BOARD, "--dry-run", "--print-asserts").stdout
     assert "(set-logic QF_LIA)" in script.splitlines()
     assert script.rstrip().endswith("(check-sat)")
@@ -104,10 +118,12 @@ def test_stdin_start_format_and_index(tmp_path: Path) -> None:
 
 def test_timeout_reports_what_is_known() -> None:
     board = str(ROOT / "instances" / "floodit" / "b20x20c6.txt")
-    result = run("min", board, "--json", "--timeout", "0.01")
+    early = json.loads(run("min", board, "--json", "--timeout", "0.001").stdout)
+    assert list(early) == KEYS and early["stopped"] == "timeout"
+    result = run("min", board, "--json", "--timeout", "0.3")
     assert result.exit_code == 3, result.output
     obj = json.loads(result.stdout)
-    assert obj["status"] == "unknown"
+    assert obj["status"] == "unknown" and obj["stopped"] == "timeout"
     assert obj["lower_bound"] <= 28 <= obj["upper_bound"]
 
 
@@ -154,7 +170,7 @@ def test_missing_file_directory_and_usage_as_a_process(tmp_path: Path) -> None:
         text=True,
         timeout=60,
     )
-    assert proc.returncode == 2 and "LO must not exceed HI" in proc.stderr
+    assert proc.returncode == 2 and "must not exceed" in proc.stderr
 
 
 @pytest.mark.parametrize(

@@ -39,8 +39,10 @@ def solved(*args: str, stdin: str | None = None) -> dict:
 
 def test_json_has_exactly_the_keys_of_the_issue() -> None:
     result = solved("solve", "-", stdin=PUZZLE_5X5)
-    assert set(result) == {"puzzle", "status", "solution", "unique", "elapsed_s"}
+    keys = ["puzzle", "name", "mode", "status", "solution", "unique", "stopped", "elapsed_s"]
+    assert list(result) == keys
     assert result["puzzle"] == "nurikabe" and result["status"] == "solved"
+    assert result["name"] == "<stdin>" and result["mode"] == "solve" and result["stopped"] is None
     assert result["solution"] == ANSWER_5X5
     assert result["unique"] is None
 
@@ -83,8 +85,8 @@ def test_both_strategies_and_engines_agree() -> None:
 
 def test_count_and_fixed_cells_of_an_ambiguous_puzzle() -> None:
     result = solved("solve", "-", "--count", "10", stdin="2 2\n2 -\n- -\n")
-    assert result["count"] == 2 and result["count_is_exact"] is True
-    assert result["unique"] is False
+    assert result["count"] == 2 and result["count_complete"] is True
+    assert result["unique"] is False and result["fixed"] == [".?", "?#"]
     result = solved("solve", "-", "--unique", stdin="2 2\n2 -\n- -\n")
     assert result["unique"] is False
     assert result["fixed"] == [".?", "?#"]
@@ -262,7 +264,7 @@ def test_ctrl_c_prints_what_is_known_then_exits_130(tmp_path: Path) -> None:
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
-    assert "status: solved (interrupted)" in out or "no answer yet" in out
+    assert "stopped: interrupted" in out and "status: " in out
     assert "Traceback" not in err
 
 

@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 from oracles.nurikabe import PUZZLES, solutions_of
 
-from smtpuzzles.cli.nurikabe import expected_rows
 from smtpuzzles.graph import rectangle
 from smtpuzzles.puzzles.nurikabe import Nurikabe, deduce, prepare, solve
 from smtpuzzles.puzzles.nurikabe.formats import parse
+from smtpuzzles.puzzles.nurikabe.formats import read_solution as expected_rows
 from smtpuzzles.puzzles.nurikabe.presolve.deduce import Contradiction, Deductions
 from smtpuzzles.puzzles.nurikabe.presolve.probe import probe
 from smtpuzzles.solving import Budget, Stats

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from smtpuzzles.cli.nurikabe import expected_rows
 from smtpuzzles.puzzles.nurikabe import solve
 from smtpuzzles.puzzles.nurikabe.formats import parse
+from smtpuzzles.puzzles.nurikabe.formats import read_solution as expected_rows
 from smtpuzzles.puzzles.nurikabe.pictures import json_solution, text_picture
 from smtpuzzles.solving import Budget
 

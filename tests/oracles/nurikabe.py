@@ -15,10 +15,10 @@ from collections import deque
 from collections.abc import Iterator
 from pathlib import Path
 
-from smtpuzzles.cli.nurikabe import expected_rows
 from smtpuzzles.graph import Graph, hex_grid, rectangle, rectangle_with_holes, torus
 from smtpuzzles.puzzles.nurikabe import Nurikabe, deduce, problems, solve
 from smtpuzzles.puzzles.nurikabe.formats import parse
+from smtpuzzles.puzzles.nurikabe.formats import read_solution as expected_rows
 from smtpuzzles.puzzles.nurikabe.presolve.backtrack import Trial
 from smtpuzzles.puzzles.nurikabe.presolve.deduce import Contradiction, Deductions
 from smtpuzzles.puzzles.nurikabe.presolve.probe import probe

@@ -1,21 +1,20 @@
-"""The Python API: load from path, text and URL; solve; check; the same JSON as the CLI;
-well-formed pictures; bad input raises InputError."""
+"""The Python API: load from path, text and URL; solve; check; well-formed pictures;
+short reprs; bad input raises InputError."""
 
 from __future__ import annotations
 
 import json
+import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
 import z3
-from typer.testing import CliRunner
 
 import smtpuzzles
 from smtpuzzles import FloodIt, Koburin, Nurikabe, Result, check, formula, load, solve
-from smtpuzzles.api import drawable
-from smtpuzzles.cli import app
 from smtpuzzles.errors import InputError
+from smtpuzzles.puzzles.nurikabe.pictures import drawable
 
 ROOT = Path(__file__).resolve().parents[2]
 INST = ROOT / "instances"
@@ -24,25 +23,6 @@ NURI = INST / "nurikabe" / "square_05x05.txt"
 KOBU = INST / "koburin" / "gen_8x8_s1.txt"
 NURI_URL = "https://puzz.link/p?nurikabe/5/5/g5k2o1k3g"
 KOBU_URL = "https://puzz.link/p?koburin/5/5/clcbg.n"
-runner = CliRunner()
-
-
-def cli_json(*argv: str) -> dict:
-    out = runner.invoke(app, [*argv, "--json"])
-    assert out.exit_code in (0, 1), out.output
-    return json.loads(out.output)
-
-
-def without_time(obj: dict) -> dict:
-    return {k: v for k, v in obj.items() if k != "elapsed_s"}
-
-
-def same_but_moves(api: dict, cli: dict) -> None:
-    """Equal but for the time and which of several optimal move lists Z3 picked (a
-    process with a fresh Z3 context may pick another one of the same length)."""
-    assert api.keys() == cli.keys()
-    assert without_time({**api, "moves": None}) == without_time({**cli, "moves": None})
-    assert (api["moves"] is None) == (cli["moves"] is None)
 
 
 def well_formed(svg: str) -> ET.Element:
@@ -102,18 +82,18 @@ def test_flood_it_text_is_recognised_and_start_is_kept() -> None:
         (lambda: load("https://puzz.link/p?sudoku/4/4/abc"), "sudoku"),
         (lambda: load(NURI, format="nonsense"), "unknown format"),
         (lambda: load(FLOOD, start=(9, 9)), "outside"),
-        (lambda: load(NURI, start=(0, 0)), "Flood-It option"),
+        (lambda: load(NURI, start=(0, 0)), "not an option of Nurikabe"),
         (lambda: solve(load(FLOOD), "exact"), "needs n"),
         (lambda: solve(load(FLOOD), "search", lo=5, hi=3), "lo must not exceed hi"),
-        (lambda: solve(load(FLOOD), "fastest"), "unknown Flood-It mode"),
+        (lambda: solve(load(FLOOD), "fastest"), "Flood-It has no mode"),
         (lambda: solve(load(FLOOD), "min", unique=True), "not Flood-It options"),
-        (lambda: solve(load(FLOOD), "min", colourful=True), "unknown Flood-It option"),
-        (lambda: solve(load(NURI), "min"), "one mode"),
+        (lambda: solve(load(FLOOD), "min", colourful=True), "not an option of Flood-It"),
+        (lambda: solve(load(NURI), "min"), "Nurikabe has no mode"),
         (lambda: solve(load(NURI), connectivity="psychic"), "connectivity"),
-        (lambda: solve(load(KOBU), engine="smt"), "no engine option"),
+        (lambda: solve(load(KOBU), engine="smt"), "engine= is not an option of Koburin"),
         (lambda: solve(load(KOBU), count=0), "at least 1"),
         (lambda: solve(42), "not a puzzle"),
-        (lambda: formula(load(NURI), horizon=3), "Flood-It options"),
+        (lambda: formula(load(NURI), horizon=3), "horizon= is not an option of Nurikabe"),
     ],
 )
 def test_bad_input_raises_input_error(call, fragment: str) -> None:
@@ -123,30 +103,7 @@ def test_bad_input_raises_input_error(call, fragment: str) -> None:
     assert "\n" not in str(caught.value)
 
 
-# ---------------------------------------------------------------------------- solve = CLI
-
-
-@pytest.mark.parametrize(
-    ("argv", "kwargs"),
-    [
-        (["min"], {"mode": "min"}),
-        (["opt"], {"mode": "opt"}),
-        (["exact", "5"], {"mode": "exact", "n": 5}),
-        (["exact", "4"], {"mode": "exact", "n": 4}),
-        (["search", "2", "9"], {"mode": "search", "lo": 2, "hi": 9}),
-        (["min", "--no-counting", "--engine", "smt"], {"mode": "min", "counting": False,
-                                                       "engine": "smt"}),
-    ],
-)  # fmt: skip
-def test_floodit_json_equals_the_cli(argv: list[str], kwargs: dict) -> None:
-    cli = cli_json("floodit", argv[0], *argv[1:], str(FLOOD))
-    mode = kwargs.pop("mode")
-    result = solve(load(FLOOD), mode, **kwargs)
-    same_but_moves(result.to_json(), cli)
-    if cli["moves"] is not None:
-        assert check(load(FLOOD), cli["moves"]) == []
-    if result.answer is not None:
-        assert check(load(FLOOD), result) == []
+# ---------------------------------------------------------------------------- solve
 
 
 def test_floodit_min_is_the_known_optimum_with_frames() -> None:
@@ -172,41 +129,6 @@ def test_floodit_stats_list_each_probe() -> None:
     assert result.stats["checks"] == len(probes)
 
 
-@pytest.mark.parametrize(
-    ("source", "flags", "kwargs"),
-    [
-        (str(NURI), ["--unique"], {"unique": True}),
-        (str(INST / "nurikabe" / "torus_06x06.txt"), [], {}),
-        (str(INST / "nurikabe" / "hex_05x06.txt"), ["--connectivity", "lazy"],
-         {"connectivity": "lazy"}),
-        (NURI_URL, ["--count", "3"], {"count": 3}),
-    ],
-)  # fmt: skip
-def test_nurikabe_json_equals_the_cli(source: str, flags: list[str], kwargs: dict) -> None:
-    cli = cli_json("nurikabe", "solve", source, *flags)
-    result = solve(load(source), **kwargs)
-    assert without_time(result.to_json()) == without_time(cli)
-    assert check(load(source), result) == []
-    assert check(load(source), cli["solution"]) == []
-
-
-@pytest.mark.parametrize(
-    ("source", "flags", "kwargs"),
-    [
-        (str(KOBU), ["--unique"], {"unique": True}),
-        (str(KOBU), ["--connectivity", "distance"], {"connectivity": "distance"}),
-        (KOBU_URL, ["--count", "3"], {"count": 3}),
-        (str(INST / "koburin" / "prism.table"), [], {}),
-    ],
-)
-def test_koburin_json_equals_the_cli(source: str, flags: list[str], kwargs: dict) -> None:
-    cli = cli_json("koburin", "solve", source, *flags)
-    p = load(source)
-    result = solve(p, **kwargs)
-    assert without_time(result.to_json()) == without_time(cli)
-    assert check(p, result) == [] and check(p, cli) == []
-
-
 # ---------------------------------------------------------------------------- check
 
 
@@ -221,7 +143,7 @@ def test_check_finds_broken_answers() -> None:
     flipped[next(i for i in range(len(picture)) if i not in nuri.puzzle.clues)] ^= True
     assert check(nuri, picture) == [] and check(nuri, flipped)
     kob = load(KOBU)
-    answer = solve(kob).to_json()
+    answer = solve(kob).to_json()["solution"]
     assert check(kob, answer) == []
     broken = {**answer, "black": answer["black"][1:]}
     assert check(kob, broken)
@@ -294,3 +216,36 @@ def test_grid_puzzle_formula_has_the_solution(source: Path) -> None:
 
 def test_result_is_a_result() -> None:
     assert isinstance(solve(str(NURI)), Result)
+
+
+def test_reprs_are_short_and_status_is_its_string() -> None:
+    p = load(NURI)
+    assert repr(p) == "<Nurikabe " + str(NURI) + " 5x5 square, 6 clues>"
+    result = solve(p, unique=True)
+    assert re.fullmatch(r"<NurikabeResult solved 5x5 unique [0-9.]+ s>", repr(result))
+    assert result.status == "solved" and f"{result.status}" == "solved"
+    assert json.dumps(result.status) == '"solved"'
+
+
+def test_answers_are_read_by_cell_name_or_position() -> None:
+    p = load(NURI)
+    result = solve(p)
+    rows = result.to_json()["solution"]
+    for r, row in enumerate(rows):
+        for c, mark in enumerate(row):
+            assert result[(r, c)] is (mark == "#") and result[f"r{r}c{c}"] is (mark == "#")
+    with pytest.raises(KeyError):
+        result["nowhere"]
+    with pytest.raises(TypeError):
+        solve(load(FLOOD), "min")["r0c0"]
+
+
+def test_one_json_vocabulary_for_every_puzzle() -> None:
+    """The same keys for every puzzle, and Flood-It's own four after them."""
+    keys = {"puzzle", "name", "mode", "status", "solution", "unique", "stopped", "elapsed_s"}
+    counted = keys | {"count", "count_complete", "fixed"}
+    assert set(solve(load(NURI), count=2).to_json()) == counted
+    assert set(solve(load(KOBU), count=2).to_json()) == counted
+    assert set(solve(load(NURI)).to_json()) == keys
+    floodit = set(solve(load(FLOOD), "min").to_json())
+    assert floodit == keys | {"moves", "length", "lower_bound", "upper_bound"}

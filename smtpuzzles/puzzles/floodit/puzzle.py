@@ -63,6 +63,9 @@ class FloodIt(Puzzle):
         """The cluster graph the rules and bounds work on (built once per puzzle)."""
         return cluster_graph(self.board.grid, self.start)
 
+    def _key(self) -> Any:
+        return (self.board, self.start)
+
     # -- solving ---------------------------------------------------------------------------
 
     def solve(self, ask: Request) -> Outcome:
@@ -94,6 +97,7 @@ class FloodIt(Puzzle):
             )
         if outcome.smtlib is not None:
             outcome.questions.append(outcome.smtlib)
+        outcome.details["proven_by"] = outcome.proven_by
         return outcome
 
     def formula(
@@ -134,7 +138,8 @@ class FloodIt(Puzzle):
     def solution_json(self, answer: Any) -> Any:
         return None if answer is None else list(answer)
 
-    def extra_json(self, outcome: Any) -> dict[str, Any]:
+    @classmethod
+    def extra_json(cls, outcome: Any) -> dict[str, Any]:
         moves = outcome.solution
         return {
             "moves": None if moves is None else list(moves),

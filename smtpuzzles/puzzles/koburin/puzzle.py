@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from ... import render
 from ...errors import InputError
 from ...puzzle import Formula, Puzzle, Request, Source
-from ...solving import Stats, formula_size, smtlib_script
+from ...solving import Stats, formula_size
 from . import pictures
 from .check import problems
 from .formats import FORMATS, parse, to_grid_text, to_puzzlink
@@ -60,6 +60,9 @@ class Koburin(Puzzle):
         """The puzzle as a clue grid."""
         return to_grid_text(self.puzzle).rstrip("\n")
 
+    def _key(self) -> Any:
+        return (self.puzzle, self._name)
+
     # -- solving ---------------------------------------------------------------------------
 
     def solve(self, ask: Request) -> Outcome:
@@ -68,7 +71,8 @@ class Koburin(Puzzle):
         connectivity = ask.options.get("connectivity") or "lazy"
         outcome = solve(self.puzzle, ask.budget, Stats(), ask.unique, ask.count, connectivity)
         if ask.options.get("print_asserts"):
-            outcome.questions.append(whole_script(self.puzzle, outcome.blocked, self._comments()))
+            notes = self._comments() + _found_by(outcome, connectivity)
+            outcome.questions.append(whole_script(self.puzzle, outcome.blocked, notes))
         return outcome
 
     def _comments(self) -> list[str]:
@@ -80,13 +84,14 @@ class Koburin(Puzzle):
         ]
 
     def formula(self, connectivity: str = "distance") -> Formula:
-        """Every rule; ``lazy`` leaves rule B's distances out, as the lazy search starts."""
+        """The whole puzzle as a script (rule B by distances: the rules themselves); its
+        size is that of what ``connectivity`` starts from (``lazy`` leaves rule B's
+        distances out until separate loops are found)."""
         from .rules import encode
 
         self.check_options({"connectivity": connectivity})
         facts = encode(self.puzzle, connectivity).assertions()
-        note = f"koburin {self.name}: {self.describe()}"
-        script = smtlib_script(facts, comments=[note, f"connectivity {connectivity}"])
+        script = whole_script(self.puzzle, (), [*self._comments(), "not solved (--dry-run)"])
         return Formula(self.kind, script, None, formula_size(facts))
 
     def problems(self, answer: Any) -> list[str]:
@@ -166,6 +171,19 @@ class Koburin(Puzzle):
         if answer is None:
             return None
         return self.puzzle.graph.cell(cell) in answer.black
+
+
+def _found_by(outcome: Outcome, connectivity: str) -> list[str]:
+    """Comment lines: which strategy found the answer, and what the blocking means."""
+    how = f"answer found with --connectivity {connectivity}"
+    if connectivity == "lazy":
+        how += f" ({getattr(outcome, 'cuts', 0)} separate-loop cuts)"
+    lines = [how]
+    n = len(getattr(outcome, "blocked", ()))
+    if n:
+        found = "the solution found is" if n == 1 else f"the {n} solutions found are"
+        lines.append(f"{found} blocked: unsat means there is no other")
+    return lines
 
 
 PUZZLE = Koburin

@@ -52,6 +52,9 @@ class Nurikabe(Puzzle):
         """The puzzle as a puzz.link URL (plain rectangles only)."""
         return to_puzzlink(self.puzzle)
 
+    def _key(self) -> Any:
+        return self.puzzle
+
     # -- solving ---------------------------------------------------------------------------
 
     def solve(self, ask: Request) -> Outcome:

@@ -1,0 +1,429 @@
+"""The one row of a bench, whatever the puzzle, and where rows go.
+
+A row is a flat JSON object with the keys of :data:`ROW_KEYS`, in that order, always all
+of them. It is written to the JSON Lines file (``--jsonl``) and the CSV file (``--csv``)
+the moment its case finishes, each line flushed, so a run that is killed keeps every
+finished row; ``--resume`` reads such a file back and skips the cases it holds.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import statistics
+import sys
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+from ..errors import InputError
+from .cases import Case, KoburinKnown, NurikabeKnown
+from .run import Done, Lost
+
+#: The keys of every row. ``case`` is what ``--resume`` knows a case by; ``answer`` and
+#: ``known`` are short texts of the answer found and the one known (Flood-It: the
+#: length, or the proven range; Nurikabe: the number of walls; Koburin: the number of
+#: black cells); ``verdict`` compares the two in full; ``solution`` is the solver's own.
+ROW_KEYS = (
+    "puzzle",
+    "case",
+    "name",
+    "size",
+    "cells",
+    "mode",
+    "options",
+    "timeout_s",
+    "status",
+    "stopped",
+    "answer",
+    "known",
+    "verdict",
+    "unique",
+    "exit",
+    "wall_s",
+    "inner_s",
+    "peak_mb",
+    "worker",
+    "error",
+    "solution",
+)
+
+#: The statuses a solver reports; a row's status is one of these or ``error``.
+STATUSES = ("optimal", "solved", "unsat", "unknown")
+ANSWERED = ("optimal", "solved")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What every row of one run shares: the puzzle, the mode, the solver's options as
+    passed through, and the time limit per case."""
+
+    puzzle: str
+    mode: str
+    options: tuple[str, ...]
+    timeout_s: float
+
+    @property
+    def options_text(self) -> str:
+        return " ".join(self.options)
+
+
+def read_result(stdout: str) -> dict[str, Any] | None:
+    """The solver's ``--json`` object, or ``None`` when it printed none."""
+    try:
+        found = json.loads(stdout) if stdout.strip() else None
+    except json.JSONDecodeError:
+        return None
+    if not isinstance(found, dict) or found.get("status") not in STATUSES:
+        return None
+    return found
+
+
+def make_row(case: Case, settings: Settings, done: Done | Lost | None) -> dict[str, Any]:
+    """The row of a finished case (``done``), or the error row of one that could not run
+    (``None``: its file could not be read; :class:`Lost`: its worker was lost)."""
+    row: dict[str, Any] = dict.fromkeys(ROW_KEYS)
+    row.update(
+        puzzle=case.puzzle,
+        case=case.key,
+        name=case.name,
+        size=case.size,
+        cells=case.cells,
+        mode=settings.mode,
+        options=settings.options_text,
+        timeout_s=settings.timeout_s,
+        known=known_text(case.known),
+        answer="",
+        error="",
+    )
+    if not isinstance(done, Done):
+        row.update(status="error", error=done.error if done else case.error or "not run")
+        return row
+    row.update(
+        exit=done.returncode,
+        wall_s=round(done.wall_s, 3),
+        peak_mb=round(done.peak_mb, 1),
+        worker=done.worker,
+    )
+    result = read_result(done.stdout)
+    if result is None:
+        if done.killed:
+            row.update(status="unknown", stopped="timeout", error="killed at the hard limit")
+        else:
+            row.update(status="error", error=done.error or f"exit {done.returncode}, no answer")
+        return row
+    solution = result.get("solution")
+    row.update(
+        status=result["status"],
+        stopped=result.get("stopped"),
+        unique=result.get("unique"),
+        inner_s=result.get("elapsed_s"),
+        solution=solution,
+        answer=answer_text(case.puzzle, result),
+        verdict=verdict(case.known, result),
+    )
+    return row
+
+
+# -- answers and verdicts ---------------------------------------------------------------
+
+
+def answer_text(puzzle: str, result: dict[str, Any]) -> str:
+    """A short text of the answer, for the table and the ``answer`` key."""
+    status, solution = result.get("status"), result.get("solution")
+    if status == "unsat":
+        return "none"
+    if puzzle == "floodit":
+        if status in ANSWERED and result.get("length") is not None:
+            return str(result["length"])
+        lo, hi = result.get("lower_bound"), result.get("upper_bound")
+        return "" if lo is None and hi is None else f"{_or_q(lo)}..{_or_q(hi)}"
+    if solution is None:
+        return ""
+    if puzzle == "nurikabe":
+        cells = solution.values() if isinstance(solution, dict) else "".join(solution)
+        return f"{sum(1 for c in cells if c == '#')} walls"
+    if isinstance(solution, dict):
+        return f"{len(solution.get('black', []))} black"
+    return ""
+
+
+def known_text(known: Any) -> str:
+    """A short text of a known answer, in the terms of :func:`answer_text`."""
+    if known is None:
+        return ""
+    if isinstance(known, NurikabeKnown):
+        if known.rows is not None:
+            return f"{sum(r.count('#') for r in known.rows)} walls"
+        return f"{(known.picture or '').count('#')} walls"
+    if isinstance(known, KoburinKnown):
+        return f"{len(known.black)} black"
+    return str(known)
+
+
+def verdict(known: Any, result: dict[str, Any]) -> str | None:
+    """``ok`` when the answer agrees with the known one, ``WRONG`` when it contradicts
+    it, ``None`` when there is nothing to compare (no known answer, or no answer)."""
+    if known is None:
+        return None
+    status = result.get("status")
+    if status == "unsat":  # every known answer is a solution
+        return "WRONG"
+    if isinstance(known, int):
+        return _floodit_verdict(known, result)
+    solution = result.get("solution")
+    if solution is None or status not in ANSWERED:  # a picture cut short proves nothing
+        return None
+    if isinstance(known, NurikabeKnown):
+        same = _nurikabe_same(known, solution)
+    elif isinstance(known, KoburinKnown):
+        same = _koburin_same(known, solution)
+    else:
+        return None
+    return "ok" if same else "WRONG"
+
+
+def _floodit_verdict(optimum: int, result: dict[str, Any]) -> str | None:
+    status, length = result.get("status"), result.get("length")
+    lo, hi = result.get("lower_bound"), result.get("upper_bound")
+    if status == "optimal":
+        return "ok" if length == optimum else "WRONG"
+    if status == "solved":
+        return "ok" if length is not None and length >= optimum else "WRONG"
+    if lo is None and hi is None:
+        return None
+    if (lo is not None and lo > optimum) or (hi is not None and hi < optimum):
+        return "WRONG"
+    return "ok"
+
+
+def _nurikabe_same(known: NurikabeKnown, solution: Any) -> bool:
+    if known.rows is not None:
+        return isinstance(solution, list) and tuple(solution) == known.rows
+    if not isinstance(solution, dict) or known.puzzle is None:
+        return False
+    from ..puzzles.nurikabe.pictures import text_picture
+
+    picture = tuple(solution.get(name) == "#" for name in known.puzzle.graph.names)
+    return _lines_of(text_picture(known.puzzle, picture)) == _lines_of(known.picture or "")
+
+
+def _lines_of(text: str) -> list[str]:
+    return [line.rstrip() for line in text.strip("\n").split("\n")]
+
+
+def _koburin_same(known: KoburinKnown, solution: Any) -> bool:
+    if not isinstance(solution, dict):
+        return False
+    black = {_cell(c) for c in solution.get("black", [])}
+    loop = [_cell(c) for c in solution.get("loop", [])]
+    links = {frozenset((a, b)) for a, b in zip(loop, loop[1:] + loop[:1])}
+    return black == known.black and links == known.links
+
+
+def _cell(cell: Any) -> Any:
+    return tuple(cell) if isinstance(cell, list) else cell
+
+
+def _or_q(value: Any) -> str:
+    return "?" if value is None else str(value)
+
+
+# -- the text table and the summary -----------------------------------------------------
+
+
+def table_header() -> str:
+    return (
+        f"{'name':<32} {'size':>10} {'status':<8} {'answer':>10} {'known':>10} "
+        f"{'verdict':<7} {'wall s':>8} {'inner s':>8} {'MB':>6}  note"
+    )
+
+
+def table_line(row: dict[str, Any]) -> str:
+    """One row of the table; the note says why a case stopped or failed."""
+    note = row["error"] or (f"stopped: {row['stopped']}" if row["stopped"] else "")
+    return (
+        f"{row['name'][-32:]:<32} {row['size']:>10} {row['status']:<8} {row['answer']:>10} "
+        f"{row['known']:>10} {row['verdict'] or '-':<7} {_num(row['wall_s'], 8, 2)} "
+        f"{_num(row['inner_s'], 8, 2)} {_num(row['peak_mb'], 6, 0)}  {note}"
+    ).rstrip()
+
+
+def _num(value: Any, width: int, digits: int) -> str:
+    return f"{'-':>{width}}" if value is None else f"{value:>{width}.{digits}f}"
+
+
+#: Upper bounds of the size classes of the summary, in cells.
+SIZE_CLASSES = ((100, "<=100"), (225, "<=225"), (400, "<=400"))
+
+
+def size_class(cells: int | None) -> str:
+    if cells is None:
+        return "?"
+    for limit, name in SIZE_CLASSES:
+        if cells <= limit:
+            return name
+    return ">400"
+
+
+def summary(rows: Sequence[dict[str, Any]], wall_s: float | None = None) -> dict[str, Any]:
+    """Counts and time figures over ``rows``, overall and by size class (cells)."""
+    walls = [r["wall_s"] for r in rows if r["wall_s"] is not None]
+    inner = [r["inner_s"] for r in rows if r["inner_s"] is not None]
+    count = {s: sum(1 for r in rows if r["status"] == s) for s in (*STATUSES, "error")}
+    classes: dict[str, list[float]] = {}
+    for r in rows:
+        if r["wall_s"] is not None:
+            classes.setdefault(size_class(r["cells"]), []).append(r["wall_s"])
+    return {
+        "instances": len(rows),
+        "answered": count["optimal"] + count["solved"],
+        "optimal": count["optimal"],
+        "unsat": count["unsat"],
+        "unknown": count["unknown"],
+        "errors": count["error"],
+        "checked": sum(1 for r in rows if r["verdict"] == "ok"),
+        "wrong": sum(1 for r in rows if r["verdict"] == "WRONG"),
+        "median_s": round(statistics.median(walls), 3) if walls else None,
+        "max_s": round(max(walls), 3) if walls else None,
+        "total_s": round(sum(walls), 3),
+        "median_inner_s": round(statistics.median(inner), 3) if inner else None,
+        "max_peak_mb": round(max((r["peak_mb"] or 0.0 for r in rows), default=0.0), 1),
+        "wall_s": None if wall_s is None else round(wall_s, 2),
+        "by_size": {
+            name: {
+                "instances": len(ts),
+                "median_s": round(statistics.median(ts), 3),
+                "max_s": round(max(ts), 3),
+            }
+            for name, ts in sorted(classes.items())
+        },
+    }
+
+
+def summary_lines(total: dict[str, Any]) -> list[str]:
+    t = {k: "-" if v is None else v for k, v in total.items()}
+    lines = [
+        f"solved {t['answered']}/{t['instances']} ({t['optimal']} optimal), "
+        f"unsat {t['unsat']}, unknown {t['unknown']}, errors {t['errors']}; "
+        f"checked {t['checked']}, wrong {t['wrong']}",
+        f"per case: median {t['median_s']} s, max {t['max_s']} s, total {t['total_s']} s, "
+        f"solver's own median {t['median_inner_s']} s; peak memory {t['max_peak_mb']} MB; "
+        f"wall time {t['wall_s']} s",
+    ]
+    for name, figures in total["by_size"].items():
+        lines.append(
+            f"cells {name}: {figures['instances']} cases, median {figures['median_s']} s, "
+            f"max {figures['max_s']} s"
+        )
+    return lines
+
+
+# -- JSON Lines, CSV, resume ------------------------------------------------------------
+
+
+class RowSink:
+    """A file rows go to as they finish: JSON Lines or CSV, flushed after every row."""
+
+    def __init__(self, stream: IO[str], kind: str, owned: bool) -> None:
+        self.stream, self.kind, self.owned = stream, kind, owned
+        self.writer: Any = None
+        if kind == "csv":
+            self.writer = csv.DictWriter(stream, fieldnames=ROW_KEYS, lineterminator="\n")
+            self.writer.writeheader()
+            stream.flush()
+
+    @classmethod
+    def open(cls, path: str, kind: str, keep_bytes: int | None = None) -> RowSink:
+        """Open ``path`` (``-``: standard output) afresh, or with ``keep_bytes``, keep
+        that much of it (the complete lines a resumed file holds) and append."""
+        if path == "-":
+            return cls(sys.stdout, kind, owned=False)
+        try:
+            if keep_bytes is not None and Path(path).exists():
+                with open(path, "r+b") as cut:
+                    cut.truncate(keep_bytes)
+            mode = "w" if keep_bytes is None else "a"
+            stream = open(path, mode, encoding="utf-8", newline="")
+        except OSError as exc:
+            raise InputError(f"cannot write: {exc.strerror or exc}", path) from None
+        return cls(stream, kind, owned=True)
+
+    def write(self, row: dict[str, Any]) -> None:
+        if self.kind == "csv":
+            self.writer.writerow({k: _csv_value(row[k]) for k in ROW_KEYS})
+        else:
+            self.stream.write(json.dumps(row, separators=(", ", ": ")) + "\n")
+        self.stream.flush()
+
+    def close(self) -> None:
+        if self.owned:
+            self.stream.close()
+
+
+def _csv_value(value: Any) -> Any:
+    if value is None:
+        return ""
+    if isinstance(value, (list, dict, bool)):
+        return json.dumps(value, separators=(",", ":"))
+    return value
+
+
+@dataclass
+class Previous:
+    """The rows a JSON Lines file holds, and how many of its bytes are whole lines (a
+    run killed mid-write may leave a last line cut short)."""
+
+    rows: list[dict[str, Any]]
+    whole_bytes: int
+
+
+def load_rows(path: str) -> Previous:
+    """Read a bench's JSON Lines file back; a missing file holds no rows."""
+    try:
+        data = Path(path).read_bytes()
+    except FileNotFoundError:
+        return Previous([], 0)
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror or exc}", path) from None
+    whole = data.rfind(b"\n") + 1
+    rows = []
+    for lineno, line in enumerate(data[:whole].split(b"\n")[:-1], 1):
+        try:
+            row = json.loads(line.decode("utf-8")) if line.strip() else None
+        except (UnicodeDecodeError, json.JSONDecodeError):
+            raise InputError("not a bench row (JSON Lines expected)", path, lineno) from None
+        if row is None:
+            continue
+        if not isinstance(row, dict) or not isinstance(row.get("case"), str):
+            raise InputError("not a bench row (no 'case')", path, lineno)
+        rows.append({**dict.fromkeys(ROW_KEYS), **row, "_line": lineno})
+    return Previous(rows, whole)
+
+
+def finished(previous: Iterable[dict[str, Any]], settings: Settings, path: str) -> dict:
+    """The rows of cases a resumed run skips, by case key: the last row of each case,
+    unless it is an error row (those cases run again). Rows of another run's settings
+    are refused: their figures would not be comparable."""
+    done: dict[str, dict[str, Any]] = {}
+    for row in previous:
+        theirs = (row["puzzle"], row["mode"], row["options"], row["timeout_s"])
+        ours = (settings.puzzle, settings.mode, settings.options_text, settings.timeout_s)
+        if theirs != ours:
+            raise InputError(
+                f"a row of another run ({_describe(*theirs)}; this run: {_describe(*ours)}); "
+                "resume with the same options, or write to another file",
+                path,
+                row["_line"],
+            )
+        key = row["case"]
+        if row["status"] == "error":
+            done.pop(key, None)
+        else:
+            done[key] = {k: row[k] for k in ROW_KEYS}
+    return done
+
+
+def _describe(puzzle: Any, mode: Any, options: Any, timeout: Any) -> str:
+    return " ".join(str(p) for p in (puzzle, mode, options, f"--timeout {timeout}") if p)

@@ -1,0 +1,212 @@
+"""One bench run: cases in, rows out, on this machine or a cluster, streamed to files as
+they finish, skipping what a resumed file holds, and stopping cleanly on Ctrl-C or
+SIGTERM with every finished row kept."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import threading
+import time
+import uuid
+from collections.abc import Callable, Generator, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..errors import InputError
+from .cases import Case
+from .rows import RowSink, Settings, finished, load_rows, make_row
+from .run import Done, Job, Lost
+
+#: Seconds a solver process may run past its own ``--timeout`` before it is killed.
+GRACE_S = 30.0
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, handled like Ctrl-C: stop the children, keep the finished rows."""
+
+
+@dataclass
+class Plan:
+    """What to run and where the rows go. ``cluster``: a Dask address or ``local:N``
+    (else ``jobs`` processes at once here); ``jsonl``/``csv``: files rows stream to
+    (``-``: standard output); ``resume``: a JSON Lines file whose cases are skipped and
+    to which the new rows are added (unless ``jsonl`` names another file)."""
+
+    settings: Settings
+    cases: Sequence[Case]
+    jobs: int = 1
+    cluster: str | None = None
+    jsonl: str | None = None
+    csv: str | None = None
+    resume: str | None = None
+
+
+@dataclass
+class Outcome:
+    """Every row of the plan's cases that has one, in the cases' order; the run's wall
+    time; and the signal that stopped it, if one did."""
+
+    rows: list[dict[str, Any]]
+    wall_s: float
+    stopped_by: int | None = None
+    not_run: list[str] = field(default_factory=list)  #: keys of the cases without a row
+
+
+def child_argv(case: Case, settings: Settings) -> tuple[str, ...]:
+    """The solver's command line for ``case`` (after ``python -m smtpuzzles``)."""
+    timeout = ("--timeout", f"{settings.timeout_s:g}")
+    return (case.puzzle, settings.mode, "-", "--json", *timeout, *case.args, *settings.options)
+
+
+def run_bench(plan: Plan, on_row: Callable[[dict[str, Any]], None]) -> Outcome:
+    """Run the plan; ``on_row`` sees each row as it is written (resumed rows first)."""
+    began = time.monotonic()
+    settings = plan.settings
+    _refuse_inputs(plan)
+    kept: dict[str, dict[str, Any]] = {}
+    keep_bytes = None
+    if plan.resume is not None:
+        previous = load_rows(plan.resume)
+        kept = finished(previous.rows, settings, plan.resume)
+        keep_bytes = previous.whole_bytes
+    wanted = {c.key for c in plan.cases}
+    kept = {k: r for k, r in kept.items() if k in wanted}
+    appending = plan.resume is not None and plan.jsonl in (None, plan.resume)
+    todo = [c for c in plan.cases if c.key not in kept]
+    runnable = {c.key: c for c in todo if c.error is None}
+    sinks = []
+    with contextlib.ExitStack() as stack:
+        connection = None
+        if plan.cluster is not None and runnable:  # before any row: a bad address is no row
+            from .cluster import connect
+
+            connection = connect(plan.cluster)
+            stack.callback(connection.close)
+        if appending:
+            sinks.append(RowSink.open(plan.resume or "", "jsonl", keep_bytes))
+        elif plan.jsonl is not None:
+            sinks.append(RowSink.open(plan.jsonl, "jsonl"))
+        if plan.csv is not None:
+            sinks.append(RowSink.open(plan.csv, "csv"))
+        for sink in sinks:
+            stack.callback(sink.close)
+        rows: dict[str, dict[str, Any]] = {}
+
+        def emit(row: dict[str, Any], new: bool = True) -> None:
+            rows[row["case"]] = row
+            for sink in sinks:
+                if new or not (appending and sink.kind == "jsonl"):
+                    sink.write(row)
+            on_row(row)
+
+        for case in plan.cases:
+            if case.key in kept:
+                emit(kept[case.key], new=False)
+        for case in todo:
+            if case.error is not None:
+                emit(make_row(case, settings, None))
+        results = _runner(plan, runnable, connection)
+        stopped_by = _run_all(results, runnable, lambda c, d: emit(make_row(c, settings, d)))
+    ordered = [rows[c.key] for c in plan.cases if c.key in rows]
+    missing = [c.key for c in plan.cases if c.key not in rows]
+    return Outcome(ordered, time.monotonic() - began, stopped_by, missing)
+
+
+def _run_all(
+    results: Generator[tuple[Job, Done | Lost], None, None],
+    cases: dict[str, Case],
+    emit: Callable[[Case, Done | Lost], None],
+) -> int | None:
+    """Emit each case as it finishes; the signal that stopped the run, if one did."""
+    with _Stops() as stops:
+        try:
+            for job, done in results:
+                with stops.held():
+                    emit(cases[job.key], done)
+        except Terminated:
+            return signal.SIGTERM
+        except KeyboardInterrupt:
+            return signal.SIGINT
+        finally:
+            results.close()
+    return None
+
+
+def _runner(
+    plan: Plan, cases: dict[str, Case], connection: Any
+) -> Generator[tuple[Job, Done | Lost], None, None]:
+    """The jobs of ``cases``, run here or on the cluster ``connection`` reaches."""
+    run_id = uuid.uuid4().hex[:12]
+    hard = plan.settings.timeout_s + GRACE_S
+    jobs = [Job(run_id, c.key, child_argv(c, plan.settings), c.text, hard) for c in cases.values()]
+    if connection is not None:
+        from .cluster import run_cluster
+
+        return run_cluster(jobs, connection)
+    from .local import run_local
+
+    return run_local(jobs, plan.jobs)
+
+
+class _Stops:
+    """Ctrl-C and SIGTERM during a run raise :class:`KeyboardInterrupt` and
+    :class:`Terminated`, but never while a row is being written: one that comes then
+    waits until the row is out, so the files never hold half a row."""
+
+    def __init__(self) -> None:
+        self.holding = False
+        self.pending: int | None = None
+        self.before: dict[int, Any] = {}
+
+    def __enter__(self) -> _Stops:
+        if threading.current_thread() is threading.main_thread():
+            for signum in (signal.SIGINT, signal.SIGTERM):
+                self.before[signum] = signal.signal(signum, self._arrived)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for signum, handler in self.before.items():
+            signal.signal(signum, handler)
+
+    def _arrived(self, signum: int, frame: Any) -> None:
+        if self.holding:
+            self.pending = signum
+        else:
+            _raise(signum)
+
+    @contextlib.contextmanager
+    def held(self) -> Iterator[None]:
+        self.holding = True
+        try:
+            yield
+        finally:
+            self.holding = False
+            if self.pending is not None:
+                signum, self.pending = self.pending, None
+                _raise(signum)
+
+
+def _raise(signum: int) -> None:
+    raise Terminated if signum == signal.SIGTERM else KeyboardInterrupt
+
+
+def _refuse_inputs(plan: Plan) -> None:
+    """Never stream rows over a puzzle file or the file being resumed from."""
+    outputs = [p for p in (plan.jsonl, plan.csv) if p not in (None, "-")]
+    inputs = {c.key.split("#", 1)[0] for c in plan.cases}
+    for out in outputs:
+        for source in inputs:
+            if _same(out, source):
+                raise InputError("refusing to overwrite an input file", out)
+    if plan.csv is not None and plan.resume is not None and _same(plan.csv, plan.resume):
+        raise InputError("refusing to overwrite the file being resumed", plan.csv)
+
+
+def _same(a: str | None, b: str) -> bool:
+    try:
+        return a is not None and Path(a).exists() and os.path.samefile(a, b)
+    except OSError:
+        return False
