@@ -9,7 +9,9 @@ knows so far instead of crashing.
 
 from __future__ import annotations
 
+import math
 import os
+import resource
 import signal
 import threading
 import time
@@ -19,6 +21,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import z3
+
+from .errors import InputError
 
 #: Engines a puzzle can ask for. ``sat`` is Z3's SAT core for finite-domain problems
 #: (integers bounded by their declarations are bit-blasted); ``smt`` is the general
@@ -31,7 +35,14 @@ class Interrupted(Exception):
 
 
 class MemoryLimitExceeded(Exception):
-    """Z3 hit the ``--memory`` cap; reported as one line, not a crash."""
+    """The ``--memory`` cap was reached (by Z3 or by Python); reported as one line, not a
+    crash. A front end catches it together with Python's own :class:`MemoryError`
+    (see :data:`MEMORY_ERRORS`)."""
+
+
+#: What reaching the memory cap raises: Z3's answer during a check, or Python's own
+#: ``MemoryError`` when an allocation anywhere else is refused by the process limit.
+MEMORY_ERRORS = (MemoryLimitExceeded, MemoryError)
 
 
 class TimeUp(Exception):
@@ -64,11 +75,97 @@ def _solver_for(logic: str, ctx: z3.Context | None) -> z3.Solver:
 
 #: The ``--memory`` cap in MB (0: none). Z3 applies it only while a check runs: when
 #: building terms hits Z3's global cap, Z3 ends the whole process (exit 101, or a crash).
+#: The whole process is capped by :func:`limit_memory` through the operating system.
 _memory_cap_mb = 0
+
+#: The largest ``--memory`` accepted: Z3 reads its cap as an unsigned 32-bit count of MB.
+MAX_MEMORY_MB = 2**32 - 1
+
+#: The longest ``--timeout`` accepted (a week): Z3 takes its timeout as an unsigned 32-bit
+#: count of milliseconds, and a limit must be a real number of seconds.
+MAX_TIMEOUT_S = 7 * 24 * 3600.0
+
+
+def parse_timeout(value: str | float | None, option: str = "--timeout") -> float | None:
+    """A time limit in seconds, checked: a finite number above 0 and at most
+    :data:`MAX_TIMEOUT_S` (``None`` stays ``None``: no limit). Raises :class:`InputError`
+    with one line for anything else (``inf``, ``nan``, ``-1``, ``1e10``, words)."""
+    if value is None:
+        return None
+    text = str(value).strip()
+    try:
+        seconds = float(text) if len(text) <= 40 else math.nan
+    except ValueError:
+        raise InputError(f"{option} {text[:40]!r}: expected a number of seconds") from None
+    if not math.isfinite(seconds) or seconds <= 0 or seconds > MAX_TIMEOUT_S:
+        raise InputError(
+            f"{option} {text[:40]}: expected a number of seconds above 0 and at most "
+            f"{MAX_TIMEOUT_S:.0f}"
+        )
+    return seconds
+
+
+def parse_memory(value: str | int | None, option: str = "--memory") -> int | None:
+    """A memory cap in MB, checked: a whole number from 16 to :data:`MAX_MEMORY_MB`
+    (``None``: no cap). Raises :class:`InputError` with one line otherwise, so a value
+    too large for the operating system or Z3 never turns into no cap at all."""
+    if value is None:
+        return None
+    text = str(value).strip()
+    if not (text.isascii() and text.isdigit()) or len(text) > 12:
+        raise InputError(f"{option} {text[:40]!r}: expected a whole number of MB")
+    megabytes = int(text)
+    if not 16 <= megabytes <= MAX_MEMORY_MB:
+        raise InputError(f"{option} {megabytes}: expected 16 to {MAX_MEMORY_MB} MB")
+    return megabytes
+
+
+def _data_bytes() -> int:
+    """The process's data segment now (heap and private writable mappings), in bytes."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("VmData:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+def limit_memory(megabytes: int | None) -> None:
+    """Cap the whole process at ``megabytes`` MB beyond what it holds now (Python and Z3
+    loaded): parsing, building, checking and Z3 alike. Call once at start, before the
+    puzzle is read.
+
+    The operating system enforces it (``RLIMIT_DATA``: heap and private mappings, which
+    is where every puzzle, formula and Z3 term lives), so an allocation past it fails:
+    Python raises :class:`MemoryError` and Z3 answers ``unknown`` or an out-of-memory
+    error, both reported as :class:`MemoryLimitExceeded` by :func:`check`. Z3's own cap
+    is set too, so a check stops with its statistics before the hard limit. ``None``
+    leaves memory unlimited. A cap the operating system cannot grant is lowered to its
+    hard limit, never dropped.
+    """
+    global _memory_cap_mb
+    if megabytes is None:
+        return
+    megabytes = parse_memory(megabytes)
+    assert megabytes is not None
+    _memory_cap_mb = min(megabytes, MAX_MEMORY_MB)
+    wanted = _data_bytes() + megabytes * 1024 * 1024
+    soft, hard = resource.getrlimit(resource.RLIMIT_DATA)
+    if hard != resource.RLIM_INFINITY:
+        wanted = min(wanted, hard)
+    if wanted >= resource.RLIM_INFINITY:
+        wanted = resource.RLIM_INFINITY - 1
+    try:
+        resource.setrlimit(resource.RLIMIT_DATA, (wanted, hard))
+    except (ValueError, OSError) as exc:
+        raise InputError(f"--memory {megabytes}: the system refused the cap ({exc})") from None
 
 
 def set_memory_limit(megabytes: int | None) -> None:
-    """Cap Z3's memory during every :func:`check` (``None`` leaves it unlimited)."""
+    """Cap Z3's memory during every :func:`check` (``None`` leaves it unlimited); the
+    front end calls :func:`limit_memory` instead, which caps the whole process."""
     global _memory_cap_mb
     if megabytes is not None:
         _memory_cap_mb = int(megabytes)
@@ -87,10 +184,14 @@ def _memory_capped() -> Iterator[None]:
 
 
 class Budget:
-    """A wall-clock limit shared by every probe of one search."""
+    """A wall-clock limit shared by every probe of one search.
 
-    def __init__(self, timeout_s: float | None = None) -> None:
-        self.started = time.monotonic()
+    ``started`` (a ``time.monotonic()`` reading) lets a front end count from the start
+    of the process, so reading and preparing the puzzle spend the same limit.
+    """
+
+    def __init__(self, timeout_s: float | None = None, started: float | None = None) -> None:
+        self.started = time.monotonic() if started is None else started
         self.timeout_s = timeout_s
 
     def elapsed(self) -> float:
@@ -115,6 +216,21 @@ def _in_z3(frame: Any) -> bool:
     )
 
 
+#: How many Ctrl-Cs (SIGINT) this process has received through our handlers: lets
+#: :func:`check` tell Z3's "canceled" after Ctrl-C from the same word at its own timeout.
+_interrupts = 0
+
+
+def _count_interrupt() -> None:
+    global _interrupts
+    _interrupts += 1
+
+
+def interrupts_seen() -> int:
+    """The number of Ctrl-Cs received so far (compare two readings)."""
+    return _interrupts
+
+
 def guard_interrupts() -> None:
     """Ctrl-C raises ``KeyboardInterrupt`` only in our own code, for the whole process.
 
@@ -127,6 +243,7 @@ def guard_interrupts() -> None:
         return
 
     def on_interrupt(signum: int, frame: Any) -> None:
+        _count_interrupt()
         if _in_z3(frame):
             threading.Timer(0.001, os.kill, (os.getpid(), signal.SIGINT)).start()
             return
@@ -145,7 +262,8 @@ def deadline(budget: Budget) -> Iterator[None]:
     ignores the limit. An exception raised inside Z3's Python code is lost (ctypes
     turns it into an ArgumentError, a ``__del__`` swallows it, and the search then runs
     on without a limit), so there the signal is kept and retried every 1 ms. Uses
-    signals, so it only acts in the main thread.
+    signals, so it only acts in the main thread. Blocks nest: an inner block keeps the
+    enclosing block's timer running (re-armed on exit, less the time spent inside).
     """
     if threading.current_thread() is not threading.main_thread():
         yield
@@ -164,20 +282,25 @@ def deadline(budget: Budget) -> Iterator[None]:
         deliver(frame)
 
     def on_interrupt(signum: int, frame: Any) -> None:
+        _count_interrupt()
         pending.insert(0, KeyboardInterrupt)
         deliver(frame)
 
     previous_alarm = signal.signal(signal.SIGALRM, on_alarm)
     previous_interrupt = signal.signal(signal.SIGINT, on_interrupt)
+    entered = time.monotonic()
+    outer, _ = signal.getitimer(signal.ITIMER_REAL)  # an enclosing block's timer, if any
     left = budget.remaining()
-    if left is not None:
-        signal.setitimer(signal.ITIMER_REAL, max(left, 0.001))
+    arm = [t for t in (outer, None if left is None else max(left, 0.001)) if t]
+    signal.setitimer(signal.ITIMER_REAL, min(arm) if arm else 0)
     try:
         yield
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous_alarm)
         signal.signal(signal.SIGINT, previous_interrupt)
+        if outer:
+            signal.setitimer(signal.ITIMER_REAL, max(outer - (time.monotonic() - entered), 0.001))
     if pending:  # a signal that arrived in Z3's code just before the block ended
         raise pending[0]()
 
@@ -251,15 +374,20 @@ def check(
         if left <= 0.0:
             return z3.unknown
         solver.set("timeout", max(1, int(left * 1000)))
+    seen = interrupts_seen()
     began = time.monotonic()
     try:
         with _memory_capped():
             answer = solver.check(*assumptions)
+    except MemoryError:
+        raise MemoryLimitExceeded("out of memory") from None
     except z3.Z3Exception as exc:
         message = str(exc)
         if "memory" in message.lower():
             raise MemoryLimitExceeded(message) from None
         if "cancel" in message.lower() or "interrupt" in message.lower():
+            if _timed_out(budget, seen):
+                return z3.unknown
             raise Interrupted() from None
         raise
     seconds = time.monotonic() - began
@@ -267,11 +395,31 @@ def check(
         stats.add(solver, seconds, label, str(answer))
     if answer == z3.unknown:
         reason = solver.reason_unknown().lower()
-        if "keyboard" in reason or "interrupt" in reason or "cancel" in reason:
-            raise Interrupted()
         if "memory" in reason:
             raise MemoryLimitExceeded(f"Z3 stopped: {solver.reason_unknown()}")
+        stopped = "keyboard" in reason or "interrupt" in reason or "cancel" in reason
+        # Z3's Optimize takes Ctrl-C without a word: its reason is a bare "unknown".
+        stopped = stopped or (isinstance(solver, z3.Optimize) and reason == "unknown")
+        if stopped and not _timed_out(budget, seen):
+            raise Interrupted()
     return answer
+
+
+#: How close to the deadline a "canceled" check must stop to count as Z3's own timeout
+#: (Z3 takes whole milliseconds and ends a little early or late).
+_TIMEOUT_SLACK_S = 0.05
+
+
+def _timed_out(budget: Budget, interrupts_before: int) -> bool:
+    """Was a check that Z3 reports as canceled stopped by its timeout, not by Ctrl-C?
+
+    Z3's Optimize says "canceled" at its timeout and a bare "unknown" after Ctrl-C, which
+    it keeps from our handlers. A Ctrl-C that reaches our handlers moves their count;
+    a timeout stops at the budget's end."""
+    if interrupts_seen() != interrupts_before:
+        return False
+    left = budget.remaining()
+    return left is not None and left <= _TIMEOUT_SLACK_S
 
 
 def smtlib_script(
