@@ -13,6 +13,7 @@ import math
 import os
 import resource
 import signal
+import sys
 import threading
 import time
 from collections.abc import Iterable, Iterator, Sequence
@@ -132,6 +133,10 @@ def _data_bytes() -> int:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
+#: The largest finite limit ``setrlimit`` takes (Python reads ``RLIM_INFINITY`` as -1).
+_LARGEST_RLIMIT = 2**63 - 1
+
+
 def limit_memory(megabytes: int | None) -> None:
     """Cap the whole process at ``megabytes`` MB beyond what it holds now (Python and Z3
     loaded): parsing, building, checking and Z3 alike. Call once at start, before the
@@ -150,17 +155,61 @@ def limit_memory(megabytes: int | None) -> None:
         return
     megabytes = parse_memory(megabytes)
     assert megabytes is not None
+    z3.main_ctx()  # Z3 crashes when it cannot allocate a context: make it while there is room
     _memory_cap_mb = min(megabytes, MAX_MEMORY_MB)
-    wanted = _data_bytes() + megabytes * 1024 * 1024
+    wanted = min(_data_bytes() + megabytes * 1024 * 1024, _LARGEST_RLIMIT)
     soft, hard = resource.getrlimit(resource.RLIMIT_DATA)
-    if hard != resource.RLIM_INFINITY:
+    if hard not in (resource.RLIM_INFINITY, -1) and hard >= 0:
         wanted = min(wanted, hard)
-    if wanted >= resource.RLIM_INFINITY:
-        wanted = resource.RLIM_INFINITY - 1
     try:
         resource.setrlimit(resource.RLIMIT_DATA, (wanted, hard))
     except (ValueError, OSError) as exc:
         raise InputError(f"--memory {megabytes}: the system refused the cap ({exc})") from None
+
+
+#: Z3's memory per byte of SMT-LIB text it parses, with room to spare (about 10 was
+#: seen on Flood-It layers, terms and Python's copy of the text together).
+_PARSE_BYTES_PER_CHAR = 16
+
+
+def ensure_room(nbytes: int) -> None:
+    """Raise :class:`MemoryLimitExceeded` unless ``nbytes`` more fit under the process cap
+    of :func:`limit_memory` (nothing to do without one).
+
+    Z3's SMT-LIB parser ends the whole process (exit 101) when an allocation fails, so
+    text is only handed to it when there is room for what it builds."""
+    soft, _ = resource.getrlimit(resource.RLIMIT_DATA)
+    if soft < 0 or soft == resource.RLIM_INFINITY:
+        return
+    used = _data_bytes()
+    # Z3's tables of terms double when they fill: half of what is held already, at once.
+    if used + used // 2 + nbytes > soft:
+        raise MemoryLimitExceeded(f"the formula would not fit in --memory {_memory_cap_mb} MB")
+
+
+#: Room a new Z3 context needs before it is made (Z3 crashes when it cannot make one).
+_CONTEXT_BYTES = 16 * 1024 * 1024
+
+
+def new_context() -> z3.Context:
+    """A fresh Z3 context, refused with :class:`MemoryLimitExceeded` when the memory cap
+    leaves no room for one (Z3 itself would crash the process)."""
+    ensure_room(_CONTEXT_BYTES)
+    return z3.Context()
+
+
+def parse_into(solver: z3.Solver | z3.Optimize, text: str) -> None:
+    """``solver.from_string(text)``, refused with :class:`MemoryLimitExceeded` when the
+    terms would not fit under the memory cap (see :func:`ensure_room`)."""
+    ensure_room(_PARSE_BYTES_PER_CHAR * len(text))
+    solver.from_string(text)
+
+
+def parse_terms(text: str, ctx: z3.Context | None = None) -> list[z3.BoolRef]:
+    """``z3.parse_smt2_string(text)`` as a list, under the memory cap like
+    :func:`parse_into`."""
+    ensure_room(_PARSE_BYTES_PER_CHAR * len(text))
+    return list(z3.parse_smt2_string(text, ctx=ctx))
 
 
 def set_memory_limit(megabytes: int | None) -> None:
@@ -181,6 +230,50 @@ def _memory_capped() -> Iterator[None]:
         yield
     finally:
         z3.set_param("memory_max_size", 0)
+
+
+def process_started() -> float:
+    """When this process started, as a ``time.monotonic()`` reading (for
+    ``Budget(started=...)``: a ``--timeout`` then also covers Python's start-up and the
+    imports). Linux only, to 10 ms; elsewhere, now."""
+    try:
+        with open("/proc/self/stat", encoding="ascii") as fh:
+            fields = fh.read().rsplit(")", 1)[1].split()
+        ticks = int(fields[19])  # field 22 of stat(5): start time in clock ticks since boot
+        age = time.clock_gettime(time.CLOCK_BOOTTIME) - ticks / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError, AttributeError):
+        return time.monotonic()
+    return time.monotonic() - max(0.0, age)
+
+
+#: When the command being run started (see :func:`start_clock`), or None.
+_clock_started: float | None = None
+
+
+def start_clock(at: float | None = None) -> None:
+    """Mark the start of the command this process runs: the console entry point calls
+    it once with :func:`process_started`, so a ``--timeout`` covers start-up, imports
+    and reading the puzzle. In-process callers (tests, notebooks) never call it."""
+    global _clock_started
+    _clock_started = time.monotonic() if at is None else at
+
+
+def clock_started() -> float:
+    """The start marked by :func:`start_clock`, or now when none was marked (a budget
+    then starts with the call that makes it)."""
+    return time.monotonic() if _clock_started is None else _clock_started
+
+
+def exit_now(code: int) -> None:
+    """End the process at once with ``code``, after flushing standard output and error:
+    skips freeing every Python object and Z3 term one by one, which takes seconds on
+    large formulas and would run past the time limit."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(code)
 
 
 class Budget:

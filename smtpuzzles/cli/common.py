@@ -17,7 +17,7 @@ import typer
 import z3
 
 from ..errors import CheckFailure, InputError
-from ..solving import Interrupted, MemoryLimitExceeded
+from ..solving import Interrupted, MemoryLimitExceeded, TimeUp
 
 # Exit codes (a contract: scripts rely on them).
 EXIT_OK = 0  #: solved, or optimal
@@ -62,6 +62,9 @@ Output = Annotated[
 Svg = Annotated[
     Path | None, typer.Option("--svg", help="Write a picture of the answer as SVG to this file.")
 ]
+Force = Annotated[
+    bool, typer.Option("--force", help="Replace an existing file named by -o or --svg.")
+]
 
 Unique = Annotated[
     bool,
@@ -93,8 +96,11 @@ def cli_errors(func: F) -> F:
         except (Interrupted, KeyboardInterrupt):
             error_line("interrupted")
             raise typer.Exit(EXIT_INTERRUPTED) from None
-        except MemoryLimitExceeded as exc:
-            error_line(f"memory limit reached ({exc})")
+        except (MemoryLimitExceeded, MemoryError) as exc:
+            error_line(f"memory limit reached ({exc or 'out of memory'})")
+            raise typer.Exit(EXIT_LIMIT) from None
+        except TimeUp:
+            error_line("time limit reached")
             raise typer.Exit(EXIT_LIMIT) from None
         except CheckFailure as exc:
             error_line(f"internal error, please report: {exc}")

@@ -9,14 +9,15 @@ from typing import Annotated, Any
 import typer
 
 from ..errors import InputError
+from ..output import check_outputs, write_output
 from ..puzzles.floodit.check import play
 from ..puzzles.floodit.formats import FORMATS, load_board, parse_start
 from ..puzzles.floodit.generate import random_board
-from ..puzzles.floodit.model import DIGITS, Board, cluster_graph
+from ..puzzles.floodit.model import DIGITS, Board
 from ..puzzles.floodit.pictures import solution_svg
 from ..puzzles.floodit.reference.search import reference_dry_run, run_reference
 from ..puzzles.floodit.search import BOUND_NODES, STRATEGIES, STRATEGY, Outcome, dry_run, run_mode
-from ..solving import ENGINES, set_memory_limit
+from ..solving import ENGINES, Budget, clock_started, deadline, limit_memory, parse_timeout
 from .common import (
     EXIT_INTERRUPTED,
     EXIT_LIMIT,
@@ -24,6 +25,7 @@ from .common import (
     EXIT_OK,
     AsJson,
     DryRun,
+    Force,
     Memory,
     Output,
     PrintAsserts,
@@ -35,7 +37,6 @@ from .common import (
     dump_json,
     error_line,
     is_terminal,
-    write_atomic,
 )
 
 app = typer.Typer(
@@ -149,7 +150,7 @@ def _picture(grid: list[list[int]], ansi: bool) -> str:
     return "\n".join(lines)
 
 
-def _text_report(board: Board, start: tuple[int, int], out: Outcome, clusters: int) -> str:
+def _text_report(board: Board, start: tuple[int, int], out: Outcome, clusters: int | str) -> str:
     lines = [
         f"board: {board.name}",
         f"size: {board.rows}x{board.cols}, colours: {board.n_colours}, clusters: {clusters}, "
@@ -191,14 +192,18 @@ def _exit_code(out: Outcome) -> int:
     return EXIT_OK
 
 
-def _emit(text: str, output: Path | None, inputs: list[str]) -> None:
-    typer.echo(text)
+def _emit(text: str, output: Path | None, force: bool) -> None:
     if output is not None:
-        write_atomic(output, text + "\n", inputs)
+        write_output(output, text + "\n", force)
+    typer.echo(text)
 
 
 def _run(mode: str, args: tuple[int, ...], o: _Options) -> None:
-    board = _read(o.board, o.format, o.index)
+    budget = Budget(parse_timeout(o.timeout), started=clock_started())
+    limit_memory(o.memory)
+    check_outputs([o.output, o.svg_path], [o.board], o.force)
+    with deadline(budget):
+        board = _read(o.board, o.format, o.index)
     start = parse_start(o.start, board)
     if o.engine not in ENGINES:
         raise InputError(f"--engine {o.engine!r}: expected one of {', '.join(ENGINES)}")
@@ -206,12 +211,11 @@ def _run(mode: str, args: tuple[int, ...], o: _Options) -> None:
         raise InputError(f"--strategy {o.strategy!r}: expected one of {', '.join(STRATEGIES)}")
     if o.encoding not in ENCODINGS:
         raise InputError(f"--encoding {o.encoding!r}: expected one of {', '.join(ENCODINGS)}")
-    set_memory_limit(o.memory)
     counting = not o.no_counting
     reference = o.encoding == "reference"
     if o.dry_run:
         sizes, script = (reference_dry_run if reference else dry_run)(
-            board, mode, args, start, counting
+            board, mode, args, start, counting, budget
         )
         head = {"puzzle": "floodit", "mode": mode, "dry_run": True}
         if o.print_asserts:
@@ -219,10 +223,10 @@ def _run(mode: str, args: tuple[int, ...], o: _Options) -> None:
         else:
             info = {**head, **sizes}
             text = dump_json(info) if o.json else "\n".join(f"{k}: {v}" for k, v in info.items())
-        _emit(text, o.output, [o.board])
+        _emit(text, o.output, o.force)
         return
     if reference:
-        out = run_reference(board, mode, args, start, o.timeout, o.print_asserts)
+        out = run_reference(board, mode, args, start, o.timeout, o.print_asserts, budget)
     else:
         out = run_mode(
             board,
@@ -235,15 +239,16 @@ def _run(mode: str, args: tuple[int, ...], o: _Options) -> None:
             o.print_asserts,
             o.bound_nodes,
             o.strategy,
+            budget,
         )
-    clusters = len(cluster_graph(board.grid, start))
+    clusters = "?" if out.clusters is None else out.clusters
     if o.json:
         obj = out.as_json()
         if o.print_asserts and out.smtlib is not None:
             obj["smtlib"] = out.smtlib
         if o.stats:
             obj["stats"] = {**out.stats.as_dict(), "proven_by": out.proven_by}
-        _emit(dump_json(obj), o.output, [o.board])
+        _emit(dump_json(obj), o.output, o.force)
     else:
         parts = []
         if o.print_asserts and out.smtlib is not None:
@@ -251,9 +256,9 @@ def _run(mode: str, args: tuple[int, ...], o: _Options) -> None:
         parts.append(_text_report(board, start, out, clusters))
         if o.stats:
             parts.append("stats: " + dump_json({**out.stats.as_dict(), "proven_by": out.proven_by}))
-        _emit("\n".join(parts), o.output, [o.board])
+        _emit("\n".join(parts), o.output, o.force)
     if o.svg_path is not None and out.moves is not None:
-        write_atomic(o.svg_path, solution_svg(board, out.moves, start), [o.board])
+        write_output(o.svg_path, solution_svg(board, out.moves, start), o.force)
     if not o.json:
         if o.show and out.moves is not None:
             ansi = is_terminal()
@@ -303,6 +308,7 @@ def solve(
     strategy: Strategy = STRATEGY,
     output: Output = None,
     svg_path: Svg = None,
+    force: Force = False,
 ) -> None:
     """A solution, quickly."""
     _run("solve", (), _options(**locals()))
@@ -335,6 +341,7 @@ def exact(
     strategy: Strategy = STRATEGY,
     output: Output = None,
     svg_path: Svg = None,
+    force: Force = False,
 ) -> None:
     """Exactly N moves, each flooding at least one new cluster, or no solution (exit 1)."""
     _run("exact", (n,), _options(**locals()))
@@ -369,6 +376,7 @@ def search(
     strategy: Strategy = STRATEGY,
     output: Output = None,
     svg_path: Svg = None,
+    force: Force = False,
 ) -> None:
     """The least length in [LO, HI], proven."""
     if lo > hi:
@@ -407,6 +415,7 @@ def minimum(
     strategy: Strategy = STRATEGY,
     output: Output = None,
     svg_path: Svg = None,
+    force: Force = False,
 ) -> None:
     """The least length, proven."""
     _run("min", (), _options(**locals()))
@@ -440,6 +449,7 @@ def opt(
     strategy: Strategy = STRATEGY,
     output: Output = None,
     svg_path: Svg = None,
+    force: Force = False,
 ) -> None:
     """The least length through Z3's Optimize."""
     _run("opt", (), _options(**locals()))
@@ -459,15 +469,17 @@ def generate(
     seed: Annotated[int, typer.Option("--seed", help="Random seed (same seed, same board).")] = 0,
     output: Output = None,
     svg_path: Svg = None,
+    force: Force = False,
 ) -> None:
     """A random board (every colour used), in the grid format."""
+    check_outputs([output, svg_path], [], force)
     board = random_board(rows, cols, colours, seed)
     if output is not None:
-        write_atomic(output, board.text())
+        write_output(output, board.text(), force)
     else:
         sys.stdout.write(board.text())
     if svg_path is not None:
-        write_atomic(svg_path, solution_svg(board, [], (0, 0)))
+        write_output(svg_path, solution_svg(board, [], (0, 0)), force)
 
 
 # -- bench ----------------------------------------------------------------------------------
