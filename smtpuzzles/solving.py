@@ -345,6 +345,20 @@ def guard_interrupts() -> None:
     signal.signal(signal.SIGINT, on_interrupt)
 
 
+#: What a block stopped by time, Ctrl-C or the memory cap had built (the traceback, and
+#: through its frames the half-built formulas): freeing many Z3 terms takes seconds,
+#: which would run past the limit. Kept until the next outermost :func:`deadline` starts,
+#: or until the process ends without freeing (:func:`exit_now`).
+_held: list[Any] = []
+
+
+def outer_running() -> bool:
+    """Is a :func:`deadline` timer armed already (so a new block is nested in it)?"""
+    if threading.current_thread() is not threading.main_thread():
+        return False
+    return signal.getitimer(signal.ITIMER_REAL)[0] > 0
+
+
 @contextmanager
 def deadline(budget: Budget) -> Iterator[None]:
     """Raise :class:`TimeUp` when ``budget`` runs out inside the block, and
@@ -361,6 +375,8 @@ def deadline(budget: Budget) -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread():
         yield
         return
+    if not outer_running():
+        _held.clear()  # what an earlier run left: freed now, at the start of this one
     pending: list[type[BaseException]] = []
 
     def deliver(frame: Any) -> None:
@@ -388,6 +404,9 @@ def deadline(budget: Budget) -> Iterator[None]:
     signal.setitimer(signal.ITIMER_REAL, min(arm) if arm else 0)
     try:
         yield
+    except (TimeUp, KeyboardInterrupt, MemoryError, MemoryLimitExceeded) as exc:
+        _held.append(exc.__traceback__)  # see _held: the half-built state is not freed now
+        raise
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous_alarm)

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from ..errors import InputError
+from ..output import check_outputs, write_output
 from ..puzzles.koburin import CONNECTIVITY, VARIANTS, Koburin, encode, solve
 from ..puzzles.koburin.formats import (
     FORMATS,
@@ -20,7 +21,15 @@ from ..puzzles.koburin.formats import (
 from ..puzzles.koburin.generate import generate as make_puzzle
 from ..puzzles.koburin.pictures import draw, solution_json, svg
 from ..puzzles.koburin.search import ENGINE, whole_script
-from ..solving import Budget, Stats, formula_size, set_memory_limit
+from ..solving import (
+    Budget,
+    Stats,
+    clock_started,
+    deadline,
+    formula_size,
+    limit_memory,
+    parse_timeout,
+)
 from ..sources import read_source
 from .common import (
     EXIT_INTERRUPTED,
@@ -30,6 +39,7 @@ from .common import (
     AsJson,
     Count,
     DryRun,
+    Force,
     Memory,
     Output,
     PrintAsserts,
@@ -41,7 +51,6 @@ from .common import (
     cli_errors,
     dump_json,
     error_line,
-    write_atomic,
 )
 
 if TYPE_CHECKING:
@@ -103,10 +112,10 @@ def _size(puzzle: Koburin) -> str:
     return f"{len(g)} cells"
 
 
-def _emit(text: str, output: Path | None, inputs: list[str]) -> None:
-    typer.echo(text)
+def _emit(text: str, output: Path | None, force: bool) -> None:
     if output is not None:
-        write_atomic(output, text + "\n", inputs)
+        write_output(output, text + "\n", force)
+    typer.echo(text)
 
 
 @app.command("solve")
@@ -130,35 +139,38 @@ def solve_command(
     as_json: AsJson = False,
     output: Output = None,
     svg_path: Svg = None,
+    force: Force = False,
 ) -> None:
     """Solve a Koburin puzzle.
 
     Example: smtpuzzles koburin solve instances/koburin/gen_8x8_s1.txt --unique
     """
-    budget = Budget(timeout)
+    budget = Budget(parse_timeout(timeout), started=clock_started())
+    limit_memory(memory)
+    check_outputs([output, svg_path], [puzzle], force)
     if connectivity not in CONNECTIVITY:
         raise InputError(f"unknown connectivity {connectivity!r}; expected distance or lazy")
-    p = load(puzzle, fmt, variant)
+    with deadline(budget):
+        p = load(puzzle, fmt, variant)
     if to is not None:
         if to == "puzzlink":
-            _emit(to_puzzlink(p), output, [puzzle])
+            _emit(to_puzzlink(p), output, force)
         elif to == "grid":
-            _emit(to_grid_text(p).rstrip("\n"), output, [puzzle])
+            _emit(to_grid_text(p).rstrip("\n"), output, force)
         else:
             raise InputError(f"unknown --to {to!r}; expected puzzlink or grid")
         return
-    set_memory_limit(memory)
     if dry_run:
         if print_asserts:
             comments = _comments(p, puzzle) + ["not solved (--dry-run)"]
-            _emit(whole_script(p, comments=comments).rstrip(), output, [puzzle])
+            _emit(whole_script(p, comments=comments).rstrip(), output, force)
             return
         size = formula_size(encode(p, connectivity).assertions())
         if as_json:
-            _emit(dump_json({"puzzle": "koburin", "size": _size(p), **size}), output, [puzzle])
+            _emit(dump_json({"puzzle": "koburin", "size": _size(p), **size}), output, force)
         else:
             parts = ", ".join(f"{k.replace('_', ' ')}: {v}" for k, v in size.items())
-            _emit(f"koburin {_size(p)}, {len(p.clues)} numbers; {parts}", output, [puzzle])
+            _emit(f"koburin {_size(p)}, {len(p.clues)} numbers; {parts}", output, force)
         return
     run_stats = Stats()
     outcome = solve(p, budget, run_stats, unique=unique, count=count, connectivity=connectivity)
@@ -181,11 +193,11 @@ def solve_command(
     if stats:
         result["stats"] = run_stats.as_dict()
     if svg_path is not None:
-        write_atomic(svg_path, svg(p, outcome.solution, f"koburin {_size(p)}"), [puzzle])
+        write_output(svg_path, svg(p, outcome.solution, f"koburin {_size(p)}"), force)
     if as_json:
-        _emit(dump_json(result), output, [puzzle])
+        _emit(dump_json(result), output, force)
     else:
-        _emit(_text(p, outcome, result, script, run_stats if stats else None), output, [puzzle])
+        _emit(_text(p, outcome, result, script, run_stats if stats else None), output, force)
     if outcome.interrupted:
         error_line("interrupted")
         raise typer.Exit(EXIT_INTERRUPTED)
@@ -274,7 +286,8 @@ def generate_command(
 
     Example: smtpuzzles koburin generate 10 10 --seed 1
     """
-    made = make_puzzle(rows, cols, seed, Budget(timeout))
+    check_outputs([output, solution], [], False)
+    made = make_puzzle(rows, cols, seed, Budget(parse_timeout(timeout), started=clock_started()))
     if made is None:
         typer.echo(
             "smtpuzzles: error: time limit reached before a unique puzzle was made", err=True
@@ -288,8 +301,8 @@ def generate_command(
     else:
         raise InputError(f"unknown --to {to!r}; expected grid or puzzlink")
     if solution is not None:
-        write_atomic(solution, sol_text)
-    _emit(text, output, [])
+        write_output(solution, sol_text, False)
+    _emit(text, output, False)
 
 
 def _puzzle_files(paths: list[Path]) -> list[Path]:

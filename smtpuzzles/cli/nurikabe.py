@@ -12,11 +12,22 @@ import typer
 from ..errors import InputError
 from ..formats.grid import format_clue_grid
 from ..formats.puzzlink import looks_like_url
+from ..output import check_outputs, write_output
 from ..puzzles.nurikabe import STRATEGIES, Outcome, prepare, solve, starting_formula
 from ..puzzles.nurikabe.formats import FORMATS, format_table, parse, to_puzzlink
 from ..puzzles.nurikabe.generate import SHAPES, generate, shape_graph
 from ..puzzles.nurikabe.pictures import json_solution, svg, text_picture
-from ..solving import ENGINES, Budget, Stats, formula_size, set_memory_limit, smtlib_script
+from ..solving import (
+    ENGINES,
+    Budget,
+    Stats,
+    clock_started,
+    deadline,
+    formula_size,
+    limit_memory,
+    parse_timeout,
+    smtlib_script,
+)
 from ..sources import read_source
 from .common import (
     EXIT_INTERRUPTED,
@@ -26,6 +37,7 @@ from .common import (
     AsJson,
     Count,
     DryRun,
+    Force,
     Memory,
     Output,
     PrintAsserts,
@@ -37,7 +49,6 @@ from .common import (
     cli_errors,
     dump_json,
     error_line,
-    write_atomic,
 )
 
 if TYPE_CHECKING:
@@ -123,38 +134,41 @@ def solve_command(
     as_json: AsJson = False,
     output: Output = None,
     svg_path: Svg = None,
+    force: Force = False,
 ) -> None:
     """Solve a Nurikabe puzzle (grid, janko block, puzz.link URL, seed004 line, or table).
 
     Example: smtpuzzles nurikabe solve 'https://puzz.link/p?nurikabe/5/5/g5k2o1k3g' --unique
     """
-    budget = Budget(timeout)
+    budget = Budget(parse_timeout(timeout), started=clock_started())
+    limit_memory(memory)
+    check_outputs([output, svg_path], [puzzle], force)
     if connectivity not in STRATEGIES:
         raise InputError(
             f"unknown --connectivity {connectivity!r}; expected one of {', '.join(STRATEGIES)}"
         )
     if engine is not None and engine not in ENGINES:
         raise InputError(f"unknown --engine {engine!r}; expected one of {', '.join(ENGINES)}")
-    p = load(puzzle, fmt, index)
+    with deadline(budget):
+        p = load(puzzle, fmt, index)
     if to is not None:
         if to != "puzzlink":
             raise InputError(f"unknown --to {to!r}; expected puzzlink")
-        _emit(to_puzzlink(p) + "\n", output, puzzle)
+        _emit(to_puzzlink(p) + "\n", output, force)
         return
     if dry_run:
         enc, _ = prepare(p, budget)
         formula = starting_formula(enc, connectivity)
         if print_asserts:
-            _emit(smtlib_script(formula, comments=_comments(p, connectivity)), output, puzzle)
+            _emit(smtlib_script(formula, comments=_comments(p, connectivity)), output, force)
             return
         size = formula_size(formula)
         if as_json:
             text = dump_json({"puzzle": "nurikabe", "status": "dry-run", **size}) + "\n"
         else:
             text = "".join(f"{k}: {v}\n" for k, v in size.items())
-        _emit(text, output, puzzle)
+        _emit(text, output, force)
         return
-    set_memory_limit(memory)
     stats = Stats()
     search = None
     try:
@@ -198,8 +212,8 @@ def solve_command(
             text += "".join(f"{k}: {v}\n" for k, v in stats.as_dict().items() if k != "probes")
     if svg_path is not None:
         fixed = outcome.fixed if outcome.unique is False else None
-        write_atomic(svg_path, svg(p, first, fixed), [puzzle])
-    _emit(text, output, puzzle)
+        write_output(svg_path, svg(p, first, fixed), force)
+    _emit(text, output, force)
     if outcome.interrupted:
         error_line("interrupted")
         raise typer.Exit(EXIT_INTERRUPTED)
@@ -217,9 +231,9 @@ def _comments(p, connectivity: str) -> list[str]:
     return notes
 
 
-def _emit(text: str, output: Path | None, puzzle: str) -> None:
+def _emit(text: str, output: Path | None, force: bool) -> None:
     if output is not None:
-        write_atomic(output, text, [puzzle])
+        write_output(output, text, force)
     typer.echo(text, nl=False)
 
 
@@ -429,6 +443,7 @@ def generate_command(
     """
     if shape not in SHAPES:
         raise InputError(f"unknown --shape {shape!r}; expected one of {', '.join(SHAPES)}")
+    check_outputs([output], [], False)
     graph, pools = shape_graph(shape, rows, cols, seed)
     made = generate(graph, pools, seed, max_island)
     if made is None:
@@ -443,4 +458,4 @@ def generate_command(
         text = f"# Nurikabe on a {rows}x{cols} {shape} grid (seed {seed})\n" + format_table(p)
     if answer:
         text += "\n" + text_picture(p, picture)
-    _emit(text, output, "")
+    _emit(text, output, False)
