@@ -87,7 +87,7 @@ def parse_puzzlink(text: str, source: str = "<url>", variant: str | None = None)
     if url.flags not in ("", "m"):
         raise InputError(f"unknown koburin URL flag {url.flags!r} (known: 'm')", source)
     check_size(url.rows, url.cols, source)
-    values = decode_4cell(url.body, url.rows * url.cols, source)
+    values = decode_4cell(url.body, url.rows * url.cols, source, url.at)
     graph = rectangle(url.rows, url.cols)
     clues = {i: _number(v) for i, v in enumerate(values) if v is not None}
     return Koburin(graph, clues, variant or ("eight" if url.flags == "m" else "four"))

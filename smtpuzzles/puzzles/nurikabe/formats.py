@@ -91,7 +91,7 @@ def from_clue_grid(grid: ClueGrid, name: str) -> Nurikabe:
 
 def from_url(text: str, source: str) -> Nurikabe:
     link = parse_url(text, source, kind="nurikabe")
-    values = decode_number16(link.body, link.rows * link.cols, source)
+    values = decode_number16(link.body, link.rows * link.cols, source, link.at)
     clues: dict[tuple[int, int], int | None] = {}
     for k, value in enumerate(values):
         if value is None:
