@@ -104,8 +104,13 @@ def read_source(path: str) -> tuple[str, str]:
         data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
         return decode_text(data, "<stdin>"), "<stdin>"
     p = Path(path)
-    if not p.exists():
-        raise InputError("no such file", path)
+    try:
+        p.stat()
+    except FileNotFoundError:
+        raise InputError("no such file", _shown(path)) from None
+    except (OSError, ValueError) as exc:
+        reason = getattr(exc, "strerror", None) or exc
+        raise InputError(f"cannot read: {reason}", _shown(path)) from None
     if p.is_dir():
         raise InputError("is a directory, not a puzzle file", path)
     try:
@@ -117,3 +122,18 @@ def read_source(path: str) -> tuple[str, str]:
     except OSError as exc:
         raise InputError(f"cannot read: {exc.strerror or exc}", path) from None
     return decode_text(data, path), path
+
+
+def path_exists(path: str) -> bool:
+    """Does ``path`` name something on disk? ``False`` (never an exception) for names the
+    system refuses, such as a long URL or text with a NUL byte: a front end asks this
+    to tell a URL or a puzzle from a file name."""
+    try:
+        return Path(path).exists()
+    except (OSError, ValueError):
+        return False
+
+
+def _shown(path: str) -> str:
+    """A path as an error names it: long ones (a URL taken for a file) cut short."""
+    return path if len(path) <= 80 else path[:77] + "..."

@@ -30,7 +30,7 @@ from ..solving import (
     limit_memory,
     parse_timeout,
 )
-from ..sources import read_source
+from ..sources import path_exists, read_source
 from .common import (
     EXIT_INTERRUPTED,
     EXIT_LIMIT,
@@ -94,12 +94,7 @@ def load(puzzle: str, fmt: str, variant: str | None) -> Koburin:
     """Read a puzzle from a URL argument, a file or standard input."""
     if variant is not None and variant not in VARIANTS:
         raise InputError(f"unknown variant {variant!r}; expected one of {', '.join(VARIANTS)}")
-    if (
-        fmt in ("auto", "puzzlink")
-        and "?" in puzzle
-        and "/" in puzzle
-        and not Path(puzzle).exists()
-    ):
+    if fmt in ("auto", "puzzlink") and "?" in puzzle and "/" in puzzle and not path_exists(puzzle):
         return parse(puzzle, "<url>", "puzzlink", variant)
     text, name = read_source(puzzle)
     return parse(text, name, fmt, variant)

@@ -28,7 +28,7 @@ from ..solving import (
     parse_timeout,
     smtlib_script,
 )
-from ..sources import read_source
+from ..sources import path_exists, read_source
 from .common import (
     EXIT_INTERRUPTED,
     EXIT_LIMIT,
@@ -94,7 +94,7 @@ def load(puzzle: str, fmt: str, index: int):
     """The puzzle named by a path, ``-`` (standard input) or a puzz.link URL."""
     if fmt not in FORMATS:
         raise InputError(f"unknown --format {fmt!r}; expected one of {', '.join(FORMATS)}")
-    if looks_like_url(puzzle) and not Path(puzzle).exists():
+    if looks_like_url(puzzle) and not path_exists(puzzle):
         return parse(puzzle, "<url>", fmt, index)
     text, name = read_source(puzzle)
     return parse(text, name, fmt, index)

@@ -142,6 +142,12 @@ def test_numbers_of_thousands_of_digits_are_one_located_line(
     refused(run(*argv, stdin=stdin), where, "too large")
 
 
+@pytest.mark.parametrize("puzzle", ["nurikabe", "koburin"])
+def test_a_url_too_long_for_a_file_name_is_read_as_a_url(puzzle: str) -> None:
+    url = f"https://puzz.link/p?{puzzle}/6/7/sbnan5bh{'9' * 400}"
+    refused(run(puzzle, "solve", url), "URL character")
+
+
 def test_a_huge_start_cell_is_refused() -> None:
     refused(run("floodit", "min", str(BOARDS / "b05x05c4.txt"), "--start", f"{HUGE},0"), "--start")
 
