@@ -272,6 +272,9 @@ def make_case(puzzle: str, index: int, seed: int) -> Case:
     if rng.random() < 0.6:
         text = mutate(text, rng)
     argv, timeout = options(puzzle, rng)
+    if timeout is None and len(text) > 2000:  # a large puzzle may take long without one
+        timeout = 4.0
+        argv += ["--timeout", "4"]
     ctrl_c = round(rng.uniform(0.02, 2.5), 3) if rng.random() < 0.06 else None
     return Case(puzzle, index, [puzzle, *argv, *fmt_argv], text, timeout, ctrl_c)
 

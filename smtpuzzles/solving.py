@@ -302,11 +302,19 @@ class Budget:
 
 
 def _in_z3(frame: Any) -> bool:
-    """Is ``frame`` inside Z3's Python code or a finaliser, where an exception is lost?"""
-    return frame is not None and (
-        frame.f_code.co_filename.startswith(os.path.dirname(z3.__file__))
-        or frame.f_code.co_name == "__del__"
+    """Is ``frame`` inside Z3's Python code, a finaliser or the import machinery, where
+    an exception is lost ("Exception ignored in ...") or leaves a module half made?"""
+    if frame is None:
+        return False
+    code = frame.f_code
+    return (
+        code.co_filename.startswith(_Z3_DIR)
+        or code.co_name == "__del__"
+        or code.co_filename.startswith("<frozen importlib")
     )
+
+
+_Z3_DIR = os.path.dirname(z3.__file__)
 
 
 #: How many Ctrl-Cs (SIGINT) this process has received through our handlers: lets
@@ -338,8 +346,11 @@ def guard_interrupts() -> None:
     def on_interrupt(signum: int, frame: Any) -> None:
         _count_interrupt()
         if _in_z3(frame):
-            threading.Timer(0.001, os.kill, (os.getpid(), signal.SIGINT)).start()
-            return
+            try:
+                threading.Timer(0.001, os.kill, (os.getpid(), signal.SIGINT)).start()
+                return
+            except RuntimeError:  # no thread to be had (the memory cap): stop here
+                pass
         raise KeyboardInterrupt
 
     signal.signal(signal.SIGINT, on_interrupt)
