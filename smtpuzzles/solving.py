@@ -363,6 +363,12 @@ def guard_interrupts() -> None:
 _held: list[Any] = []
 
 
+def hold(thing: Any) -> None:
+    """Keep ``thing`` (say, the traceback of a caught :class:`TimeUp`, whose frames hold
+    half-built formulas) alive until the next run starts, instead of freeing it now."""
+    _held.append(thing)
+
+
 def outer_running() -> bool:
     """Is a :func:`deadline` timer armed already (so a new block is nested in it)?"""
     if threading.current_thread() is not threading.main_thread():
@@ -415,8 +421,8 @@ def deadline(budget: Budget) -> Iterator[None]:
     signal.setitimer(signal.ITIMER_REAL, min(arm) if arm else 0)
     try:
         yield
-    except (TimeUp, KeyboardInterrupt, MemoryError, MemoryLimitExceeded) as exc:
-        _held.append(exc.__traceback__)  # see _held: the half-built state is not freed now
+    except BaseException as exc:
+        hold(exc.__traceback__)  # the half-built state is not freed now (see _held)
         raise
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)

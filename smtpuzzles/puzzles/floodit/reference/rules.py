@@ -32,7 +32,7 @@ from typing import Any
 import z3
 
 from smtpuzzles.puzzles.floodit.model import ClusterGraph
-from smtpuzzles.solving import Budget, Stats, TimeUp, check
+from smtpuzzles.solving import Budget, Stats, TimeUp, check, hold
 
 
 @dataclass(frozen=True)
@@ -130,7 +130,8 @@ def reference_search(
         began = budget.elapsed()
         try:
             answer, moves = reference_exact(g, horizon, budget, stats)
-        except TimeUp:  # the deadline ended building this probe: keep the best so far
+        except TimeUp as exc:  # the deadline ended building this probe: keep the best so far
+            hold(exc.__traceback__)
             break
         probes.append(
             {
