@@ -14,10 +14,19 @@ from typing import Any, NoReturn
 import typer
 
 from .. import api
-from ..errors import InputError
+from ..output import write_output
 from ..puzzle import Puzzle, puzzle_class
 from ..result import Outcome, Result, Status
-from ..solving import Budget, MemoryLimitExceeded, TimeUp, deadline, set_memory_limit
+from ..solving import (
+    Budget,
+    MemoryLimitExceeded,
+    TimeUp,
+    clock_started,
+    deadline,
+    limit_memory,
+    parse_memory,
+    parse_timeout,
+)
 from .common import (
     EXIT_INTERRUPTED,
     EXIT_LIMIT,
@@ -25,7 +34,6 @@ from .common import (
     EXIT_OK,
     dump_json,
     error_line,
-    write_atomic,
 )
 from .options import Shared
 
@@ -61,8 +69,8 @@ def solve(
     ``load`` and ``solve`` are the puzzle's own options for :func:`api.load` and
     :func:`api.solve`; ``extra(puzzle, result)`` prints what only this puzzle shows.
     """
-    budget = Budget(api.check_timeout(shared.timeout))
-    set_memory_limit(shared.memory)
+    budget = Budget(parse_timeout(shared.timeout), started=clock_started())
+    limit_memory(parse_memory(shared.memory))
     inputs = [source]
     check_outputs(shared, inputs)
     try:
@@ -103,7 +111,7 @@ def solve(
         if extra is not None:
             extra(puzzle, result)
     if shared.svg is not None and result.answer is not None:
-        write_atomic(shared.svg, result.svg(), inputs)
+        write_output(shared.svg, result.svg(), shared.force)
     if result.stopped == "interrupted":
         error_line("interrupted")
     raise typer.Exit(exit_code(result, shared))
@@ -198,12 +206,9 @@ def convert(puzzle_text: str, shared: Shared, inputs: list[str]) -> None:
 
 def check_outputs(shared: Shared, inputs: list[str]) -> None:
     """Refuse unusable output paths before any work is done."""
-    paths = [p for p in (shared.output, shared.svg) if p is not None]
-    if len(paths) == 2 and Path(paths[0]).resolve() == Path(paths[1]).resolve():
-        raise InputError("-o and --svg name the same file", str(paths[0]))
-    for path in paths:
-        if str(path) in inputs:
-            raise InputError("refusing to overwrite an input file", str(path))
+    from ..output import check_outputs as check
+
+    check([shared.output, shared.svg], inputs, shared.force)
 
 
 def _emit(text: str, shared: Shared, inputs: list[str]) -> None:
@@ -211,4 +216,4 @@ def _emit(text: str, shared: Shared, inputs: list[str]) -> None:
     sys.stdout.write(text)
     sys.stdout.flush()
     if shared.output is not None:
-        write_atomic(shared.output, text, inputs)
+        write_output(shared.output, text, shared.force)

@@ -120,7 +120,7 @@ def test_timeout_reports_what_is_known() -> None:
     board = str(ROOT / "instances" / "floodit" / "b20x20c6.txt")
     early = json.loads(run("min", board, "--json", "--timeout", "0.001").stdout)
     assert list(early) == KEYS and early["stopped"] == "timeout"
-    result = run("min", board, "--json", "--timeout", "0.3")
+    result = run("min", board, "--json", "--timeout", "2")
     assert result.exit_code == 3, result.output
     obj = json.loads(result.stdout)
     assert obj["status"] == "unknown" and obj["stopped"] == "timeout"

@@ -41,6 +41,7 @@ class FloodIt(Puzzle):
     def __init__(self, board: Board, start: tuple[int, int] = (0, 0)) -> None:
         self.board = board
         self.start = start
+        self._stopped = False  #: a solve stopped at a limit: describe builds nothing more
 
     @property
     def name(self) -> str:  # type: ignore[override]
@@ -72,12 +73,12 @@ class FloodIt(Puzzle):
         if ask.unique or ask.count is not None:
             raise InputError("unique and count are not Flood-It options")
         mode, args, options = ask.mode, ask.args, ask.options
-        timeout = ask.budget.remaining()
         if options.get("encoding", "layered") == "reference":
             from .reference.search import run_reference
 
+            print_asserts = options.get("print_asserts", False)
             outcome = run_reference(
-                self.board, mode, args, self.start, timeout, options.get("print_asserts", False)
+                self.board, mode, args, self.start, None, print_asserts, ask.budget
             )
         else:
             from .search import run_mode
@@ -88,16 +89,21 @@ class FloodIt(Puzzle):
                 args,
                 self.start,
                 options.get("engine", "sat"),
-                timeout,
+                None,
                 options.get("counting", True),
                 options.get("print_asserts", False),
                 options.get("bound_nodes", BOUND_NODES),
                 options.get("strategy", STRATEGY),
-                self.graph,
+                self.__dict__.get("graph"),
+                ask.budget,
             )
+            held = outcome.held[0] if isinstance(outcome.held, tuple) else outcome.held
+            if held is not None:  # the cluster graph the search built, kept for the report
+                self.__dict__.setdefault("graph", held.graph)
         if outcome.smtlib is not None:
             outcome.questions.append(outcome.smtlib)
         outcome.details["proven_by"] = outcome.proven_by
+        self._stopped = outcome.stopped is not None
         return outcome
 
     def formula(
@@ -130,8 +136,12 @@ class FloodIt(Puzzle):
         return f"{self.board.rows}x{self.board.cols}"
 
     def describe(self) -> str:
+        """Size, colours, clusters (``?`` when a stopped search never counted them: a
+        report after a time limit does not build the cluster graph), start cell."""
+        graph = self.__dict__.get("graph")
+        clusters = "?" if graph is None and self._stopped else len(self.graph)
         return (
-            f"{self.size()}, {self.board.n_colours} colours, {len(self.graph)} clusters, "
+            f"{self.size()}, {self.board.n_colours} colours, {clusters} clusters, "
             f"start {self.start[0]},{self.start[1]}"
         )
 

@@ -32,7 +32,7 @@ from collections.abc import Sequence
 import z3
 
 from ...smtlib import and_, or_, plus
-from ...solving import new_solver, smtlib_script
+from ...solving import new_solver, parse_into, parse_terms, smtlib_script
 from .model import ClusterGraph
 
 #: ``flooded[t][i]``: the name of the variable, ``"true"`` for the start cluster, or
@@ -104,7 +104,7 @@ class FloodFormula:
 
     def _feed(self, t: int) -> None:
         if self.solver is not None:
-            self.solver.from_string("\n".join(self.layers[t]))
+            parse_into(self.solver, "\n".join(self.layers[t]))
 
     def extend(self, horizon: int) -> None:
         """Add layers until the formula reaches ``horizon`` moves."""
@@ -261,7 +261,7 @@ class FloodFormula:
 
     def assertions(self, horizon: int, exact: bool = False) -> list[z3.BoolRef]:
         """The formula "done within ``horizon`` moves" as Z3 terms (for printing, sizes)."""
-        facts = list(z3.parse_smt2_string(self.text(horizon)))
+        facts = parse_terms(self.text(horizon))
         return facts + self.goal(horizon, exact)
 
     def script(self, horizon: int, exact: bool = False, comments: Sequence[str] = ()) -> str:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import z3
@@ -30,6 +30,7 @@ from ...solving import (
     deadline,
     formula_size,
     optimize_script,
+    parse_into,
 )
 from .check import check_solution
 from .model import Board, ClusterGraph, cluster_graph
@@ -102,6 +103,12 @@ class Outcome(result.Outcome):
     def moves(self, moves: list[int] | None) -> None:
         self.solutions = [] if moves is None else [moves]
 
+    clusters: int | None = None  #: clusters of the board (None: stopped before counting)
+    #: The search behind the outcome, kept alive with it: freeing a large solver takes Z3
+    #: a second or more, which belongs after the answer is out (or to a process that
+    #: ends without freeing, see ``solving.exit_now``), not inside the time limit.
+    held: Any = field(default=None, repr=False, compare=False)
+
     @property
     def length(self) -> int | None:
         return None if self.moves is None else len(self.moves)
@@ -125,6 +132,7 @@ class Search:
         bound_nodes: int = BOUND_NODES,
         strategy: str = STRATEGY,
         graph: ClusterGraph | None = None,
+        budget: Budget | None = None,
     ) -> None:
         self.board = board
         self.bound_nodes = bound_nodes
@@ -132,9 +140,10 @@ class Search:
         self.start = start
         self.engine = engine
         self.counting = counting
-        self.budget = Budget(timeout_s)
+        self.budget = budget if budget is not None else Budget(timeout_s)
         self.outcome = Outcome(mode=mode)
         self.graph: ClusterGraph = graph or cluster_graph(board.grid, start)
+        self.outcome.clusters = len(self.graph)
         self._formula: FloodFormula | None = None
         self.clauses = False  #: build the flood rule as clauses (see :meth:`probe`)
         self.lb = lower_bound(self.graph)
@@ -408,41 +417,66 @@ def run_mode(
     bound_nodes: int = BOUND_NODES,
     strategy: str = STRATEGY,
     graph: ClusterGraph | None = None,
+    budget: Budget | None = None,
 ) -> Outcome:
     """Run ``mode`` (solve, exact, search, min, opt) on ``board`` and return the outcome.
 
-    Never raises on a time limit or Ctrl-C: the outcome then has status ``unknown``,
-    the best solution found and the proven bounds, and ``stopped`` says why.
+    Never raises on a time limit, the memory cap or Ctrl-C: the outcome then has status
+    ``unknown``, the best solution found and the proven bounds, and ``stopped`` says
+    why. Everything runs under the deadline: the cluster graph, the bounds, the
+    playouts and their checks, the formula text and the script of ``print_asserts``.
+    ``budget`` (else a new one of ``timeout_s``) lets a front end count from its start.
     """
+    budget = budget if budget is not None else Budget(timeout_s)
     began = time.monotonic()
-    s = Search(board, start, engine, timeout_s, counting, mode, bound_nodes, strategy, graph)
+    outcome = Outcome(mode=mode)
     opt: z3.Optimize | None = None
     try:
-        if mode == "solve":
-            s.solve()
-        elif mode == "exact":
-            s.exact(args[0])
-        elif mode == "search":
-            s.search(args[0], args[1])
-        elif mode == "min":
-            s.minimum()
-        elif mode == "opt":
-            opt = s.optimize()
-        else:
-            raise ValueError(f"unknown mode {mode!r}")
-    except _TimeUp:
-        s.outcome.status, s.outcome.stopped = "unknown", "timeout"
-    except MemoryLimitExceeded:
-        s.outcome.status, s.outcome.stopped = "unknown", "memory"
+        with deadline(budget):
+            s = Search(
+                board,
+                start,
+                engine,
+                timeout_s,
+                counting,
+                mode,
+                bound_nodes,
+                strategy,
+                graph,
+                budget,
+            )
+            outcome = s.outcome
+            outcome.held = s
+            if mode == "solve":
+                s.solve()
+            elif mode == "exact":
+                s.exact(args[0])
+            elif mode == "search":
+                s.search(args[0], args[1])
+            elif mode == "min":
+                s.minimum()
+            elif mode == "opt":
+                opt = s.optimize()
+                outcome.held = (s, opt)
+            else:
+                raise ValueError(f"unknown mode {mode!r}")
+            if print_asserts:
+                if opt is not None:
+                    title = f"{board.name}: Flood-It, Z3 Optimize"
+                    outcome.smtlib = optimize_script(opt, [title])
+                else:
+                    outcome.smtlib = s.scripts(mode, args)
+    except (_TimeUp, TimeUp):
+        outcome.stopped = "timeout"
+    except (MemoryLimitExceeded, MemoryError):
+        outcome.stopped = "memory"
     except (Interrupted, KeyboardInterrupt):
-        s.outcome.status, s.outcome.stopped = "unknown", "interrupted"
-    if print_asserts and s.outcome.stopped is None:
-        if opt is not None:
-            s.outcome.smtlib = optimize_script(opt, [f"{board.name}: Flood-It, Z3 Optimize"])
-        else:
-            s.outcome.smtlib = s.scripts(mode, args)
-    s.outcome.elapsed_s = time.monotonic() - began
-    return s.outcome
+        outcome.stopped = "interrupted"
+    if outcome.stopped is not None:
+        outcome.status = "unknown"
+        outcome.smtlib = None
+    outcome.elapsed_s = time.monotonic() - began
+    return outcome
 
 
 def optimize_problem(
@@ -454,7 +488,7 @@ def optimize_problem(
     # Turning 0-1 integers into pseudo-Booleans made Optimize 6x slower here.
     opt.set("elim_01", False)
     formula = FloodFormula(g, counting=counting, feed=False)
-    opt.from_string(formula.text(horizon))
+    parse_into(opt, formula.text(horizon))
     done = [z3.Bool(f"done_t{t}") for t in range(horizon + 1)]
     opt.add(done[horizon])
     moves_before_done = [z3.If(d, 0, 1) for d in done[:horizon]]
@@ -468,9 +502,24 @@ def dry_run(
     args: tuple[int, ...],
     start: tuple[int, int] = (0, 0),
     counting: bool = True,
+    budget: Budget | None = None,
 ) -> tuple[dict[str, Any], str]:
     """Build, do not solve, the formula a mode would ask first (``exact``: N moves;
-    ``search``: HI; otherwise the playout's length): its sizes and its script."""
+    ``search``: HI; otherwise the playout's length): its sizes and its script.
+
+    Runs under ``budget``'s deadline: raises :class:`TimeUp` when it runs out and
+    ``KeyboardInterrupt`` on Ctrl-C (there is no partial answer to report)."""
+    with deadline(budget if budget is not None else Budget()):
+        return _dry_run(board, mode, args, start, counting)
+
+
+def _dry_run(
+    board: Board,
+    mode: str,
+    args: tuple[int, ...],
+    start: tuple[int, int],
+    counting: bool,
+) -> tuple[dict[str, Any], str]:
     g = cluster_graph(board.grid, start)
     if mode == "exact" and args[0] > len(g) - 1:
         raise InputError(

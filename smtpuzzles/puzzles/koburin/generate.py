@@ -22,6 +22,7 @@ import z3
 
 from ...graph import Graph, rectangle
 from ...solving import Budget
+from ...sources import check_size
 from .model import Koburin, Solution
 from .rules import parse_terms
 from .search import Search
@@ -183,6 +184,7 @@ def generate(
 ) -> tuple[Koburin, Solution, str] | None:
     """A puzzle with a unique solution, that solution, and the solution in ``.sol`` text
     (``None`` if the budget ran out)."""
+    check_size(rows, cols)
     budget = budget or Budget()
     rng = random.Random(seed)
     graph = rectangle(rows, cols)

@@ -29,6 +29,7 @@ import z3
 
 from ...connectivity import RegionText, connected_smtlib
 from ...smtlib import count, escape
+from ...solving import parse_terms as parse_text
 from .model import Koburin
 
 Edge = tuple[int, int]
@@ -141,7 +142,7 @@ def parse_terms(enc: Encoding, terms: list[str]) -> list[z3.BoolRef]:
         if enc.region is not None:
             enc.declarations += "".join(f"{d}\n" for d in enc.region.declarations)
     text = enc.declarations + "".join(f"(assert {t})\n" for t in terms)
-    return list(z3.parse_smt2_string(text, ctx=enc.ctx))
+    return parse_text(text, enc.ctx)
 
 
 def _parse(enc: Encoding, rules: dict[str, list[str]]) -> None:

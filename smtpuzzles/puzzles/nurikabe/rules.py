@@ -29,6 +29,7 @@ import z3
 
 from ...connectivity import connected_smtlib
 from ...smtlib import and_, count, escape, or_
+from ...solving import parse_terms
 from .model import Nurikabe
 from .presolve.deduce import Deductions, deduce, distances_within, wall_size
 
@@ -85,7 +86,7 @@ class Encoding:
         self, connectivity: bool = True, counted: bool = True, ctx: z3.Context | None = None
     ) -> list[z3.BoolRef]:
         """The assertions of :meth:`text` as Z3 terms (of ``ctx``)."""
-        return list(z3.parse_smt2_string(self.text(connectivity, counted), ctx=ctx))
+        return parse_terms(self.text(connectivity, counted), ctx)
 
     def local(self) -> list[z3.BoolRef]:
         """Every rule but connectivity and the count: what the lazy strategy starts from."""

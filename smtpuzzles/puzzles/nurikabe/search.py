@@ -23,7 +23,17 @@ import z3
 
 from ...errors import CheckFailure
 from ...result import Outcome
-from ...solving import Budget, Interrupted, Stats, TimeUp, check, deadline, new_solver
+from ...solving import (
+    Budget,
+    Interrupted,
+    Stats,
+    TimeUp,
+    check,
+    deadline,
+    new_context,
+    new_solver,
+    parse_into,
+)
 from .check import problems
 from .model import Nurikabe, Picture
 from .presolve.backtrack import Trial, backtrack
@@ -147,9 +157,9 @@ class Search:
         has a Z3 context of its own, so the last phase repeats the first exactly before
         it goes on: in one shared context the terms left by earlier solvers change the
         order Z3 searches in (janko 0683 took 17 s where it had taken 2.2 s)."""
-        ctx = z3.Context() if self.phased else None
+        ctx = new_context() if self.phased else None
         solver = new_solver(self.engine, ctx=ctx)
-        solver.from_string(self.enc.text(self.strategy == "distance", self.counted))
+        parse_into(solver, self.enc.text(self.strategy == "distance", self.counted))
         if self.limit is not None:
             solver.set("max_conflicts", self.limit)
         solver.add(*(self._here(c, solver) for c in self.added))
