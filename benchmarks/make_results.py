@@ -31,6 +31,14 @@ def _table(head: list[str], rows: list[list[Any]]) -> str:
 
 def provenance(data: dict[str, Any], name: str) -> str:
     """Where a table comes from: script, versions, machine (the date is in the file)."""
+    if "command" not in data:  # a results file of its own shape (limits.py)
+        m = data["machine"]
+        return (
+            f"*smtpuzzles {data['package_version']}, z3 {data['z3_version']}, Python "
+            f"{m.get('python')}; {m.get('processor')}, {m.get('cpus')} cores. Made by "
+            f"`python benchmarks/{name}.py`; the runs and the date are in "
+            f"`benchmarks/results/{name}.json`.*"
+        )
     m = data["machine"]
     load = ", ".join(str(x) for x in m.get("load_at_start", []))
     script = data["command"].split()[0]
@@ -226,6 +234,24 @@ def floodit_peer_astar(d: dict[str, Any]) -> str:
     )
 
 
+def limits(d: dict[str, Any]) -> str:
+    head = ["case", "`--timeout`", "`--memory`", "runs", "latest end past the limit", "peak MB"]
+    head += ["held"]
+    rows = []
+    for c in d["cases"]:
+        over = c["max_over_s"]
+        rows.append(
+            [c["case"], f"{c['timeout_s']:g} s", f"{c['memory_mb']} MB" if c["memory_mb"] else "-"]
+            + [len(c["runs"]), f"{over:.2f} s" if over >= 0 else "ended before it"]
+            + [round(c["max_peak_mb"]), "yes" if c["held"] else "**no**"]
+        )
+    return _table(head, rows) + (
+        f"\n\nEach case alone, a whole process as a user runs it; held: every run ended within "
+        f"{d['prompt_s']:g} s of its `--timeout`, and under `--memory` peaked within the cap "
+        f"above a trivial run's {d['baseline_peak_mb']} MB."
+    )
+
+
 RENDER: dict[str, tuple[str, Callable[[dict[str, Any]], str]]] = {
     "floodit_pc19": ("Flood-It: pc19, `min`", floodit_pc19),
     "floodit_99problems": ("Flood-It: 99problems, `min`", floodit_99problems),
@@ -235,6 +261,7 @@ RENDER: dict[str, tuple[str, Callable[[dict[str, Any]], str]]] = {
     "nurikabe_janko_distance": ("Nurikabe: the janko corpus", nurikabe_janko_distance),
     "nurikabe_connectivity": ("Nurikabe: distance against lazy", nurikabe_connectivity),
     "koburin_janko": ("Koburin: the janko corpus", koburin_janko),
+    "limits": ("Time and memory limits", limits),
 }
 
 
