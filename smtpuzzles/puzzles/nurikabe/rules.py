@@ -24,6 +24,7 @@ one (or the number of cells the wall can have less one).
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -72,6 +73,8 @@ class Encoding:
     #: per clue, the cells its island can reach and the names of "the island holds it"
     island: dict[int, dict[int, str]]
     blocks: dict[str, Block] = field(default_factory=dict)
+    #: per region (a clue, or ``WALL``), each cell's distance term and the region's bounds
+    dist: dict[int, tuple[dict[int, str], int]] = field(default_factory=dict)
     wall_root: int | None = None  #: a cell known black (the lazy cuts keep its piece)
 
     def b(self, i: int) -> str:
@@ -228,6 +231,7 @@ def islands_connected(enc: Encoding) -> Block:
         )
         declared += region.declarations
         out += region.constraints
+        enc.dist[k] = (region.dist, high)
     return Block(
         "islands connected",
         "Distance to the clue: the clue is at 0, and every other cell of an island has a"
@@ -255,6 +259,7 @@ def wall_connected(enc: Encoding) -> Block:
     high = len(candidates) - 1 if size is None else min(size, len(candidates)) - 1
     member = {i: enc.b(i) for i in candidates}
     region = connected_smtlib(puzzle.graph, member, "wall", None, high, step="less")
+    enc.dist[WALL] = (region.dist, high)
     return Block("wall connected", says, region.constraints, region.declarations)
 
 
@@ -290,9 +295,35 @@ def islands_counted(enc: Encoding) -> Block:
     return Block(COUNT, says, [f"(= {euler} {len(puzzle.clues)})"])
 
 
+#: The key of the wall's distances in :attr:`Encoding.dist`.
+WALL = -1
+
+
+def _labels(enc: Encoding, region: int, root: int, members: set[int]) -> list[str]:
+    """Distances for the known members joined to ``root`` through known members: their
+    steps from it inside that part (where those fit the region's bounds)."""
+    names, high = enc.dist.get(region, ({}, 0))
+    nbrs = enc.puzzle.neighbours
+    steps, queue = {root: 0}, deque([root])
+    while queue:
+        i = queue.popleft()
+        for j in nbrs[i]:
+            if j in members and j not in steps:
+                steps[j] = steps[i] + 1
+                queue.append(j)
+    low = enc.base.reach.get(region, {})
+    return [
+        f"(= {names[i]} {d})"
+        for i, d in sorted(steps.items())
+        if i != root and i in names and not names[i].isdigit() and low.get(i, 0) <= d <= high
+    ]
+
+
 def facts(enc: Encoding) -> Block | None:
     """What presolving proved, as unit assertions: cells known black, cells known in an
-    island, and cells an island was proved never to hold."""
+    island, and cells an island was proved never to hold; then distance labels of the
+    known cells (steps from the root through known cells: not implied, one labelling
+    of the many every solution has, which keeps the answer)."""
     known, base = enc.known, enc.base
     if known is base:
         return None
@@ -303,6 +334,13 @@ def facts(enc: Encoding) -> Block | None:
     for k, cells in enc.island.items():
         kept = known.reach.get(k, {})
         out += [f"(not {enc.has(k, i)})" for i in cells if i not in kept]
+    for k in enc.island:
+        mine = {i for i, o in known.owner.items() if o == k}
+        out += _labels(enc, k, k, mine)
+    candidates = [i for i in range(len(enc.puzzle)) if i not in enc.puzzle.clues]
+    first = next((i for i in candidates if i not in known.owner), None)
+    if first is not None and first in known.black:  # the wall's root is known
+        out += _labels(enc, WALL, first, known.black)
     return Block(
         "presolve facts",
         "Proved before the solver ran (deductions, hypotheses, searches); each is implied"
