@@ -108,7 +108,7 @@ class Encoding:
             legend=legend(self),
             declarations=self.declarations(),
             blocks=kept,
-            facts=facts(self),
+            facts=facts(self, connectivity),
         )
 
     def text(self, connectivity: bool = True, counted: bool = True) -> str:
@@ -319,11 +319,12 @@ def _labels(enc: Encoding, region: int, root: int, members: set[int]) -> list[st
     ]
 
 
-def facts(enc: Encoding) -> Block | None:
+def facts(enc: Encoding, labels: bool = True) -> Block | None:
     """What presolving proved, as unit assertions: cells known black, cells known in an
     island, and cells an island was proved never to hold; then distance labels of the
     known cells (steps from the root through known cells: not implied, one labelling
-    of the many every solution has, which keeps the answer)."""
+    of the many every solution has, which keeps the answer; left out with ``labels``
+    false, for a formula without the connectivity rules)."""
     known, base = enc.known, enc.base
     if known is base:
         return None
@@ -334,12 +335,12 @@ def facts(enc: Encoding) -> Block | None:
     for k, cells in enc.island.items():
         kept = known.reach.get(k, {})
         out += [f"(not {enc.has(k, i)})" for i in cells if i not in kept]
-    for k in enc.island:
+    for k in enc.island if labels else ():
         mine = {i for i, o in known.owner.items() if o == k}
         out += _labels(enc, k, k, mine)
     candidates = [i for i in range(len(enc.puzzle)) if i not in enc.puzzle.clues]
     first = next((i for i in candidates if i not in known.owner), None)
-    if first is not None and first in known.black:  # the wall's root is known
+    if labels and first is not None and first in known.black:  # the wall's root is known
         out += _labels(enc, WALL, first, known.black)
     return Block(
         "presolve facts",
