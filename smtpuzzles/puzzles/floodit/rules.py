@@ -115,8 +115,9 @@ class FloodFormula:
     def _block(self, t: int, rule: str) -> Block:
         layer = self.layers[t]
         if rule not in layer:
-            moves = f"move {t - 1}" if t > 0 else "the start"
-            layer[rule] = Block(f"{rule} ({moves})", RULES[rule])
+            when = f"after move {t - 1}" if t > 0 else "at the start"
+            said = any(rule in earlier for earlier in self.layers[:t])
+            layer[rule] = Block(f"{rule} ({when})", "" if said else RULES[rule])
         return layer[rule]
 
     def _say(self, t: int, term: str, rule: str) -> None:
