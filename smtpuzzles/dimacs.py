@@ -26,6 +26,9 @@ SMALL_RANGE = 16
 
 _BIT = "{}!bit{}"
 
+#: The CNF of a formula the tactics refute on their own: one empty clause.
+UNSAT = "c the formula is unsatisfiable on its own\np cnf 0 1\n0\n"
+
 
 def _bounds(goal: z3.Goal) -> dict[str, list[int | None]]:
     """Each integer variable's range, from the goal's top-level bounds (``x >= c``,
@@ -95,6 +98,8 @@ def to_dimacs(script_text: str) -> str:
     goal = z3.Goal(ctx=ctx)
     goal.add(z3.parse_smt2_string(script_text, ctx=ctx))
     simple = z3.Tactic("simplify", ctx)(goal)[0]
+    if simple.inconsistent():
+        return UNSAT
     bools, ints = _variables(goal)
     ranges = _bounds(simple)
     widths: dict[str, tuple[int, int]] = {}
@@ -113,7 +118,7 @@ def to_dimacs(script_text: str) -> str:
         raise ValueError("the tactics split the formula: no single CNF")
     clauses = cnf[0]
     if clauses.inconsistent():
-        return "c the formula is unsatisfiable on its own\np cnf 0 1\n0\n"
+        return UNSAT
     dimacs = clauses.dimacs(True)
     index = {}
     body = []

@@ -66,12 +66,15 @@ class Encoding:
     proved (``known``; the plain reach when nothing was presolved)."""
 
     puzzle: Nurikabe
-    base: Deductions  #: the clues' breadth-first reach: the island variables
+    #: the reach of every clue, which defines the island variables: the plain
+    #: breadth-first reach, or what presolving left of it
+    base: Deductions
     known: Deductions  #: what presolving proved (``base`` itself under ``none``)
+    presolved: bool = False  #: ``known`` came from presolving (its facts are stated)
     #: the SMT-LIB name of "cell ``i`` is black", per cell
-    black_names: list[str]
+    black_names: list[str] = field(default_factory=list)
     #: per clue, the cells its island can reach and the names of "the island holds it"
-    island: dict[int, dict[int, str]]
+    island: dict[int, dict[int, str]] = field(default_factory=dict)
     blocks: dict[str, Block] = field(default_factory=dict)
     #: per region (a clue, or ``WALL``), each cell's distance term and the region's bounds
     dist: dict[int, tuple[dict[int, str], int]] = field(default_factory=dict)
@@ -131,14 +134,15 @@ class Encoding:
         return {k: {i: z3.Bool(n, ctx) for i, n in c.items()} for k, c in self.island.items()}
 
 
-def variables(puzzle: Nurikabe, base: Deductions, known: Deductions) -> Encoding:
+def variables(puzzle: Nurikabe, base: Deductions, known: Deductions | None) -> Encoding:
     name = [escape(n) for n in puzzle.graph.names]
     black_names = [f"black_{n}" for n in name]
     island_names = {
         k: {i: f"island_{name[k]}_has_{name[i]}" for i in sorted(cells)}
         for k, cells in base.reach.items()
     }
-    return Encoding(puzzle, base, known, black_names, island_names)
+    presolved = known is not None
+    return Encoding(puzzle, base, known or base, presolved, black_names, island_names)
 
 
 def legend(enc: Encoding) -> list[str]:
@@ -320,21 +324,19 @@ def _labels(enc: Encoding, region: int, root: int, members: set[int]) -> list[st
 
 
 def facts(enc: Encoding, labels: bool = True) -> Block | None:
-    """What presolving proved, as unit assertions: cells known black, cells known in an
-    island, and cells an island was proved never to hold; then distance labels of the
+    """What presolving proved, as unit assertions: cells known black and cells known in
+    an island (cells it proved out of an island's reach have no variable: see
+    :func:`encode`); then distance labels of the
     known cells (steps from the root through known cells: not implied, one labelling
     of the many every solution has, which keeps the answer; left out with ``labels``
     false, for a formula without the connectivity rules)."""
-    known, base = enc.known, enc.base
-    if known is base:
+    known = enc.known
+    if not enc.presolved:
         return None
     out = [enc.b(i) for i in sorted(known.black)]
     for i, k in sorted(known.owner.items()):
         if i != k:
             out.append(enc.has(k, i) if i in enc.island[k] else "false")
-    for k, cells in enc.island.items():
-        kept = known.reach.get(k, {})
-        out += [f"(not {enc.has(k, i)})" for i in cells if i not in kept]
     for k in enc.island if labels else ():
         mine = {i for i, o in known.owner.items() if o == k}
         out += _labels(enc, k, k, mine)
@@ -344,8 +346,9 @@ def facts(enc: Encoding, labels: bool = True) -> Block | None:
         out += _labels(enc, WALL, first, known.black)
     return Block(
         "presolve facts",
-        "Proved before the solver ran (deductions, hypotheses, searches); each is implied"
-        " by the rules above, so the answer is the same without them.",
+        "Proved before the solver ran (deductions, hypotheses, searches). The cells are"
+        " implied by the rules above; the distances are one labelling that every solution"
+        " has. The answer is the same without them.",
         out,
     )
 
@@ -364,9 +367,13 @@ RULES: tuple[Callable[[Encoding], Block], ...] = (
 
 
 def encode(puzzle: Nurikabe, known: Deductions | None = None) -> Encoding:
-    """Every rule of ``puzzle``, and the facts ``known`` (none when it is ``None``)."""
-    base = reach(puzzle)
-    enc = variables(puzzle, base, base if known is None else known)
+    """Every rule of ``puzzle``, and the facts ``known`` (none when it is ``None``).
+
+    The island variables range over each clue's reach: the plain breadth-first reach
+    (:func:`reach`), or the reach presolving left (``known``): a cell it proved out of
+    an island's reach has no variable for it, so every rule is over fewer variables,
+    which the solver reads and searches faster."""
+    enc = variables(puzzle, reach(puzzle) if known is None else known, known)
     enc.wall_root = min(enc.known.black, default=None)  #: where lazy cuts anchor the wall
     for rule in RULES:
         block = rule(enc)
