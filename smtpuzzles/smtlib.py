@@ -159,7 +159,7 @@ class Script:
     def _repr_markdown_(self) -> str:
         """The script rule by rule in a notebook: each block's comment as a heading,
         its SMT-LIB beneath it."""
-        out = [f"**{html.escape(line)}**  " for line in self.title]
+        out = [f"**{html.escape(line, quote=False)}**  " for line in self.title]
         if self.legend:
             out.append("\n" + "\n".join(f"- `{line}`" for line in self.legend))
         sizes = self.size()
@@ -168,7 +168,9 @@ class Script:
             f"{sizes['int_vars']} integer variables ({self.logic})"
         )
         for block in self.parts():
-            out.append(f"\n#### {html.escape(block.rule)}\n\n{html.escape(block.says)}")
+            out.append(
+                f"\n#### {html.escape(block.rule, quote=False)}\n\n{html.escape(block.says, quote=False)}"
+            )
             code = block.declarations + [f"(assert {t})" for t in block.asserts]
             out.append("```smt\n" + "\n".join(code) + "\n```")
         if self.commands:
