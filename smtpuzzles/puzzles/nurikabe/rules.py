@@ -33,7 +33,7 @@ import z3
 from ...connectivity import connected_smtlib
 from ...smtlib import Block, Script, and_, count, escape, or_
 from .model import Nurikabe
-from .presolve.deduce import Deductions, _reach, wall_size
+from .presolve.deduce import Deductions, _reach, distances_within, wall_size
 
 #: Presolve levels: ``none`` gives the solver the rules alone; ``full`` adds what the
 #: deductions, hypotheses and the detours' searches prove.
@@ -78,7 +78,8 @@ class Encoding:
     blocks: dict[str, Block] = field(default_factory=dict)
     #: per region (a clue, or ``WALL``), each cell's distance term and the region's bounds
     dist: dict[int, tuple[dict[int, str], int]] = field(default_factory=dict)
-    wall_root: int | None = None  #: a cell known black (the lazy cuts keep its piece)
+    #: the wall's given root, a cell presolving proved black (the lazy cuts keep its piece)
+    wall_root: int | None = None
 
     def b(self, i: int) -> str:
         """The SMT-LIB name of "cell ``i`` is black"."""
@@ -246,24 +247,42 @@ def islands_connected(enc: Encoding) -> Block:
 
 
 def wall_connected(enc: Encoding) -> Block:
-    """The wall is one distance-to-root region, its root the black cell of least index.
+    """The wall is one distance-to-root region: rooted at the black cell of least index,
+    or under presolving at the first cell it proved black (the root is then the constant
+    0, and cells it proved white are no candidates).
 
-    Its distances are at most the number of cells the wall has less one.
+    Its distances are at least a cell's steps from a given root through the candidates,
+    at most the number of cells the wall has less one.
     """
     puzzle = enc.puzzle
-    candidates = list(range(len(puzzle)))
-    candidates = [i for i in candidates if i not in puzzle.clues]
+    white = enc.known.owner if enc.presolved else puzzle.clues
+    candidates = [i for i in range(len(puzzle)) if i not in white]
     size = wall_size(puzzle)
-    says = (
-        "Distance to a root: the black cell of least index is the root at 0, and every"
-        " other black cell has a black neighbour at a smaller distance."
-    )
+    known_black = sorted(enc.known.black.intersection(candidates)) if enc.presolved else []
+    root = known_black[0] if known_black else None
+    if root is None:
+        says = (
+            "Distance to a root: the black cell of least index is the root at 0, and every"
+            " other black cell has a black neighbour at a smaller distance."
+        )
+    else:
+        name = escape(puzzle.graph.names[root])
+        says = (
+            f"Distance to a root: {name}, a cell presolving proved black, is the root at 0,"
+            " and every other black cell has a black neighbour at a smaller distance."
+        )
     if size is not None and size <= 1 or len(candidates) <= 1:
         return Block("wall connected", says + " (At most one cell: always connected.)")
     high = len(candidates) - 1 if size is None else min(size, len(candidates)) - 1
+    low: dict[int, int] = {}
+    if root is not None:
+        allowed = set(candidates)
+        steps = distances_within(puzzle.neighbours, root, len(puzzle), allowed.__contains__)
+        low = {i: steps.get(i, high + 1) for i in candidates}
     member = {i: enc.b(i) for i in candidates}
-    region = connected_smtlib(puzzle.graph, member, "wall", None, high, step="less")
+    region = connected_smtlib(puzzle.graph, member, "wall", root, high, step="less", low=low)
     enc.dist[WALL] = (region.dist, high)
+    enc.wall_root = root
     return Block("wall connected", says, region.constraints, region.declarations)
 
 
@@ -340,10 +359,8 @@ def facts(enc: Encoding, labels: bool = True) -> Block | None:
     for k in enc.island if labels else ():
         mine = {i for i, o in known.owner.items() if o == k}
         out += _labels(enc, k, k, mine)
-    candidates = [i for i in range(len(enc.puzzle)) if i not in enc.puzzle.clues]
-    first = next((i for i in candidates if i not in known.owner), None)
-    if labels and first is not None and first in known.black:  # the wall's root is known
-        out += _labels(enc, WALL, first, known.black)
+    if labels and enc.wall_root is not None:
+        out += _labels(enc, WALL, enc.wall_root, known.black)
     return Block(
         "presolve facts",
         "Proved before the solver ran (deductions, hypotheses, searches). The cells are"
@@ -374,7 +391,6 @@ def encode(puzzle: Nurikabe, known: Deductions | None = None) -> Encoding:
     an island's reach has no variable for it, so every rule is over fewer variables,
     which the solver reads and searches faster."""
     enc = variables(puzzle, reach(puzzle) if known is None else known, known)
-    enc.wall_root = min(enc.known.black, default=None)  #: where lazy cuts anchor the wall
     for rule in RULES:
         block = rule(enc)
         enc.blocks[block.rule] = block
