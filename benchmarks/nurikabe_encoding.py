@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import statistics
 import time
 from pathlib import Path
@@ -73,8 +74,8 @@ def puzzlekit_side(path: Path, timeout_s: float) -> dict[str, Any] | None:
     row: dict[str, Any] = {"status": str(data.get("status")), "s": round(seconds, 3)}
     grid = data.get("solution_grid")
     rows = expected(path)
-    if rows is not None and grid is not None and result.is_solved():
-        got = ["".join("x" if cell == "x" else "-" for cell in line) for line in grid]
+    if rows is not None and grid is not None and result.is_solved:
+        got = ["".join("x" if cell == "x" else "-" for cell in line) for line in grid.matrix]
         row["matches"] = got == rows
     return row
 
@@ -88,7 +89,7 @@ def summary(rows: list[dict[str, Any]], side: str, timeout_s: float) -> str:
     return (
         f"{side}: {within} of {len(rows)} solved correctly within {timeout_s:g} s "
         f"({100 * within / len(rows):.1f}%); median {statistics.median(times):.3f} s, "
-        f"90th percentile {times[int(0.9 * (len(times) - 1))]:.3f} s"
+        f"90th percentile {times[math.ceil(0.9 * len(times)) - 1]:.3f} s"
     )
 
 
