@@ -168,9 +168,8 @@ class Script:
             f"{sizes['int_vars']} integer variables ({self.logic})"
         )
         for block in self.parts():
-            out.append(
-                f"\n#### {html.escape(block.rule, quote=False)}\n\n{html.escape(block.says, quote=False)}"
-            )
+            rule, says = (html.escape(text, quote=False) for text in (block.rule, block.says))
+            out.append(f"\n#### {rule}\n\n{says}")
             code = block.declarations + [f"(assert {t})" for t in block.asserts]
             out.append("```smt\n" + "\n".join(code) + "\n```")
         if self.commands:

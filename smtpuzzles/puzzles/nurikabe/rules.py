@@ -7,19 +7,20 @@ are distance-to-clue regions, the wall one distance-to-root region
 (``island_<clue>_dist_<cell>``, ``wall_dist_<cell>``); the lazy strategy leaves those two
 rules out and adds cuts instead (:mod:`.search`).
 
-The rules depend on the puzzle alone, whatever presolving proved: what it proved
-(:mod:`.presolve`: deductions, hypotheses, a detour's search) follows the rules as a
-block of unit facts (:func:`facts`), each implied by the rules, so the answer is the
-same with or without them. The text is what Z3 parses (in one go: its parser builds
-terms in C, about ten times faster than the Python API term by term) and what
-``--print-asserts`` prints.
+Every rule is stated whatever presolving proved, the distance-to-root connectivity
+included. Presolving (:mod:`.presolve`: deductions, hypotheses, a detour's search) only
+narrows the variables (an island's variables range over the reach it left, the wall is
+rooted at a cell it proved black) and states what it proved after the rules as a block
+of unit facts (:func:`facts`); the answer is the same with or without it. The text is
+what Z3 parses (in one go: its parser builds terms in C, about ten times faster than
+the Python API term by term) and what ``--print-asserts`` prints.
 
 Both regions come from :func:`smtpuzzles.connectivity.connected_smtlib` with its "nearer"
 step (every member but the root has a member neighbour with a smaller distance): any
 chain of strictly decreasing distances ends at the root, and inequalities are lighter for
-the simplex than "exactly one more". Each distance is bounded by the breadth-first
-reach: at least the cell's least distance from its clue, at most the island's size less
-one (or the number of cells the wall can have less one).
+the simplex than "exactly one more". Each distance is bounded by the reach: at least
+the cell's least distance from its clue (or the wall's given root), at most the island's
+size less one (or the number of cells the wall can have less one).
 """
 
 from __future__ import annotations

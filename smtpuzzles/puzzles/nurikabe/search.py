@@ -7,7 +7,8 @@ a rectangle with and without the white-region count.
 ``lazy``: the method of seeds/004 - solve without connectivity, look at the model, and
 for every island or wall piece that is cut off add a constraint that rules out that
 piece (it must lose a cell or gain a neighbour), then solve again on the same solver.
-Both start from what the deductions and one level of hypotheses prove (:func:`prepare`).
+Both start from what the deductions and one level of hypotheses prove (:func:`prepare`),
+unless presolving is off (``presolve="none"``: the rules alone, and no detours).
 
 Every picture is checked by :mod:`.check` before it is returned; a failure is a bug.
 Counting and uniqueness are projected on the black/white picture: a found picture is
