@@ -420,9 +420,19 @@ class Search:
         return lines + list(more)
 
     def ask(self, name: str, horizon: int, exact: bool, answer: str) -> Question:
-        """The question "done within ``horizon``" as the script the solver reads."""
+        """The question "done within ``horizon``" as the script the solver reads (built
+        without a solver when the bounds answered without one)."""
+        if self._formula is None:
+            self._formula = FloodFormula(
+                self.graph,
+                self.engine,
+                self.counting,
+                feed=False,
+                clauses=self.clauses,
+                progress=self.outcome.mode in PROGRESS_MODES,
+            )
         words = f"exactly {horizon} moves" if exact else f"within {horizon} moves"
-        script = self.formula.script(horizon, exact, self.title(words))
+        script = self._formula.script(horizon, exact, self.title(words))
         return question(name, script, answer)
 
     def questions(self, mode: str, args: tuple[int, ...]) -> list[Question]:
@@ -444,8 +454,10 @@ class Search:
         if out.length is None:
             return []
         best = out.length
+        if out.status != "optimal":  # a solution below ``search``'s LO, not proven least
+            return [self.ask(f"within-{best}", best, False, "sat")]
         found = [self.ask(f"optimum-{best}", best, False, "sat")]
-        if best > 0 and out.status == "optimal":
+        if best > 0:
             found.append(self.ask(f"below-{best - 1}", best - 1, False, "unsat"))
         return found
 
