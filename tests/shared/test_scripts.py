@@ -177,3 +177,26 @@ def test_koburin_questions_run_as_printed(name: str, unique: bool) -> None:
         assert "; -- B loop connected" in q.script and "loop_dist_" in q.script
     z3_says(outcome.questions)
     cvc5_says(outcome.questions)
+
+
+@pytest.mark.parametrize("presolve", ["full", "none"])
+def test_nurikabe_lazy_questions_hold_the_whole_encoding(presolve: str) -> None:
+    """The lazy strategy's solver reads no distances, yet its scripts state them (with
+    the cuts it added), and still give the recorded answers."""
+    puzzle = parse_nurikabe((INSTANCES / "nurikabe" / "square_07x07.txt").read_text())
+    outcome, _ = nurikabe_solve(puzzle, strategy="lazy", unique=True, presolve=presolve)
+    assert [q.answer for q in outcome.questions] == ["sat", "unsat"]
+    for q in outcome.questions:
+        assert "; -- islands connected" in q.script and "but islands connected" in q.script
+    z3_says(outcome.questions)
+
+
+def test_koburin_distance_and_count_questions() -> None:
+    puzzle = parse_koburin((INSTANCES / "koburin" / "gen_8x8_s1.txt").read_text(), "8x8")
+    outcome = koburin_solve(puzzle, count=3, connectivity="distance")
+    assert outcome.count == 1 and outcome.count_exact
+    assert [(q.name, q.answer) for q in outcome.questions] == [
+        ("puzzle", "sat"),
+        ("another", "unsat"),
+    ]
+    z3_says(outcome.questions)
