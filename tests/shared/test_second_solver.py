@@ -31,8 +31,8 @@ def pieces(script: str) -> list[str]:
 
 
 def expected_answer(piece: str, fallback: str) -> str:
-    """The answer a Flood-It script announces in its comment, else ``fallback``."""
-    m = re.search(r"^; .*\((sat|unsat):", piece, re.MULTILINE)
+    """The answer a script announces in its comment, else ``fallback``."""
+    m = re.search(r"^; expected answer: (sat|unsat)$", piece, re.MULTILINE)
     return m.group(1) if m else fallback
 
 
