@@ -15,7 +15,9 @@ from oracles.cli import assert_bad_input, cli, run_process
 
 from smtpuzzles.puzzles.floodit.generate import random_board
 
-#: Allowed overrun of ``--timeout S`` as the tool measures it (its own elapsed_s).
+#: Allowed overrun of ``--timeout S`` as the tool measures it (its own elapsed_s), on a
+#: machine to itself; when other processes share the processor the overrun is allowed
+#: to stretch as the run's clock time did against its processor time (:attr:`Run.stretch`).
 SLACK_S = 0.5
 
 
@@ -63,9 +65,10 @@ def test_timeout_stops_in_time_with_what_is_known(
     assert run.returncode == 3, run.stderr
     answer = one_object(run.stdout)
     assert answer["status"] == "unknown"
-    assert answer["elapsed_s"] <= limit + SLACK_S, answer["elapsed_s"]
+    slack = SLACK_S * run.stretch
+    assert answer["elapsed_s"] <= limit + slack, (answer["elapsed_s"], run.stretch)
     # The whole process adds interpreter start-up and reading the file.
-    assert run.wall_s <= limit + SLACK_S + 3.0, run.wall_s
+    assert run.wall_s <= limit + slack + 3.0 * run.stretch, (run.wall_s, run.stretch)
     if puzzle == "floodit":  # the best answer so far and the proven bounds
         assert answer["moves"] and answer["lower_bound"] < answer["upper_bound"]
         assert answer["length"] == answer["upper_bound"]
