@@ -120,6 +120,16 @@ BY_NAME = {p.name: p for p in PUZZLES}
 assert len(BY_NAME) == len(PUZZLES)
 
 
+def as_params(puzzles: list[Nurikabe]) -> list[Any]:
+    """``puzzles`` as pytest parameters named by puzzle: those of :data:`MORE`, whose
+    brute force and searches take most of the time, are marked ``slow``."""
+    bigger = {p.name for p in MORE}
+    return [
+        pytest.param(p, id=p.name, marks=[pytest.mark.slow] if p.name in bigger else [])
+        for p in puzzles
+    ]
+
+
 @functools.cache
 def solutions_of(name: str) -> set[tuple[bool, ...]]:
     """Brute force of the case ``name`` of :data:`PUZZLES`, once per test session."""
