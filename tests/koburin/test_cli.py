@@ -193,6 +193,7 @@ def _cvc5_answer(script: str) -> str:
         (["--connectivity", "lazy", "--count", "2"], "unsat"),
     ],
 )
+@pytest.mark.slow
 def test_print_asserts_read_by_z3_and_cvc5(
     seed_file: Path, extra: list[str], expected: str
 ) -> None:
