@@ -167,8 +167,8 @@ def limit_memory(megabytes: int | None) -> None:
         raise InputError(f"--memory {megabytes}: the system refused the cap ({exc})") from None
 
 
-#: Z3's memory per byte of SMT-LIB text it parses, with room to spare (about 10 was
-#: seen on Flood-It layers, terms and Python's copy of the text together).
+#: Z3's memory per character of SMT-LIB text it parses, with room to spare (its terms
+#: and Python's copy of the text together; see benchmarks/limits.py for the cap held).
 _PARSE_BYTES_PER_CHAR = 16
 
 
