@@ -63,6 +63,8 @@ class Formula:
     script: str
     horizon: int | None = None
     sizes: dict[str, Any] = field(default_factory=dict)
+    #: the script rule by rule (:class:`~smtpuzzles.smtlib.Script`), where it is one
+    rules: Any = None
 
     @property
     def assertions(self) -> list[z3.BoolRef]:
@@ -79,6 +81,10 @@ class Formula:
 
     def __str__(self) -> str:
         return self.script
+
+    def _repr_markdown_(self) -> str | None:
+        """In a notebook: the script rule by rule, each block under its rule's name."""
+        return self.rules._repr_markdown_() if self.rules is not None else None
 
 
 class Puzzle:

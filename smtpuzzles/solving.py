@@ -1,5 +1,5 @@
-"""The engine every puzzle shares: solvers, time and memory limits, interrupts,
-statistics and SMT-LIB export.
+"""The engine every puzzle shares: solvers, time and memory limits, interrupts
+and statistics.
 
 Z3 answers Ctrl-C and its own ``timeout`` parameter with ``unknown``; this module
 turns those answers into :class:`Interrupted` and :class:`MemoryLimitExceeded`
@@ -16,7 +16,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -167,8 +167,8 @@ def limit_memory(megabytes: int | None) -> None:
         raise InputError(f"--memory {megabytes}: the system refused the cap ({exc})") from None
 
 
-#: Z3's memory per byte of SMT-LIB text it parses, with room to spare (about 10 was
-#: seen on Flood-It layers, terms and Python's copy of the text together).
+#: Z3's memory per character of SMT-LIB text it parses, with room to spare (its terms
+#: and Python's copy of the text together; see benchmarks/limits.py for the cap held).
 _PARSE_BYTES_PER_CHAR = 16
 
 
@@ -549,58 +549,3 @@ def _timed_out(budget: Budget, interrupts_before: int) -> bool:
         return False
     left = budget.remaining()
     return left is not None and left <= _TIMEOUT_SLACK_S
-
-
-def smtlib_script(
-    assertions: Iterable[z3.BoolRef],
-    logic: str = "QF_LIA",
-    comments: Sequence[str] = (),
-) -> str:
-    """A complete SMT-LIB 2 script: logic, declarations, assertions, ``(check-sat)``.
-
-    Standard syntax only, as long as the terms are (``ite`` sums, not pseudo-Boolean
-    atoms): other solvers such as cvc5 read it.
-    """
-    assertions = list(assertions)
-    printer = z3.Solver(ctx=assertions[0].ctx if assertions else None)
-    for a in assertions:
-        printer.add(a)
-    body = printer.to_smt2().splitlines()
-    body = [line for line in body if not line.startswith("; benchmark generated")]
-    head = [f"; {c}" for c in comments]
-    kept: list[str] = []
-    for line in body:
-        kept.append(line)
-        if line.startswith("(set-info :status"):
-            kept.append(f"(set-logic {logic})")
-    if not any(line.startswith("(set-logic") for line in kept):
-        kept.insert(0, f"(set-logic {logic})")
-    return "\n".join(head + kept).rstrip() + "\n"
-
-
-def optimize_script(opt: z3.Optimize, comments: Sequence[str] = ()) -> str:
-    """The script of a Z3 ``Optimize`` (Z3's own dialect: ``minimize`` is no SMT-LIB 2)."""
-    head = [f"; {c}" for c in comments]
-    head.append("; Z3 dialect: (minimize ...) is a Z3 extension, not standard SMT-LIB 2")
-    return "\n".join(head) + "\n(set-logic QF_LIA)\n" + opt.sexpr().rstrip() + "\n"
-
-
-def formula_size(assertions: Sequence[z3.BoolRef]) -> dict[str, int]:
-    """Counts a ``--dry-run`` prints: assertions, Boolean and integer constants."""
-    seen: set[int] = set()
-    bools = ints = 0
-    stack: list[z3.ExprRef] = list(assertions)
-    while stack:
-        e = stack.pop()
-        key = e.get_id()
-        if key in seen:
-            continue
-        seen.add(key)
-        if z3.is_const(e) and e.decl().kind() == z3.Z3_OP_UNINTERPRETED:
-            if z3.is_bool(e):
-                bools += 1
-            elif z3.is_int(e):
-                ints += 1
-            continue
-        stack.extend(e.children())
-    return {"assertions": len(assertions), "bool_vars": bools, "int_vars": ints}

@@ -14,9 +14,11 @@ from typing import Any, NoReturn
 import typer
 
 from .. import api
+from ..errors import InputError
 from ..output import write_output
 from ..puzzle import Puzzle, puzzle_class
 from ..result import Outcome, Result, Status
+from ..smtlib import Question, join_questions, write_questions
 from ..solving import (
     Budget,
     MemoryLimitExceeded,
@@ -83,10 +85,13 @@ def solve(
     except (MemoryError, MemoryLimitExceeded):
         _stopped_before_answer(kind, mode, source, budget, shared, "memory")
     if shared.dry_run:
-        _dry_run(puzzle, mode, args or {}, shared, solve or {}, inputs)
+        _dry_run(
+            puzzle, mode, args or {}, shared, {**(solve or {}), "presolve": shared.presolve}, inputs
+        )
         return
-    options = dict(solve or {})
-    if shared.print_asserts:
+    options = {**(solve or {}), "presolve": shared.presolve}
+    scripts = shared.print_asserts or shared.print_dimacs or shared.smtlib or shared.cnf
+    if scripts:
         options["print_asserts"] = True
     result = api.solve(
         puzzle,
@@ -97,11 +102,20 @@ def solve(
         **(args or {}),
         **options,
     )
-    script = "\n".join(q.rstrip("\n") for q in result.outcome.questions) + "\n"
-    smtlib = script if shared.print_asserts and result.outcome.questions else None
+    questions = result.outcome.questions
+    smtlib = join_questions(questions) if shared.print_asserts and questions else None
+    dimacs = _dimacs(questions) if shared.print_dimacs or shared.cnf else None
+    if shared.smtlib is not None and questions:
+        write_questions(questions, shared.smtlib, Path(puzzle.display_name).stem)
+    if shared.cnf is not None and dimacs is not None:
+        write_output(shared.cnf, dimacs, shared.force)
     report = result.report(shared.stats)
     if shared.json:
         _emit(dump_json(result.to_json(shared.stats, smtlib)) + "\n", shared, inputs)
+    elif shared.print_dimacs and dimacs is not None:
+        _emit(dimacs, shared, inputs)
+        if not shared.quiet:
+            typer.echo(report, err=True)
     elif smtlib is not None:
         _emit(smtlib, shared, inputs)
         if not shared.quiet:
@@ -115,6 +129,17 @@ def solve(
     if result.stopped == "interrupted":
         error_line("interrupted")
     raise typer.Exit(exit_code(result, shared))
+
+
+def _dimacs(questions: list[Question]) -> str | None:
+    """The CNF of the first question (the one whose answer is reported first)."""
+    if not questions:
+        return None
+    if "(minimize" in questions[0].script:
+        raise InputError("Z3's Optimize script has no CNF; use min for --print-dimacs or --cnf")
+    from ..dimacs import to_dimacs
+
+    return to_dimacs(questions[0].script)
 
 
 def exit_code(result: Result, shared: Shared) -> int:
@@ -195,7 +220,8 @@ def _formula_options(
             wanted["horizon"] = args["hi"]
         return wanted
     connectivity = options.get("connectivity")
-    return {"connectivity": connectivity} if connectivity else {}
+    wanted = {"presolve": options.get("presolve", "full")}
+    return {**wanted, "connectivity": connectivity} if connectivity else wanted
 
 
 def convert(puzzle_text: str, shared: Shared, inputs: list[str]) -> None:
@@ -208,7 +234,7 @@ def check_outputs(shared: Shared, inputs: list[str]) -> None:
     """Refuse unusable output paths before any work is done."""
     from ..output import check_outputs as check
 
-    check([shared.output, shared.svg], inputs, shared.force)
+    check([shared.output, shared.svg, shared.cnf], inputs, shared.force)
 
 
 def _emit(text: str, shared: Shared, inputs: list[str]) -> None:

@@ -150,6 +150,7 @@ def test_bad_input_is_one_line_and_exit_2(
     assert message.replace(name, str(path)) in lines[0], lines
 
 
+@pytest.mark.slow
 def test_missing_file_directory_and_usage_as_a_process(tmp_path: Path) -> None:
     for target, text in (
         (str(tmp_path / "nope.txt"), "no such file"),
@@ -191,6 +192,7 @@ def test_mistyped_command_lines_get_one_line_and_exit_2(argv: list[str], words: 
     assert words in proc.stderr and "--help" in proc.stderr
 
 
+@pytest.mark.slow
 def test_a_bare_command_still_shows_its_help() -> None:
     proc = subprocess.run(
         [sys.executable, "-m", "smtpuzzles", "floodit"], capture_output=True, text=True, timeout=60

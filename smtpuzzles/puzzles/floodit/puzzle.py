@@ -9,11 +9,12 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from ... import render
 from ...errors import CheckFailure, InputError
 from ...puzzle import Formula, Puzzle, Request, Source
+from ...smtlib import Question
 from . import pictures
 from .check import check_solution, flood_region, play
 from .formats import FORMATS, parse_board, parse_start
 from .model import DIGITS, Board, ClusterGraph, cluster_graph
-from .search import BOUND_NODES, STRATEGIES, STRATEGY, Outcome
+from .search import BOUND_NODES, PRESOLVE, STRATEGIES, STRATEGY, Outcome
 
 if TYPE_CHECKING:
     from ...result import Result
@@ -35,6 +36,7 @@ class FloodIt(Puzzle):
         "strategy": STRATEGIES,
         "bound_nodes": None,
         "counting": None,
+        "presolve": PRESOLVE,
         "print_asserts": None,
     }
 
@@ -94,14 +96,15 @@ class FloodIt(Puzzle):
                 options.get("print_asserts", False),
                 options.get("bound_nodes", BOUND_NODES),
                 options.get("strategy", STRATEGY),
+                options.get("presolve", "full"),
                 self.__dict__.get("graph"),
                 ask.budget,
             )
             held = outcome.held[0] if isinstance(outcome.held, tuple) else outcome.held
             if held is not None:  # the cluster graph the search built, kept for the report
                 self.__dict__.setdefault("graph", held.graph)
-        if outcome.smtlib is not None:
-            outcome.questions.append(outcome.smtlib)
+        if outcome.smtlib is not None and not outcome.questions:  # the reference encoding's
+            outcome.questions.append(Question(f"reference-{mode}", outcome.smtlib, "unknown"))
         outcome.details["proven_by"] = outcome.proven_by
         self._stopped = outcome.stopped is not None
         return outcome
@@ -121,7 +124,7 @@ class FloodIt(Puzzle):
             sizes, script = dry_run(self.board, "exact", (horizon,), self.start, counting)
         else:
             sizes, script = dry_run(self.board, "search", (0, horizon), self.start, counting)
-        return Formula(self.kind, script, sizes["horizon"], sizes)
+        return Formula(self.kind, script.text(), sizes["horizon"], sizes, script)
 
     def problems(self, answer: Any) -> list[str]:
         try:
