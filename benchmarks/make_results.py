@@ -59,7 +59,7 @@ def _slowest(v: dict[str, Any]) -> str:
 def floodit_pc19(d: dict[str, Any]) -> str:
     s, t = d["summary"], d["settings"]
     head = ["boards", "proven optimal", "wrong", "median s", "90th pct s", "max s"]
-    head += ["median CPU s", "solver's own median s", "total s"]
+    head += ["median CPU s", "median `elapsed_s`", "total s"]
     row = [t["boards"], s["optimal"], s["wrong"], _s(s["median_wall_s"]), _s(s["p90_wall_s"])]
     row += [_s(s["max_wall_s"]), _s(s.get("median_cpu_s")), _s(s["median_elapsed_s"])]
     row += [_s(s["total_wall_s"], 1)]
@@ -146,7 +146,7 @@ def nurikabe_janko_distance(d: dict[str, Any]) -> str:
         _table(head, rows)
         + (
             f"\n\n{s['answered']} of {s['instances']} solved within {t['timeout_s']:g} s, "
-            f"{s['wrong']} wrong (every answer compared with its `.sol`); the solver's own median "
+            f"{s['wrong']} wrong (every answer compared with its `.sol`); the median `elapsed_s` "
             f"{_s(s['median_elapsed_s'], 3)} s; whole processes, `--jobs {t['jobs']}`."
         )
         + _open(d["rows"], ("solved",))
@@ -174,7 +174,7 @@ def _open(rows: list[dict[str, Any]], answered: tuple[str, ...]) -> str:
 
 def _strategies(d: dict[str, Any], names: tuple[str, ...]) -> str:
     head = ["connectivity", "solved", "wrong", "median s", "max s", "median CPU s"]
-    head += ["solver's own median s", "total s", "peak MB"]
+    head += ["median `elapsed_s`", "total s", "peak MB"]
     rows = []
     for name in names:
         s = d["summary"][name]
@@ -283,8 +283,8 @@ def results_page() -> str:
         "machine (the corpora are read from `../shared/data` beside the project, or from "
         "`--data`). Times are wall-clock seconds of whole processes, start-up included. "
         '"CPU" is the CPU time the process used, which a loaded machine disturbs far less, '
-        'so comparisons between variants use it; "solver\'s own" is the `elapsed_s` the '
-        "tool reports. The load at the start of each run is given with its table.",
+        "so comparisons between variants use it; `elapsed_s` is the time the tool reports in "
+        "its JSON. The load at the start of each run is given with its table.",
     ]
     for name, (title, _) in RENDER.items():
         text = section(name)
