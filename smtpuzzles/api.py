@@ -18,16 +18,15 @@ work, and the command line calls these same functions.
 from __future__ import annotations
 
 import inspect
-import math
 import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .errors import CheckFailure, InputError
+from .errors import InputError
 from .formats.puzzlink import looks_like_url, parse_url
 from .puzzle import KINDS, Formula, Puzzle, Request, Source, puzzle_class
 from .result import Outcome, Result, Status
-from .solving import Budget, Interrupted, MemoryLimitExceeded
+from .solving import Budget, Interrupted, MemoryLimitExceeded, parse_timeout
 from .sources import read_source
 
 if TYPE_CHECKING:
@@ -196,7 +195,7 @@ def solve(
     if count is not None and count < 1:
         raise InputError(f"count={count}: expected at least 1")
     if budget is None:
-        budget = Budget(check_timeout(timeout))
+        budget = Budget(parse_timeout(timeout))
     options = {k: v for k, v in options.items() if v is not None}
     p.check_options(options)
     try:
@@ -205,23 +204,7 @@ def solve(
         outcome = Outcome(Status.UNKNOWN, stopped="interrupted")
     except (MemoryLimitExceeded, MemoryError):
         outcome = Outcome(Status.UNKNOWN, stopped="memory")
-    result = Result(p, mode, outcome, budget.elapsed(), count is not None, unique)
-    for answer in outcome.solutions:
-        found = p.problems(answer)
-        if found:
-            raise CheckFailure(f"{p.name}: the solver's answer breaks the rules: {found[0]}")
-    return result
-
-
-def check_timeout(timeout: float | None) -> float | None:
-    """A time limit in seconds: positive and finite, or ``None`` for none."""
-    if timeout is None:
-        return None
-    if not isinstance(timeout, int | float) or math.isnan(timeout) or timeout <= 0:
-        raise InputError(f"timeout={timeout}: expected a positive number of seconds")
-    if math.isinf(timeout):
-        return None
-    return float(timeout)
+    return Result(p, mode, outcome, budget.elapsed(), count is not None, unique)
 
 
 def _mode_args(mode: str, given: dict[str, int | None]) -> tuple[int, ...]:

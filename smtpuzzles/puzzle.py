@@ -63,6 +63,8 @@ class Formula:
     script: str
     horizon: int | None = None
     sizes: dict[str, Any] = field(default_factory=dict)
+    #: the script rule by rule (:class:`~smtpuzzles.smtlib.Script`), where it is one
+    rules: Any = None
 
     @property
     def assertions(self) -> list[z3.BoolRef]:
@@ -79,6 +81,10 @@ class Formula:
 
     def __str__(self) -> str:
         return self.script
+
+    def _repr_markdown_(self) -> str | None:
+        """In a notebook: the script rule by rule, each block under its rule's name."""
+        return self.rules._repr_markdown_() if self.rules is not None else None
 
 
 class Puzzle:
@@ -100,7 +106,8 @@ class Puzzle:
     # -- solving ---------------------------------------------------------------------------
 
     def solve(self, ask: Request) -> Outcome:  # pragma: no cover - every subclass has its own
-        """Answer a request; never raises on a limit or Ctrl-C (the outcome says it)."""
+        """Answer a request; every solution in the outcome has passed the puzzle's
+        independent checker. Never raises on a limit or Ctrl-C (the outcome says it)."""
         raise NotImplementedError
 
     def formula(self, **options: Any) -> Formula:  # pragma: no cover
@@ -143,7 +150,8 @@ class Puzzle:
         """The ``"fixed"`` JSON value: cells the same in every solution."""
         return None
 
-    def extra_json(self, outcome: Outcome) -> dict[str, Any]:
+    @classmethod
+    def extra_json(cls, outcome: Outcome) -> dict[str, Any]:
         """Keys only this puzzle's JSON has."""
         return {}
 

@@ -1,5 +1,7 @@
-"""Small builders of SMT-LIB 2 text, shared by every encoding that is written as text
-and parsed by Z3 once (much cheaper than building terms through the Python API).
+"""SMT-LIB 2 text: the builders every encoding writes its rules with, and the model of a
+script (:class:`Script`: rules as commented blocks) that is both printed and parsed by
+Z3, so what a reader sees is what was solved. Z3 parses text once, much cheaper than
+building terms through the Python API.
 
 Only standard syntax: counting is an ``ite`` sum, never a pseudo-Boolean term, so the
 printed scripts stay readable by other solvers.
@@ -7,8 +9,14 @@ printed scripts stay readable by other solvers.
 
 from __future__ import annotations
 
+import html
 import re
-from collections.abc import Sequence
+import textwrap
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+import z3
 
 _OTHER = re.compile(r"[^A-Za-z0-9.\-+=<>!@$%^&*?/]")
 
@@ -56,3 +64,216 @@ def plus(terms: Sequence[str]) -> str:
 def count(terms: Sequence[str]) -> str:
     """How many of the Boolean ``terms`` hold, as an ``ite`` sum."""
     return plus([f"(ite {t} 1 0)" for t in terms])
+
+
+# ------------------------------------------------------------------------- scripts
+
+#: What a question's script answers, as its ``(check-sat)`` prints it.
+ANSWERS = ("sat", "unsat", "unknown")
+
+
+@dataclass
+class Block:
+    """One rule of a formula as text: a name, the rule in words, then its lines.
+
+    ``declarations`` are the ``declare-fun`` lines of the variables the block brings in
+    (a Flood-It move's variables, a region's distances); ``asserts`` are terms, each
+    printed as one ``(assert ...)`` line.
+    """
+
+    rule: str
+    says: str = ""
+    asserts: list[str] = field(default_factory=list)
+    declarations: list[str] = field(default_factory=list)
+
+    def text(self) -> str:
+        """The block as it is printed and parsed: its comment, declarations, asserts."""
+        lines = [f"; -- {self.rule}"]
+        lines += [f"; {line}" for line in textwrap.wrap(self.says, 86)]
+        lines += self.declarations
+        lines += [f"(assert {t})" for t in self.asserts]
+        return "\n".join(lines) + "\n"
+
+
+@dataclass
+class Script:
+    """A formula as the text that is both printed and fed to the solver.
+
+    ``title`` and ``legend`` are comment lines (the legend maps each variable family to
+    the puzzle's cells); ``declarations`` are the puzzle's own variables; ``blocks`` the
+    rules, one :class:`Block` each; ``facts`` what presolving proved, unit assertions
+    implied by the rules; ``question`` what one question adds (a goal, solutions
+    forbidden, connectivity cuts); ``commands`` other commands before ``(check-sat)``
+    (Z3's ``minimize``); ``answer`` the answer the question has, where known.
+    """
+
+    title: list[str] = field(default_factory=list)
+    legend: list[str] = field(default_factory=list)
+    declarations: list[str] = field(default_factory=list)
+    blocks: list[Block] = field(default_factory=list)
+    facts: Block | None = None
+    question: list[Block] = field(default_factory=list)
+    commands: list[str] = field(default_factory=list)
+    answer: str | None = None
+    logic: str = "QF_LIA"
+
+    def parts(self) -> list[Block]:
+        """The rules, the facts and the question's blocks, in the order they are read."""
+        facts = [self.facts] if self.facts is not None and self.facts.asserts else []
+        return [*self.blocks, *facts, *self.question]
+
+    def body(self) -> str:
+        """Declarations and blocks without ``set-logic`` and ``check-sat``: the text the
+        solver parses (:meth:`text` wraps it)."""
+        head = "\n".join(self.declarations) + "\n" if self.declarations else ""
+        return head + "".join(block.text() for block in self.parts())
+
+    def text(self) -> str:
+        """The complete script, from ``(set-logic ...)`` to ``(check-sat)``."""
+        lines = [f"; {line}" for line in self.title]
+        lines.append(f"(set-logic {self.logic})")
+        lines += [f"; {line}" for line in self.legend]
+        lines.append(self.body().rstrip("\n"))
+        lines += self.commands
+        if self.answer is not None:
+            lines.append(f"; expected answer: {self.answer}")
+        lines.append("(check-sat)")
+        return "\n".join(line for line in lines if line) + "\n"
+
+    def asking(self, question: Sequence[Block] = (), answer: str | None = None) -> Script:
+        """This formula with ``question``'s blocks added and its answer noted."""
+        return replace(self, question=[*self.question, *question], answer=answer)
+
+    def size(self) -> dict[str, int]:
+        """Assertions, Boolean and integer variables (the counts ``--dry-run`` shows)."""
+        declared = self.declarations + [d for b in self.parts() for d in b.declarations]
+        return {
+            "assertions": sum(len(b.asserts) for b in self.parts()),
+            "bool_vars": sum(d.endswith("() Bool)") for d in declared),
+            "int_vars": sum(d.endswith("() Int)") for d in declared),
+        }
+
+    def __str__(self) -> str:
+        return self.text()
+
+    def _repr_markdown_(self) -> str:
+        """The script rule by rule in a notebook: each block's comment as a heading,
+        its SMT-LIB beneath it."""
+        out = [f"**{html.escape(line, quote=False)}**  " for line in self.title]
+        if self.legend:
+            out.append("\n" + "\n".join(f"- `{line}`" for line in self.legend))
+        sizes = self.size()
+        out.append(
+            f"\n{sizes['assertions']} assertions over {sizes['bool_vars']} Boolean and "
+            f"{sizes['int_vars']} integer variables ({self.logic})"
+        )
+        for block in self.parts():
+            rule, says = (html.escape(text, quote=False) for text in (block.rule, block.says))
+            out.append(f"\n#### {rule}\n\n{says}")
+            code = block.declarations + [f"(assert {t})" for t in block.asserts]
+            out.append("```smt\n" + "\n".join(code) + "\n```")
+        if self.commands:
+            out.append("```smt\n" + "\n".join(self.commands) + "\n```")
+        return "\n".join(out) + "\n"
+
+
+@dataclass
+class Question:
+    """One question a run asked the solver: its complete script and the answer it got
+    (``sat``, ``unsat`` or ``unknown``). ``name`` says which (``optimum-27``,
+    ``below-26``, ``puzzle``, ``another``) and names its file."""
+
+    name: str
+    script: str
+    answer: str
+
+
+def question(name: str, script: Script, answer: str) -> Question:
+    """A :class:`Question` whose script notes its answer."""
+    if answer not in ANSWERS:
+        raise ValueError(f"unknown answer {answer!r}; expected one of {ANSWERS}")
+    return Question(name, replace(script, answer=answer).text(), answer)
+
+
+def join_questions(questions: Sequence[Question]) -> str:
+    """Every question's complete script on one stream, each headed by a comment of its
+    name and answer, joined by ``(reset)``: a solver reading it prints one answer each."""
+    scripts = [f"; question {q.name}: {q.answer}\n{q.script}" for q in questions]
+    return "(reset)\n".join(scripts)
+
+
+def write_questions(questions: Sequence[Question], folder: str | Path, name: str) -> list[Path]:
+    """One file per question, ``<folder>/<name>.<question>.smt2``; returns the paths."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for q in questions:
+        path = folder / f"{name}.{q.name}.smt2"
+        path.write_text(f"; question {q.name}: {q.answer}\n{q.script}", encoding="utf-8")
+        paths.append(path)
+    return paths
+
+
+# ---------------------------------------------------- scripts of Z3 terms, and sizes
+
+
+def smtlib_script(
+    assertions: Iterable[z3.BoolRef],
+    logic: str = "QF_LIA",
+    comments: Sequence[str] = (),
+) -> str:
+    """A complete SMT-LIB 2 script of Z3 terms, as Z3 prints them: for formulas built
+    through the Python API (the reference Flood-It encoding); the puzzles' own formulas
+    are :class:`Script` text.
+
+    Standard syntax only, as long as the terms are (``ite`` sums, not pseudo-Boolean
+    atoms): other solvers such as cvc5 read it.
+    """
+    assertions = list(assertions)
+    printer = z3.Solver(ctx=assertions[0].ctx if assertions else None)
+    for a in assertions:
+        printer.add(a)
+    body = printer.to_smt2().splitlines()
+    body = [line for line in body if not line.startswith("; benchmark generated")]
+    head = [f"; {c}" for c in comments]
+    kept: list[str] = []
+    for line in body:
+        kept.append(line)
+        if line.startswith("(set-info :status"):
+            kept.append(f"(set-logic {logic})")
+    if not any(line.startswith("(set-logic") for line in kept):
+        kept.insert(0, f"(set-logic {logic})")
+    return "\n".join(head + kept).rstrip() + "\n"
+
+
+#: The comment that marks a script in Z3's Optimize dialect.
+OPTIMIZE_NOTE = "Z3 dialect: (minimize ...) is a Z3 extension, not standard SMT-LIB 2"
+
+
+def optimize_script(opt: z3.Optimize, comments: Sequence[str] = ()) -> str:
+    """The script of a Z3 ``Optimize`` built through the Python API (Z3's own dialect:
+    ``minimize`` is no SMT-LIB 2)."""
+    head = [f"; {c}" for c in comments]
+    head.append(f"; {OPTIMIZE_NOTE}")
+    return "\n".join(head) + "\n(set-logic QF_LIA)\n" + opt.sexpr().rstrip() + "\n"
+
+
+def formula_size(assertions: Sequence[z3.BoolRef]) -> dict[str, int]:
+    """Counts a ``--dry-run`` prints: assertions, Boolean and integer constants."""
+    seen: set[int] = set()
+    bools = ints = 0
+    stack: list[z3.ExprRef] = list(assertions)
+    while stack:
+        e = stack.pop()
+        key = e.get_id()
+        if key in seen:
+            continue
+        seen.add(key)
+        if z3.is_const(e) and e.decl().kind() == z3.Z3_OP_UNINTERPRETED:
+            if z3.is_bool(e):
+                bools += 1
+            elif z3.is_int(e):
+                ints += 1
+            continue
+        stack.extend(e.children())
+    return {"assertions": len(assertions), "bool_vars": bools, "int_vars": ints}

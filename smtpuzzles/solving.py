@@ -1,5 +1,5 @@
-"""The engine every puzzle shares: solvers, time and memory limits, interrupts,
-statistics and SMT-LIB export.
+"""The engine every puzzle shares: solvers, time and memory limits, interrupts
+and statistics.
 
 Z3 answers Ctrl-C and its own ``timeout`` parameter with ``unknown``; this module
 turns those answers into :class:`Interrupted` and :class:`MemoryLimitExceeded`
@@ -9,16 +9,21 @@ knows so far instead of crashing.
 
 from __future__ import annotations
 
+import math
 import os
+import resource
 import signal
+import sys
 import threading
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
 import z3
+
+from .errors import InputError
 
 #: Engines a puzzle can ask for. ``sat`` is Z3's SAT core for finite-domain problems
 #: (integers bounded by their declarations are bit-blasted); ``smt`` is the general
@@ -31,7 +36,14 @@ class Interrupted(Exception):
 
 
 class MemoryLimitExceeded(Exception):
-    """Z3 hit the ``--memory`` cap; reported as one line, not a crash."""
+    """The ``--memory`` cap was reached (by Z3 or by Python); reported as one line, not a
+    crash. A front end catches it together with Python's own :class:`MemoryError`
+    (see :data:`MEMORY_ERRORS`)."""
+
+
+#: What reaching the memory cap raises: Z3's answer during a check, or Python's own
+#: ``MemoryError`` when an allocation anywhere else is refused by the process limit.
+MEMORY_ERRORS = (MemoryLimitExceeded, MemoryError)
 
 
 class TimeUp(Exception):
@@ -64,11 +76,145 @@ def _solver_for(logic: str, ctx: z3.Context | None) -> z3.Solver:
 
 #: The ``--memory`` cap in MB (0: none). Z3 applies it only while a check runs: when
 #: building terms hits Z3's global cap, Z3 ends the whole process (exit 101, or a crash).
+#: The whole process is capped by :func:`limit_memory` through the operating system.
 _memory_cap_mb = 0
+
+#: The largest ``--memory`` accepted: Z3 reads its cap as an unsigned 32-bit count of MB.
+MAX_MEMORY_MB = 2**32 - 1
+
+#: The longest ``--timeout`` accepted (a week): Z3 takes its timeout as an unsigned 32-bit
+#: count of milliseconds, and a limit must be a real number of seconds.
+MAX_TIMEOUT_S = 7 * 24 * 3600.0
+
+
+def parse_timeout(value: str | float | None, option: str = "--timeout") -> float | None:
+    """A time limit in seconds, checked: a finite number above 0 and at most
+    :data:`MAX_TIMEOUT_S` (``None`` stays ``None``: no limit). Raises :class:`InputError`
+    with one line for anything else (``inf``, ``nan``, ``-1``, ``1e10``, words)."""
+    if value is None:
+        return None
+    text = str(value).strip()
+    try:
+        seconds = float(text) if len(text) <= 40 else math.nan
+    except ValueError:
+        raise InputError(f"{option} {text[:40]!r}: expected a number of seconds") from None
+    if not math.isfinite(seconds) or seconds <= 0 or seconds > MAX_TIMEOUT_S:
+        raise InputError(
+            f"{option} {text[:40]}: expected a number of seconds above 0 and at most "
+            f"{MAX_TIMEOUT_S:.0f}"
+        )
+    return seconds
+
+
+def parse_memory(value: str | int | None, option: str = "--memory") -> int | None:
+    """A memory cap in MB, checked: a whole number from 16 to :data:`MAX_MEMORY_MB`
+    (``None``: no cap). Raises :class:`InputError` with one line otherwise, so a value
+    too large for the operating system or Z3 never turns into no cap at all."""
+    if value is None:
+        return None
+    text = str(value).strip()
+    if not (text.isascii() and text.isdigit()) or len(text) > 12:
+        raise InputError(f"{option} {text[:40]!r}: expected a whole number of MB")
+    megabytes = int(text)
+    if not 16 <= megabytes <= MAX_MEMORY_MB:
+        raise InputError(f"{option} {megabytes}: expected 16 to {MAX_MEMORY_MB} MB")
+    return megabytes
+
+
+def _data_bytes() -> int:
+    """The process's data segment now (heap and private writable mappings), in bytes."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("VmData:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+#: The largest finite limit ``setrlimit`` takes (Python reads ``RLIM_INFINITY`` as -1).
+_LARGEST_RLIMIT = 2**63 - 1
+
+
+def limit_memory(megabytes: int | None) -> None:
+    """Cap the whole process at ``megabytes`` MB beyond what it holds now (Python and Z3
+    loaded): parsing, building, checking and Z3 alike. Call once at start, before the
+    puzzle is read.
+
+    The operating system enforces it (``RLIMIT_DATA``: heap and private mappings, which
+    is where every puzzle, formula and Z3 term lives), so an allocation past it fails:
+    Python raises :class:`MemoryError` and Z3 answers ``unknown`` or an out-of-memory
+    error, both reported as :class:`MemoryLimitExceeded` by :func:`check`. Z3's own cap
+    is set too, so a check stops with its statistics before the hard limit. ``None``
+    leaves memory unlimited. A cap the operating system cannot grant is lowered to its
+    hard limit, never dropped.
+    """
+    global _memory_cap_mb
+    if megabytes is None:
+        return
+    megabytes = parse_memory(megabytes)
+    assert megabytes is not None
+    z3.main_ctx()  # Z3 crashes when it cannot allocate a context: make it while there is room
+    _memory_cap_mb = min(megabytes, MAX_MEMORY_MB)
+    wanted = min(_data_bytes() + megabytes * 1024 * 1024, _LARGEST_RLIMIT)
+    soft, hard = resource.getrlimit(resource.RLIMIT_DATA)
+    if hard not in (resource.RLIM_INFINITY, -1) and hard >= 0:
+        wanted = min(wanted, hard)
+    try:
+        resource.setrlimit(resource.RLIMIT_DATA, (wanted, hard))
+    except (ValueError, OSError) as exc:
+        raise InputError(f"--memory {megabytes}: the system refused the cap ({exc})") from None
+
+
+#: Z3's memory per character of SMT-LIB text it parses, with room to spare (its terms
+#: and Python's copy of the text together; see benchmarks/limits.py for the cap held).
+_PARSE_BYTES_PER_CHAR = 16
+
+
+def ensure_room(nbytes: int) -> None:
+    """Raise :class:`MemoryLimitExceeded` unless ``nbytes`` more fit under the process cap
+    of :func:`limit_memory` (nothing to do without one).
+
+    Z3's SMT-LIB parser ends the whole process (exit 101) when an allocation fails, so
+    text is only handed to it when there is room for what it builds."""
+    soft, _ = resource.getrlimit(resource.RLIMIT_DATA)
+    if soft < 0 or soft == resource.RLIM_INFINITY:
+        return
+    used = _data_bytes()
+    # Z3's tables of terms double when they fill: half of what is held already, at once.
+    if used + used // 2 + nbytes > soft:
+        raise MemoryLimitExceeded(f"the formula would not fit in --memory {_memory_cap_mb} MB")
+
+
+#: Room a new Z3 context needs before it is made (Z3 crashes when it cannot make one).
+_CONTEXT_BYTES = 16 * 1024 * 1024
+
+
+def new_context() -> z3.Context:
+    """A fresh Z3 context, refused with :class:`MemoryLimitExceeded` when the memory cap
+    leaves no room for one (Z3 itself would crash the process)."""
+    ensure_room(_CONTEXT_BYTES)
+    return z3.Context()
+
+
+def parse_into(solver: z3.Solver | z3.Optimize, text: str) -> None:
+    """``solver.from_string(text)``, refused with :class:`MemoryLimitExceeded` when the
+    terms would not fit under the memory cap (see :func:`ensure_room`)."""
+    ensure_room(_PARSE_BYTES_PER_CHAR * len(text))
+    solver.from_string(text)
+
+
+def parse_terms(text: str, ctx: z3.Context | None = None) -> list[z3.BoolRef]:
+    """``z3.parse_smt2_string(text)`` as a list, under the memory cap like
+    :func:`parse_into`."""
+    ensure_room(_PARSE_BYTES_PER_CHAR * len(text))
+    return list(z3.parse_smt2_string(text, ctx=ctx))
 
 
 def set_memory_limit(megabytes: int | None) -> None:
-    """Cap Z3's memory during every :func:`check` (``None`` leaves it unlimited)."""
+    """Cap Z3's memory during every :func:`check` (``None`` leaves it unlimited); the
+    front end calls :func:`limit_memory` instead, which caps the whole process."""
     global _memory_cap_mb
     if megabytes is not None:
         _memory_cap_mb = int(megabytes)
@@ -86,11 +232,59 @@ def _memory_capped() -> Iterator[None]:
         z3.set_param("memory_max_size", 0)
 
 
-class Budget:
-    """A wall-clock limit shared by every probe of one search."""
+def process_started() -> float:
+    """When this process started, as a ``time.monotonic()`` reading (for
+    ``Budget(started=...)``: a ``--timeout`` then also covers Python's start-up and the
+    imports). Linux only, to 10 ms; elsewhere, now."""
+    try:
+        with open("/proc/self/stat", encoding="ascii") as fh:
+            fields = fh.read().rsplit(")", 1)[1].split()
+        ticks = int(fields[19])  # field 22 of stat(5): start time in clock ticks since boot
+        age = time.clock_gettime(time.CLOCK_BOOTTIME) - ticks / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError, AttributeError):
+        return time.monotonic()
+    return time.monotonic() - max(0.0, age)
 
-    def __init__(self, timeout_s: float | None = None) -> None:
-        self.started = time.monotonic()
+
+#: When the command being run started (see :func:`start_clock`), or None.
+_clock_started: float | None = None
+
+
+def start_clock(at: float | None = None) -> None:
+    """Mark the start of the command this process runs: the console entry point calls
+    it once with :func:`process_started`, so a ``--timeout`` covers start-up, imports
+    and reading the puzzle. In-process callers (tests, notebooks) never call it."""
+    global _clock_started
+    _clock_started = time.monotonic() if at is None else at
+
+
+def clock_started() -> float:
+    """The start marked by :func:`start_clock`, or now when none was marked (a budget
+    then starts with the call that makes it)."""
+    return time.monotonic() if _clock_started is None else _clock_started
+
+
+def exit_now(code: int) -> None:
+    """End the process at once with ``code``, after flushing standard output and error:
+    skips freeing every Python object and Z3 term one by one, which takes seconds on
+    large formulas and would run past the time limit."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(code)
+
+
+class Budget:
+    """A wall-clock limit shared by every probe of one search.
+
+    ``started`` (a ``time.monotonic()`` reading) lets a front end count from the start
+    of the process, so reading and preparing the puzzle spend the same limit.
+    """
+
+    def __init__(self, timeout_s: float | None = None, started: float | None = None) -> None:
+        self.started = time.monotonic() if started is None else started
         self.timeout_s = timeout_s
 
     def elapsed(self) -> float:
@@ -108,11 +302,34 @@ class Budget:
 
 
 def _in_z3(frame: Any) -> bool:
-    """Is ``frame`` inside Z3's Python code or a finaliser, where an exception is lost?"""
-    return frame is not None and (
-        frame.f_code.co_filename.startswith(os.path.dirname(z3.__file__))
-        or frame.f_code.co_name == "__del__"
+    """Is ``frame`` inside Z3's Python code, a finaliser or the import machinery, where
+    an exception is lost ("Exception ignored in ...") or leaves a module half made?"""
+    if frame is None:
+        return False
+    code = frame.f_code
+    return (
+        code.co_filename.startswith(_Z3_DIR)
+        or code.co_name == "__del__"
+        or code.co_filename.startswith("<frozen importlib")
     )
+
+
+_Z3_DIR = os.path.dirname(z3.__file__)
+
+
+#: How many Ctrl-Cs (SIGINT) this process has received through our handlers: lets
+#: :func:`check` tell Z3's "canceled" after Ctrl-C from the same word at its own timeout.
+_interrupts = 0
+
+
+def _count_interrupt() -> None:
+    global _interrupts
+    _interrupts += 1
+
+
+def interrupts_seen() -> int:
+    """The number of Ctrl-Cs received so far (compare two readings)."""
+    return _interrupts
 
 
 def guard_interrupts() -> None:
@@ -127,12 +344,36 @@ def guard_interrupts() -> None:
         return
 
     def on_interrupt(signum: int, frame: Any) -> None:
+        _count_interrupt()
         if _in_z3(frame):
-            threading.Timer(0.001, os.kill, (os.getpid(), signal.SIGINT)).start()
-            return
+            try:
+                threading.Timer(0.001, os.kill, (os.getpid(), signal.SIGINT)).start()
+                return
+            except RuntimeError:  # no thread to be had (the memory cap): stop here
+                pass
         raise KeyboardInterrupt
 
     signal.signal(signal.SIGINT, on_interrupt)
+
+
+#: What a block stopped by time, Ctrl-C or the memory cap had built (the traceback, and
+#: through its frames the half-built formulas): freeing many Z3 terms takes seconds,
+#: which would run past the limit. Kept until the next outermost :func:`deadline` starts,
+#: or until the process ends without freeing (:func:`exit_now`).
+_held: list[Any] = []
+
+
+def hold(thing: Any) -> None:
+    """Keep ``thing`` (say, the traceback of a caught :class:`TimeUp`, whose frames hold
+    half-built formulas) alive until the next run starts, instead of freeing it now."""
+    _held.append(thing)
+
+
+def outer_running() -> bool:
+    """Is a :func:`deadline` timer armed already (so a new block is nested in it)?"""
+    if threading.current_thread() is not threading.main_thread():
+        return False
+    return signal.getitimer(signal.ITIMER_REAL)[0] > 0
 
 
 @contextmanager
@@ -145,11 +386,14 @@ def deadline(budget: Budget) -> Iterator[None]:
     ignores the limit. An exception raised inside Z3's Python code is lost (ctypes
     turns it into an ArgumentError, a ``__del__`` swallows it, and the search then runs
     on without a limit), so there the signal is kept and retried every 1 ms. Uses
-    signals, so it only acts in the main thread.
+    signals, so it only acts in the main thread. Blocks nest: an inner block keeps the
+    enclosing block's timer running (re-armed on exit, less the time spent inside).
     """
     if threading.current_thread() is not threading.main_thread():
         yield
         return
+    if not outer_running():
+        _held.clear()  # what an earlier run left: freed now, at the start of this one
     pending: list[type[BaseException]] = []
 
     def deliver(frame: Any) -> None:
@@ -164,20 +408,28 @@ def deadline(budget: Budget) -> Iterator[None]:
         deliver(frame)
 
     def on_interrupt(signum: int, frame: Any) -> None:
+        _count_interrupt()
         pending.insert(0, KeyboardInterrupt)
         deliver(frame)
 
     previous_alarm = signal.signal(signal.SIGALRM, on_alarm)
     previous_interrupt = signal.signal(signal.SIGINT, on_interrupt)
+    entered = time.monotonic()
+    outer, _ = signal.getitimer(signal.ITIMER_REAL)  # an enclosing block's timer, if any
     left = budget.remaining()
-    if left is not None:
-        signal.setitimer(signal.ITIMER_REAL, max(left, 0.001))
+    arm = [t for t in (outer, None if left is None else max(left, 0.001)) if t]
+    signal.setitimer(signal.ITIMER_REAL, min(arm) if arm else 0)
     try:
         yield
+    except BaseException as exc:
+        hold(exc.__traceback__)  # the half-built state is not freed now (see _held)
+        raise
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous_alarm)
         signal.signal(signal.SIGINT, previous_interrupt)
+        if outer:
+            signal.setitimer(signal.ITIMER_REAL, max(outer - (time.monotonic() - entered), 0.001))
     if pending:  # a signal that arrived in Z3's code just before the block ended
         raise pending[0]()
 
@@ -251,15 +503,20 @@ def check(
         if left <= 0.0:
             return z3.unknown
         solver.set("timeout", max(1, int(left * 1000)))
+    seen = interrupts_seen()
     began = time.monotonic()
     try:
         with _memory_capped():
             answer = solver.check(*assumptions)
+    except MemoryError:
+        raise MemoryLimitExceeded("out of memory") from None
     except z3.Z3Exception as exc:
         message = str(exc)
         if "memory" in message.lower():
             raise MemoryLimitExceeded(message) from None
         if "cancel" in message.lower() or "interrupt" in message.lower():
+            if _timed_out(budget, seen):
+                return z3.unknown
             raise Interrupted() from None
         raise
     seconds = time.monotonic() - began
@@ -267,63 +524,28 @@ def check(
         stats.add(solver, seconds, label, str(answer))
     if answer == z3.unknown:
         reason = solver.reason_unknown().lower()
-        if "keyboard" in reason or "interrupt" in reason or "cancel" in reason:
-            raise Interrupted()
         if "memory" in reason:
             raise MemoryLimitExceeded(f"Z3 stopped: {solver.reason_unknown()}")
+        stopped = "keyboard" in reason or "interrupt" in reason or "cancel" in reason
+        # Z3's Optimize takes Ctrl-C without a word: its reason is a bare "unknown".
+        stopped = stopped or (isinstance(solver, z3.Optimize) and reason == "unknown")
+        if stopped and not _timed_out(budget, seen):
+            raise Interrupted()
     return answer
 
 
-def smtlib_script(
-    assertions: Iterable[z3.BoolRef],
-    logic: str = "QF_LIA",
-    comments: Sequence[str] = (),
-) -> str:
-    """A complete SMT-LIB 2 script: logic, declarations, assertions, ``(check-sat)``.
-
-    Standard syntax only, as long as the terms are (``ite`` sums, not pseudo-Boolean
-    atoms): other solvers such as cvc5 read it.
-    """
-    assertions = list(assertions)
-    printer = z3.Solver(ctx=assertions[0].ctx if assertions else None)
-    for a in assertions:
-        printer.add(a)
-    body = printer.to_smt2().splitlines()
-    body = [line for line in body if not line.startswith("; benchmark generated")]
-    head = [f"; {c}" for c in comments]
-    kept: list[str] = []
-    for line in body:
-        kept.append(line)
-        if line.startswith("(set-info :status"):
-            kept.append(f"(set-logic {logic})")
-    if not any(line.startswith("(set-logic") for line in kept):
-        kept.insert(0, f"(set-logic {logic})")
-    return "\n".join(head + kept).rstrip() + "\n"
+#: How close to the deadline a "canceled" check must stop to count as Z3's own timeout
+#: (Z3 takes whole milliseconds and ends a little early or late).
+_TIMEOUT_SLACK_S = 0.05
 
 
-def optimize_script(opt: z3.Optimize, comments: Sequence[str] = ()) -> str:
-    """The script of a Z3 ``Optimize`` (Z3's own dialect: ``minimize`` is no SMT-LIB 2)."""
-    head = [f"; {c}" for c in comments]
-    head.append("; Z3 dialect: (minimize ...) is a Z3 extension, not standard SMT-LIB 2")
-    return "\n".join(head) + "\n(set-logic QF_LIA)\n" + opt.sexpr().rstrip() + "\n"
+def _timed_out(budget: Budget, interrupts_before: int) -> bool:
+    """Was a check that Z3 reports as canceled stopped by its timeout, not by Ctrl-C?
 
-
-def formula_size(assertions: Sequence[z3.BoolRef]) -> dict[str, int]:
-    """Counts a ``--dry-run`` prints: assertions, Boolean and integer constants."""
-    seen: set[int] = set()
-    bools = ints = 0
-    stack: list[z3.ExprRef] = list(assertions)
-    while stack:
-        e = stack.pop()
-        key = e.get_id()
-        if key in seen:
-            continue
-        seen.add(key)
-        if z3.is_const(e) and e.decl().kind() == z3.Z3_OP_UNINTERPRETED:
-            if z3.is_bool(e):
-                bools += 1
-            elif z3.is_int(e):
-                ints += 1
-            continue
-        stack.extend(e.children())
-    return {"assertions": len(assertions), "bool_vars": bools, "int_vars": ints}
+    Z3's Optimize says "canceled" at its timeout and a bare "unknown" after Ctrl-C, which
+    it keeps from our handlers. A Ctrl-C that reaches our handlers moves their count;
+    a timeout stops at the budget's end."""
+    if interrupts_seen() != interrupts_before:
+        return False
+    left = budget.remaining()
+    return left is not None and left <= _TIMEOUT_SLACK_S

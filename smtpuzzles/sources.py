@@ -13,6 +13,62 @@ from .errors import InputError
 #: the largest corpus file, 1000 boards of 18x18, is about 330 kB).
 MAX_INPUT_BYTES = 8 * 1024 * 1024
 
+#: The most cells a board or grid may have, in every puzzle, format and ``generate``:
+#: checked against the size a file or command states before anything of that size is
+#: allocated. Within it, reading, preparing and every limit (``--timeout``,
+#: ``--memory``, Ctrl-C) hold; a 500x500 grid is the largest puzz.link and janko sizes.
+MAX_CELLS = 250_000
+
+#: The most digits a number in a puzzle file may have. Python refuses to read numbers
+#: of 4,301 digits and more; no count in a puzzle needs more than a few.
+MAX_DIGITS = 9
+
+
+def check_size(
+    rows: int,
+    cols: int,
+    source: str | None = None,
+    line: int | None = None,
+    column: int | None = None,
+) -> None:
+    """Refuse a ``rows`` x ``cols`` board or grid above :data:`MAX_CELLS` (or empty)
+    with one located line, before it is allocated."""
+    if rows < 1 or cols < 1:
+        raise InputError(
+            f"a {rows}x{cols} grid needs at least one row and column", source, line, column
+        )
+    if rows * cols > MAX_CELLS:
+        raise InputError(
+            f"a {rows}x{cols} grid has {rows * cols} cells; the limit is {MAX_CELLS}",
+            source,
+            line,
+            column,
+        )
+
+
+def parse_count(
+    token: str,
+    what: str,
+    source: str | None = None,
+    line: int | None = None,
+    column: int | None = None,
+    maximum: int | None = None,
+) -> int:
+    """A non-negative whole number in ASCII digits, at most :data:`MAX_DIGITS` long and
+    at most ``maximum``; anything else is one located :class:`InputError` (never Python's
+    error on numbers of thousands of digits)."""
+    if not (token.isascii() and token.isdigit()):
+        raise InputError(f"{what}: {token[:20]!r} is not a number", source, line, column)
+    digits = token.lstrip("0") or "0"
+    if len(digits) > MAX_DIGITS:
+        shown = f"{digits[:6]}... ({len(digits)} digits)" if len(digits) > 12 else digits
+        limit = f"at most {maximum}" if maximum is not None else f"at most {MAX_DIGITS} digits"
+        raise InputError(f"{what}: {shown} is too large ({limit})", source, line, column)
+    value = int(digits)
+    if maximum is not None and value > maximum:
+        raise InputError(f"{what}: {value} is too large (at most {maximum})", source, line, column)
+    return value
+
 
 def decode_text(data: bytes, source: str) -> str:
     """Bytes to text: UTF-8 (BOM allowed), no NUL or control bytes, newlines normalised."""
@@ -48,8 +104,13 @@ def read_source(path: str) -> tuple[str, str]:
         data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
         return decode_text(data, "<stdin>"), "<stdin>"
     p = Path(path)
-    if not p.exists():
-        raise InputError("no such file", path)
+    try:
+        p.stat()
+    except FileNotFoundError:
+        raise InputError("no such file", _shown(path)) from None
+    except (OSError, ValueError) as exc:
+        reason = getattr(exc, "strerror", None) or exc
+        raise InputError(f"cannot read: {reason}", _shown(path)) from None
     if p.is_dir():
         raise InputError("is a directory, not a puzzle file", path)
     try:
@@ -61,3 +122,18 @@ def read_source(path: str) -> tuple[str, str]:
     except OSError as exc:
         raise InputError(f"cannot read: {exc.strerror or exc}", path) from None
     return decode_text(data, path), path
+
+
+def path_exists(path: str) -> bool:
+    """Does ``path`` name something on disk? ``False`` (never an exception) for names the
+    system refuses, such as a long URL or text with a NUL byte: a front end asks this
+    to tell a URL or a puzzle from a file name."""
+    try:
+        return Path(path).exists()
+    except (OSError, ValueError):
+        return False
+
+
+def _shown(path: str) -> str:
+    """A path as an error names it: long ones (a URL taken for a file) cut short."""
+    return path if len(path) <= 80 else path[:77] + "..."

@@ -28,3 +28,10 @@ def data_dir() -> Path:
     if found is None:
         pytest.skip("reference corpora (shared/data) not present")
     return found
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Each notebook runs whole in a kernel of its own: slow, like the longest tests."""
+    for item in items:
+        if item.path.suffix == ".ipynb":
+            item.add_marker(pytest.mark.slow)

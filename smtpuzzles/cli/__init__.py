@@ -15,7 +15,7 @@ from typing import Annotated, Any
 import typer
 
 from .. import __version__
-from ..solving import guard_interrupts
+from ..solving import exit_now, guard_interrupts, process_started, start_clock
 from .common import error_line
 
 PUZZLES = ("floodit", "nurikabe", "koburin")
@@ -78,6 +78,7 @@ def main() -> None:
     A mistyped command line gets one line and exit 2, like bad input files, instead of
     typer's boxed usage message; a command with nothing after it still shows its help.
     """
+    start_clock(process_started())
     try:
         guard_interrupts()
         app = build_app(_named_puzzles(sys.argv[1:]))
@@ -101,7 +102,7 @@ def main() -> None:
     except typer.Abort:
         error_line("aborted")
         sys.exit(1)
-    sys.exit(code if isinstance(code, int) else 0)
+    exit_now(code if isinstance(code, int) else 0)
 
 
 def __getattr__(name: str) -> Any:

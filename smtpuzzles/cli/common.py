@@ -1,22 +1,18 @@
-"""What every command shares besides its options: exit codes, error handling, JSON
-output and atomic output files."""
+"""What every command shares besides its options: exit codes, error handling and JSON
+output (files are written by :mod:`smtpuzzles.output`)."""
 
 from __future__ import annotations
 
 import functools
 import json
-import os
-import sys
-import tempfile
-from collections.abc import Callable, Iterable
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 import typer
 import z3
 
 from ..errors import CheckFailure, InputError
-from ..solving import Interrupted, MemoryLimitExceeded
+from ..solving import Interrupted, MemoryLimitExceeded, TimeUp
 
 # Exit codes (a contract: scripts rely on them).
 EXIT_OK = 0  #: solved, or optimal
@@ -47,8 +43,11 @@ def cli_errors(func: F) -> F:
         except (Interrupted, KeyboardInterrupt):
             error_line("interrupted")
             raise typer.Exit(EXIT_INTERRUPTED) from None
-        except MemoryLimitExceeded as exc:
-            error_line(f"memory limit reached ({exc})")
+        except (MemoryLimitExceeded, MemoryError) as exc:
+            error_line(f"memory limit reached ({exc or 'out of memory'})")
+            raise typer.Exit(EXIT_LIMIT) from None
+        except TimeUp:
+            error_line("time limit reached")
             raise typer.Exit(EXIT_LIMIT) from None
         except CheckFailure as exc:
             error_line(f"internal error, please report: {exc}")
@@ -69,40 +68,3 @@ def cli_errors(func: F) -> F:
 def dump_json(obj: Any) -> str:
     """The one JSON object a ``--json`` run prints."""
     return json.dumps(obj, separators=(", ", ": "))
-
-
-def same_file(a: Path, b: str) -> bool:
-    try:
-        return b != "-" and Path(b).exists() and a.exists() and os.path.samefile(a, b)
-    except OSError:
-        return False
-
-
-def write_atomic(path: Path, text: str, inputs: Iterable[str] = ()) -> None:
-    """Write ``text`` to ``path`` through a temporary file and a rename, never over an input."""
-    for source in inputs:
-        if same_file(path, source):
-            raise InputError("refusing to overwrite an input file", str(path))
-    directory = path.parent if str(path.parent) else Path(".")
-    if not directory.is_dir():
-        raise InputError("directory does not exist", str(path))
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
-    try:
-        os.fchmod(fd, 0o666 & ~_umask())  # mkstemp's 0600 is not what a user expects
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except OSError as exc:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise InputError(f"cannot write: {exc.strerror or exc}", str(path)) from None
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
-def is_terminal() -> bool:
-    return sys.stdout.isatty()

@@ -8,11 +8,12 @@ from typing import Annotated, Any
 
 import typer
 
+from ..output import write_output
 from ..puzzles.floodit.formats import FORMATS
 from ..puzzles.floodit.puzzle import ENCODINGS, ENGINES, FloodIt
 from ..puzzles.floodit.search import BOUND_NODES, STRATEGIES, STRATEGY
 from . import run
-from .common import cli_errors, write_atomic
+from .common import cli_errors
 from .options import OUTPUT, SOLVING, Shared, choice, command, format_option
 
 app = typer.Typer(
@@ -243,6 +244,6 @@ def generate(
     if shared.output is None:
         sys.stdout.write(board.board.text())
     else:
-        write_atomic(shared.output, board.board.text())
+        write_output(shared.output, board.board.text(), shared.force)
     if shared.svg is not None:
-        write_atomic(shared.svg, board.svg())
+        write_output(shared.svg, board.svg(), shared.force)

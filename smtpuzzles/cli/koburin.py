@@ -8,12 +8,13 @@ from typing import Annotated, Any
 
 import typer
 
+from ..output import write_output
 from ..puzzles.koburin.formats import FORMATS
 from ..puzzles.koburin.model import VARIANTS
 from ..puzzles.koburin.search import CONNECTIVITY
 from ..solving import Budget
 from . import run
-from .common import EXIT_LIMIT, cli_errors, error_line, write_atomic
+from .common import EXIT_LIMIT, cli_errors, error_line
 from .options import (
     ANSWERS,
     LIMITS,
@@ -112,20 +113,20 @@ def generate(
     shared: Shared,
     own: dict[str, Any],
 ) -> None:
-    from ..api import check_timeout
     from ..puzzles.koburin.formats import to_grid_text, to_puzzlink
     from ..puzzles.koburin.generate import generate as make_puzzle
+    from ..solving import parse_timeout
 
     run.check_outputs(shared, [])
-    made = make_puzzle(rows, cols, seed, Budget(check_timeout(shared.timeout)))
+    made = make_puzzle(rows, cols, seed, Budget(parse_timeout(shared.timeout)))
     if made is None:
         error_line("time limit reached before a unique puzzle was made")
         raise typer.Exit(EXIT_LIMIT)
     puzzle, _, sol_text = made
     text = to_puzzlink(puzzle) if to == "puzzlink" else to_grid_text(puzzle).rstrip("\n")
     if solution is not None:
-        write_atomic(solution, sol_text)
+        write_output(solution, sol_text, shared.force)
     if shared.output is None:
         sys.stdout.write(text + "\n")
     else:
-        write_atomic(shared.output, text + "\n")
+        write_output(shared.output, text + "\n", shared.force)

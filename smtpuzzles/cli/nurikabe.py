@@ -8,11 +8,12 @@ from typing import Annotated, Any
 import typer
 
 from ..errors import InputError
+from ..output import write_output
 from ..puzzles.nurikabe.formats import FORMATS
 from ..puzzles.nurikabe.search import STRATEGIES
 from ..solving import ENGINES
 from . import run
-from .common import cli_errors, write_atomic
+from .common import cli_errors
 from .options import (
     ANSWERS,
     OUTPUT,
@@ -133,4 +134,4 @@ def generate(
     if shared.output is None:
         sys.stdout.write(text)
     else:
-        write_atomic(shared.output, text)
+        write_output(shared.output, text, shared.force)

@@ -91,6 +91,46 @@ FORMULA = {
         ],
         False,
     ),
+    "presolve": (
+        Annotated[
+            choice("none", "full"),
+            typer.Option(
+                "--presolve",
+                help="full: what is proved before Z3 (bounds, deductions, searches) joins the "
+                "formula as facts; none: the encoding of the rules alone.",
+            ),
+        ],
+        "full",
+    ),
+    "smtlib": (
+        Annotated[
+            Path | None,
+            typer.Option(
+                "--smtlib",
+                metavar="DIR",
+                help="Write each question's script to DIR/<name>.<question>.smt2.",
+            ),
+        ],
+        None,
+    ),
+    "print_dimacs": (
+        Annotated[
+            bool,
+            typer.Option(
+                "--print-dimacs",
+                help="Print the CNF (DIMACS) Z3 bit-blasts from the first question's script, "
+                "on stdout alone, with c lines mapping each variable to its literals.",
+            ),
+        ],
+        False,
+    ),
+    "cnf": (
+        Annotated[
+            Path | None,
+            typer.Option("--cnf", metavar="FILE", help="Write that CNF (DIMACS) to FILE."),
+        ],
+        None,
+    ),
 }
 OUTPUT = {
     "json": (
@@ -151,6 +191,10 @@ class Shared:
     count: int | None = None
     print_asserts: bool = False
     dry_run: bool = False
+    presolve: str = "full"
+    smtlib: Path | None = None
+    print_dimacs: bool = False
+    cnf: Path | None = None
     json: bool = False
     stats: bool = False
     quiet: bool = False

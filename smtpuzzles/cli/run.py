@@ -15,9 +15,20 @@ import typer
 
 from .. import api
 from ..errors import InputError
-from ..puzzle import Puzzle
-from ..result import Result, Status
-from ..solving import Budget, MemoryLimitExceeded, TimeUp, deadline, set_memory_limit
+from ..output import write_output
+from ..puzzle import Puzzle, puzzle_class
+from ..result import Outcome, Result, Status
+from ..smtlib import Question, join_questions, write_questions
+from ..solving import (
+    Budget,
+    MemoryLimitExceeded,
+    TimeUp,
+    clock_started,
+    deadline,
+    limit_memory,
+    parse_memory,
+    parse_timeout,
+)
 from .common import (
     EXIT_INTERRUPTED,
     EXIT_LIMIT,
@@ -25,7 +36,6 @@ from .common import (
     EXIT_OK,
     dump_json,
     error_line,
-    write_atomic,
 )
 from .options import Shared
 
@@ -61,8 +71,8 @@ def solve(
     ``load`` and ``solve`` are the puzzle's own options for :func:`api.load` and
     :func:`api.solve`; ``extra(puzzle, result)`` prints what only this puzzle shows.
     """
-    budget = Budget(api.check_timeout(shared.timeout))
-    set_memory_limit(shared.memory)
+    budget = Budget(parse_timeout(shared.timeout), started=clock_started())
+    limit_memory(parse_memory(shared.memory))
     inputs = [source]
     check_outputs(shared, inputs)
     try:
@@ -75,10 +85,13 @@ def solve(
     except (MemoryError, MemoryLimitExceeded):
         _stopped_before_answer(kind, mode, source, budget, shared, "memory")
     if shared.dry_run:
-        _dry_run(puzzle, mode, args or {}, shared, solve or {}, inputs)
+        _dry_run(
+            puzzle, mode, args or {}, shared, {**(solve or {}), "presolve": shared.presolve}, inputs
+        )
         return
-    options = dict(solve or {})
-    if shared.print_asserts:
+    options = {**(solve or {}), "presolve": shared.presolve}
+    scripts = shared.print_asserts or shared.print_dimacs or shared.smtlib or shared.cnf
+    if scripts:
         options["print_asserts"] = True
     result = api.solve(
         puzzle,
@@ -89,11 +102,20 @@ def solve(
         **(args or {}),
         **options,
     )
-    script = "\n".join(q.rstrip("\n") for q in result.outcome.questions) + "\n"
-    smtlib = script if shared.print_asserts and result.outcome.questions else None
+    questions = result.outcome.questions
+    smtlib = join_questions(questions) if shared.print_asserts and questions else None
+    dimacs = _dimacs(questions) if shared.print_dimacs or shared.cnf else None
+    if shared.smtlib is not None and questions:
+        write_questions(questions, shared.smtlib, Path(puzzle.display_name).stem)
+    if shared.cnf is not None and dimacs is not None:
+        write_output(shared.cnf, dimacs, shared.force)
     report = result.report(shared.stats)
     if shared.json:
         _emit(dump_json(result.to_json(shared.stats, smtlib)) + "\n", shared, inputs)
+    elif shared.print_dimacs and dimacs is not None:
+        _emit(dimacs, shared, inputs)
+        if not shared.quiet:
+            typer.echo(report, err=True)
     elif smtlib is not None:
         _emit(smtlib, shared, inputs)
         if not shared.quiet:
@@ -103,10 +125,21 @@ def solve(
         if extra is not None:
             extra(puzzle, result)
     if shared.svg is not None and result.answer is not None:
-        write_atomic(shared.svg, result.svg(), inputs)
+        write_output(shared.svg, result.svg(), shared.force)
     if result.stopped == "interrupted":
         error_line("interrupted")
     raise typer.Exit(exit_code(result, shared))
+
+
+def _dimacs(questions: list[Question]) -> str | None:
+    """The CNF of the first question (the one whose answer is reported first)."""
+    if not questions:
+        return None
+    if "(minimize" in questions[0].script:
+        raise InputError("Z3's Optimize script has no CNF; use min for --print-dimacs or --cnf")
+    from ..dimacs import to_dimacs
+
+    return to_dimacs(questions[0].script)
 
 
 def exit_code(result: Result, shared: Shared) -> int:
@@ -138,6 +171,7 @@ def _stopped_before_answer(
             "unique": None,
             "stopped": why,
             "elapsed_s": round(budget.elapsed(), 3),
+            **puzzle_class(kind).extra_json(Outcome()),
         }
         typer.echo(dump_json(obj))
     error_line(why if why == "interrupted" else f"{why} limit reached before the puzzle was read")
@@ -186,7 +220,8 @@ def _formula_options(
             wanted["horizon"] = args["hi"]
         return wanted
     connectivity = options.get("connectivity")
-    return {"connectivity": connectivity} if connectivity else {}
+    wanted = {"presolve": options.get("presolve", "full")}
+    return {**wanted, "connectivity": connectivity} if connectivity else wanted
 
 
 def convert(puzzle_text: str, shared: Shared, inputs: list[str]) -> None:
@@ -197,12 +232,9 @@ def convert(puzzle_text: str, shared: Shared, inputs: list[str]) -> None:
 
 def check_outputs(shared: Shared, inputs: list[str]) -> None:
     """Refuse unusable output paths before any work is done."""
-    paths = [p for p in (shared.output, shared.svg) if p is not None]
-    if len(paths) == 2 and Path(paths[0]).resolve() == Path(paths[1]).resolve():
-        raise InputError("-o and --svg name the same file", str(paths[0]))
-    for path in paths:
-        if str(path) in inputs:
-            raise InputError("refusing to overwrite an input file", str(path))
+    from ..output import check_outputs as check
+
+    check([shared.output, shared.svg, shared.cnf], inputs, shared.force)
 
 
 def _emit(text: str, shared: Shared, inputs: list[str]) -> None:
@@ -210,4 +242,4 @@ def _emit(text: str, shared: Shared, inputs: list[str]) -> None:
     sys.stdout.write(text)
     sys.stdout.flush()
     if shared.output is not None:
-        write_atomic(shared.output, text, inputs)
+        write_output(shared.output, text, shared.force)

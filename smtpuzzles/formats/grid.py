@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..errors import InputError
+from ..sources import MAX_CELLS, check_size, parse_count
 
 EMPTY = frozenset("-._")
 UNKNOWN = "?"  #: a clue whose value is not given
@@ -72,7 +73,8 @@ def parse_clue_grid(
     size: tuple[int, int] | None = None
     m = _HEADER.fullmatch(lines[0][1]) if header else None
     if m and len(lines) > 1:
-        rows, cols = int(m.group(1)), int(m.group(2))
+        rows = parse_count(m.group(1), "rows", source, lines[0][0], m.start(1) + 1)
+        cols = parse_count(m.group(2), "columns", source, lines[0][0], m.start(2) + 1)
         second = lines[1][1].strip()
         if rows == len(lines) - 1 or cols in (len(second.split()), len(second)):
             size = (rows, cols)
@@ -80,6 +82,7 @@ def parse_clue_grid(
                 raise InputError(
                     "the header needs at least one row and column", source, lines[0][0], 1
                 )
+            check_size(rows, cols, source, lines[0][0], 1)
             lines = lines[1:]
     for lineno, line in lines:
         if not line.strip():
@@ -95,6 +98,8 @@ def parse_clue_grid(
         else:
             cells = _tokens(line)
         widths.append(len(cells))
+        if r == 0:
+            check_size(len(lines), len(cells) or 1, source, lineno, 1)
         expected = size[1] if size else widths[0]
         if len(cells) != expected:
             col = cells[expected][1] if len(cells) > expected else len(line) + 1
@@ -112,7 +117,7 @@ def parse_clue_grid(
             if token == UNKNOWN:
                 grid.clues[(r, c)] = UNKNOWN
             elif _NUMBER.fullmatch(token):
-                value = int(token)
+                value = parse_count(token, "clue", source, lineno, col, MAX_CELLS)
                 if max_clue is not None and value > max_clue:
                     raise InputError(
                         f"clue {value} is out of range 0..{max_clue}", source, lineno, col

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..errors import InputError
+from ..sources import MAX_DIGITS
 from .grid import ClueGrid, parse_clue_grid
 
 _SECTION = re.compile(r"\s*\[(\w+)\]\s*")
@@ -78,14 +79,22 @@ def parse_janko(text: str, source: str = "<text>") -> JankoBlock:
 def declared_size(block: JankoBlock) -> tuple[int, int] | None:
     """``(rows, cols)`` from the header's ``rows``/``cols`` or ``size`` fields, if given."""
     fields = block.header
-    try:
-        if "rows" in fields and "cols" in fields:
-            return int(fields["rows"]), int(fields["cols"])
-        if "size" in fields:
-            return int(fields["size"]), int(fields["size"])
-    except ValueError:
+    if "rows" in fields and "cols" in fields:
+        rows, cols = _small(fields["rows"]), _small(fields["cols"])
+    elif "size" in fields:
+        rows = cols = _small(fields["size"])
+    else:
         return None
-    return None
+    return None if rows is None or cols is None else (rows, cols)
+
+
+def _small(text: str) -> int | None:
+    """A header number of at most :data:`MAX_DIGITS` digits, else ``None`` (the grid's
+    own size is then what counts)."""
+    digits = text.strip()
+    if not (digits.isascii() and digits.isdigit()) or len(digits.lstrip("0")) > MAX_DIGITS:
+        return None
+    return int(digits)
 
 
 def problem_grid(text: str, source: str = "<text>", max_clue: int | None = None) -> ClueGrid:

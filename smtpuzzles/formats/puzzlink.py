@@ -9,6 +9,11 @@ The cell encodings are re-implemented from pzprjs's documented behaviour:
   cell, ``a``-``e`` a clue then two empty cells, ``.`` unknown, ``g``-``z`` skip.
 
 Cell values are ``None`` (empty), an ``int`` clue, or :data:`UNKNOWN`.
+
+Read strictly, as pzprjs writes them: the size is ``COLS/ROWS`` in plain decimal (no
+sign, no leading zero) within :data:`MAX_SIDE` and the cell limit, flags only where the
+puzzle type has them, and nothing after the last cell. Errors inside a URL name the
+URL's character (1-based), not a line and column.
 """
 
 from __future__ import annotations
@@ -18,22 +23,37 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from ..errors import InputError
+from ..sources import MAX_CELLS
 from .grid import UNKNOWN, Clue
 
 Cell = Clue | None
 
-_DIGITS = re.compile(r"[0-9]{1,6}")
+#: The longest side pzprjs's editors make, and the longest this reader takes.
+MAX_SIDE = 500
+
+#: The flags pzprjs writes before the size, per puzzle type (``""``: none). Koburin's
+#: ``m`` counts eight neighbours.
+FLAGS = {"nurikabe": ("",), "koburin": ("", "m")}
+
+_SIZE = re.compile(r"[1-9][0-9]*")
 
 
 @dataclass
 class PuzzLink:
-    """A split URL: puzzle type, flags (``""`` if none), size and the encoded body."""
+    """A split URL: puzzle type, flags (``""`` if none), size and the encoded body;
+    ``at`` is where the body starts in the URL (0-based), for error positions."""
 
     kind: str
     flags: str
     cols: int
     rows: int
     body: str
+    at: int = 0
+
+
+def url_error(message: str, source: str, at: int) -> InputError:
+    """An error at the URL's character ``at`` (0-based in, 1-based in the message)."""
+    return InputError(f"{message} (URL character {at + 1})", source)
 
 
 def looks_like_url(text: str) -> bool:
@@ -42,28 +62,63 @@ def looks_like_url(text: str) -> bool:
 
 
 def parse_url(text: str, source: str = "<url>", kind: str | None = None) -> PuzzLink:
-    """Split a puzz.link-style URL; ``kind`` checks the puzzle type."""
+    """Split a puzz.link-style URL; ``kind`` checks the puzzle type (and its flags)."""
     url = text.strip()
+    lead = len(text) - len(text.lstrip())  # positions count in the text as given
     if "?" not in url:
         raise InputError("not a puzz.link URL (no '?')", source)
-    query = url.split("?", 1)[1].split("#", 1)[0]
+    start = url.index("?") + 1
+    query = url[start:].split("#", 1)[0]
     parts = query.split("/")
     if len(parts) < 3:
         raise InputError("URL too short: expected TYPE/COLS/ROWS/BODY", source)
+    offsets = []
+    at = lead + start
+    for part in parts:
+        offsets.append(at)
+        at += len(part) + 1
     found = parts[0].lower()
     if kind is not None and found != kind:
-        raise InputError(f"URL is for {found!r}, not {kind!r}", source)
+        raise url_error(f"URL is for {found[:20]!r}, not {kind!r}", source, offsets[0])
+    known = FLAGS.get(found, ("",))
     flags = ""
-    rest = parts[1:]
-    if rest and not _DIGITS.fullmatch(rest[0]):
-        flags, rest = rest[0], rest[1:]
-    if len(rest) < 2 or not _DIGITS.fullmatch(rest[0]) or not _DIGITS.fullmatch(rest[1]):
-        raise InputError("URL needs the grid size as COLS/ROWS", source)
-    cols, rows = int(rest[0]), int(rest[1])
-    if not (1 <= cols <= 500 and 1 <= rows <= 500):
-        raise InputError(f"grid size {cols}x{rows} is out of range 1..500", source)
-    body = "/".join(rest[2:])
-    return PuzzLink(found, flags, cols, rows, body)
+    first = 1
+    if parts[1] and not parts[1][0].isdigit():
+        flags, first = parts[1], 2
+        if flags not in known:
+            shown = ", ".join(repr(f) for f in known if f) or "none"
+            raise url_error(
+                f"unknown {found} URL flag {flags[:20]!r} (known: {shown})", source, offsets[1]
+            )
+    rest = parts[first:]
+    if len(rest) < 2:
+        raise url_error("URL needs the grid size as COLS/ROWS", source, at - 1)
+    size = []
+    for k in range(2):
+        token = rest[k]
+        where = offsets[first + k]
+        if not (token.isascii() and _SIZE.fullmatch(token)):
+            raise url_error(
+                f"the grid size needs whole numbers from 1, not {token[:20]!r}", source, where
+            )
+        if len(token) > 3 or int(token) > MAX_SIDE:
+            raise url_error(
+                f"a side of {token[:20]} cells is out of range 1..{MAX_SIDE}", source, where
+            )
+        size.append(int(token))
+    cols, rows = size
+    if cols * rows > MAX_CELLS:
+        raise url_error(
+            f"a {cols}x{rows} grid has {cols * rows} cells; the limit is {MAX_CELLS}",
+            source,
+            offsets[first],
+        )
+    body_parts = rest[2:]
+    if len(body_parts) > 1:
+        raise url_error("unexpected '/' after the body", source, offsets[first + 3] - 1)
+    body = body_parts[0] if body_parts else ""
+    body_at = offsets[first + 2] if body_parts else at - 1
+    return PuzzLink(found, flags, cols, rows, body, body_at)
 
 
 def format_url(kind: str, cols: int, rows: int, body: str, flags: str = "") -> str:
@@ -76,8 +131,10 @@ def _skip(ch: str) -> int | None:
     return ord(ch) - ord("g") + 1 if "g" <= ch <= "z" else None
 
 
-def decode_number16(body: str, cells: int, source: str = "<url>") -> list[Cell]:
-    """pzprjs decodeNumber16: one clue of any size per cell, runs of empties."""
+def decode_number16(body: str, cells: int, source: str = "<url>", at: int = 0) -> list[Cell]:
+    """pzprjs decodeNumber16: one clue of any size per cell, runs of empties. ``at``: where
+    ``body`` starts in the URL, for error positions; text after the last cell is an
+    error."""
     values: list[Cell] = [None] * cells
     c = i = 0
     widths = {"-": (2, 0), "+": (3, 0), "=": (3, 4096), "%": (3, 8192)}
@@ -89,7 +146,7 @@ def decode_number16(body: str, cells: int, source: str = "<url>") -> list[Cell]:
             width, offset = widths[ch]
             digits = body[i + 1 : i + 1 + width]
             if len(digits) != width or not re.fullmatch(r"[0-9a-f]+", digits):
-                raise InputError(f"bad number after {ch!r} in the URL body", source, None, i + 1)
+                raise url_error(f"bad number after {ch!r} in the URL body", source, at + i)
             values[c] = int(digits, 16) + offset
             i += width
         elif ch == ".":
@@ -97,10 +154,20 @@ def decode_number16(body: str, cells: int, source: str = "<url>") -> list[Cell]:
         elif (n := _skip(ch)) is not None:
             c += n - 1
         else:
-            raise InputError(f"unexpected {ch!r} in the URL body", source, None, i + 1)
+            raise url_error(f"unexpected {ch!r} in the URL body", source, at + i)
         c += 1
         i += 1
+    _check_end(body, i, c, cells, source, at)
     return values
+
+
+def _check_end(body: str, i: int, c: int, cells: int, source: str, at: int) -> None:
+    """Refuse a body that runs past the grid: text left after the last cell, or a run
+    of empty cells longer than what is left."""
+    if i < len(body):
+        raise url_error(f"unexpected {body[i : i + 10]!r} after the last cell", source, at + i)
+    if c > cells:
+        raise url_error(f"the body describes {c} cells; the grid has {cells}", source, at + i - 1)
 
 
 def _with_skips(pieces: Iterable[str | None]) -> str:
@@ -150,8 +217,9 @@ def encode_number16(values: Sequence[Cell]) -> str:
     return _with_skips(_number16(v) for v in values)
 
 
-def decode_4cell(body: str, cells: int, source: str = "<url>") -> list[Cell]:
-    """pzprjs decode4Cell: clues 0..4 with up to two following empties folded in."""
+def decode_4cell(body: str, cells: int, source: str = "<url>", at: int = 0) -> list[Cell]:
+    """pzprjs decode4Cell: clues 0..4 with up to two following empties folded in (as
+    pzprjs writes it, the folded empties of the last clue may run past the grid)."""
     values: list[Cell] = [None] * cells
     c = i = 0
     while i < len(body) and c < cells:
@@ -169,9 +237,11 @@ def decode_4cell(body: str, cells: int, source: str = "<url>") -> list[Cell]:
         elif (n := _skip(ch)) is not None:
             c += n - 1
         else:
-            raise InputError(f"unexpected {ch!r} in the URL body", source, None, i + 1)
+            raise url_error(f"unexpected {ch!r} in the URL body", source, at + i)
         c += 1
         i += 1
+    folded = body[-1:] in tuple("56789abcde")
+    _check_end(body, i, min(c, cells) if folded else c, cells, source, at)
     return values
 
 

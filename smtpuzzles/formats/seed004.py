@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from ..errors import InputError
+from ..sources import MAX_CELLS, check_size, parse_count
 
 _HEAD = re.compile(r"([0-9]+),([0-9]+)")
 _CLUE = re.compile(r"([0-9]+),([0-9]+),([0-9]+)")
@@ -34,15 +35,18 @@ def parse_seed004(
     m = _HEAD.fullmatch(head)
     if not m:
         raise InputError("expected 'WIDTH,HEIGHT' first", source, lineno, col)
-    cols, rows = int(m.group(1)), int(m.group(2))
-    if not (1 <= rows <= 500 and 1 <= cols <= 500):
-        raise InputError(f"grid size {cols}x{rows} is out of range 1..500", source, lineno, col)
+    cols = parse_count(m.group(1), "width", source, lineno, col)
+    rows = parse_count(m.group(2), "height", source, lineno, col)
+    check_size(rows, cols, source, lineno, col)
     clues: dict[tuple[int, int], int] = {}
     for token, col in tokens[1:]:
         m = _CLUE.fullmatch(token)
         if not m:
             raise InputError(f"expected 'SIZE,X,Y', found {token!r}", source, lineno, col)
-        size, x, y = (int(g) for g in m.groups())
+        size, x, y = (
+            parse_count(g, what, source, lineno, col, MAX_CELLS)
+            for g, what in zip(m.groups(), ("clue", "x", "y"), strict=True)
+        )
         if not (x < cols and y < rows):
             raise InputError(f"clue at x={x}, y={y} is outside the grid", source, lineno, col)
         if size < 1:

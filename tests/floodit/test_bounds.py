@@ -118,6 +118,7 @@ def read_99problems(path: Path) -> tuple[list[list[int]], int]:
     return grid, int(lines[2])
 
 
+@pytest.mark.slow
 def test_bounds_bracket_the_known_optima_of_99problems(data_dir: Path) -> None:
     boards = sorted((data_dir / "floodit" / "99problems").glob("*_*_*_*"))
     assert boards, "no 99problems boards found"
@@ -132,6 +133,7 @@ def test_bounds_bracket_the_known_optima_of_99problems(data_dir: Path) -> None:
     print(f"\nbeam width 5 hits the optimum on {hits} of {len(boards[::4])} 99problems boards")
 
 
+@pytest.mark.slow
 def test_bounds_bracket_the_known_optima_of_pc19(data_dir: Path) -> None:
     folder = data_dir / "floodit" / "terminal-flood"
     boards = (folder / "dataset_pc19.txt").read_text().split()[:40]
@@ -163,6 +165,7 @@ def test_search_bound_stops_at_the_ceiling_and_never_passes_the_optimum() -> Non
             assert bound >= min(ceiling, optimum), grid
 
 
+@pytest.mark.slow
 def test_min_widens_the_beam_when_it_ends_far_above_the_lower_bound() -> None:
     """An 11x11 board with 10 colours: the default beam ends 6 above Puchert's bound, the
     wide one a move shorter; ``min`` starts from the shorter and still proves the optimum

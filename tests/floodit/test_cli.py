@@ -118,10 +118,12 @@ def test_stdin_start_format_and_index(tmp_path: Path) -> None:
 
 def test_timeout_reports_what_is_known() -> None:
     board = str(ROOT / "instances" / "floodit" / "b20x20c6.txt")
-    result = run("min", board, "--json", "--timeout", "0.01")
+    early = json.loads(run("min", board, "--json", "--timeout", "0.001").stdout)
+    assert list(early) == KEYS and early["stopped"] == "timeout"
+    result = run("min", board, "--json", "--timeout", "2")
     assert result.exit_code == 3, result.output
     obj = json.loads(result.stdout)
-    assert obj["status"] == "unknown"
+    assert obj["status"] == "unknown" and obj["stopped"] == "timeout"
     assert obj["lower_bound"] <= 28 <= obj["upper_bound"]
 
 
@@ -148,6 +150,7 @@ def test_bad_input_is_one_line_and_exit_2(
     assert message.replace(name, str(path)) in lines[0], lines
 
 
+@pytest.mark.slow
 def test_missing_file_directory_and_usage_as_a_process(tmp_path: Path) -> None:
     for target, text in (
         (str(tmp_path / "nope.txt"), "no such file"),
@@ -189,6 +192,7 @@ def test_mistyped_command_lines_get_one_line_and_exit_2(argv: list[str], words: 
     assert words in proc.stderr and "--help" in proc.stderr
 
 
+@pytest.mark.slow
 def test_a_bare_command_still_shows_its_help() -> None:
     proc = subprocess.run(
         [sys.executable, "-m", "smtpuzzles", "floodit"], capture_output=True, text=True, timeout=60

@@ -7,6 +7,7 @@ import os
 import random
 import tempfile
 
+import pytest
 import z3
 from oracles.floodit import (
     exact_lengths,
@@ -30,6 +31,7 @@ def parse(text: str) -> list[list[int]]:
     return [[int(ch) for ch in line] for line in text.split()]
 
 
+@pytest.mark.slow
 def test_exact_formulas_are_sat_exactly_at_the_lengths_play_allows() -> None:
     rng = random.Random(3)
     for _ in range(25):
@@ -134,6 +136,7 @@ def test_cli_opt_is_proven_and_solve_keeps_its_no_op_moves() -> None:
     assert is_flooded(replay_allowing_noops(grid, res["moves"]))
 
 
+@pytest.mark.slow
 def test_cli_exact_and_search_follow_exact_length_semantics() -> None:
     grid = parse(README_6X6)
     allowed = exact_lengths(grid, 12)

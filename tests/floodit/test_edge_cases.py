@@ -79,6 +79,7 @@ def test_checker_refuses_bad_answers() -> None:
     assert play(grid, [1, 2])[-1] == [[2, 2], [2, 2]]
 
 
+@pytest.mark.slow
 def test_manifest_optima_of_the_shipped_boards() -> None:
     manifest = json.loads((INSTANCES / "manifest.json").read_text())
     boards = sorted(p.name for p in INSTANCES.glob("*.txt"))

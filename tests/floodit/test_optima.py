@@ -85,6 +85,7 @@ def test_oracle_knows_small_cases() -> None:
     assert brute_force_optimum([[0, 1], [1, 2]]) == 2
 
 
+@pytest.mark.slow
 def test_min_and_search_agree_with_brute_force(optima: list[int]) -> None:
     for board, best in zip(BOARDS, optima, strict=True):
         got = run_mode(board, "min")
@@ -97,12 +98,14 @@ def test_min_and_search_agree_with_brute_force(optima: list[int]) -> None:
     assert len(set(optima)) >= 6  # the boards are varied enough to mean something
 
 
+@pytest.mark.slow
 def test_opt_agrees_with_brute_force(optima: list[int]) -> None:
     for board, best in zip(BOARDS, optima, strict=True):
         got = run_mode(board, "opt")
         assert (got.status, got.length) == ("optimal", best), board
 
 
+@pytest.mark.slow
 def test_exact_is_sat_at_optimum_and_unsat_below(optima: list[int]) -> None:
     for board, best in list(zip(BOARDS, optima, strict=True))[:100]:
         at = run_mode(board, "exact", (best,))
@@ -111,6 +114,7 @@ def test_exact_is_sat_at_optimum_and_unsat_below(optima: list[int]) -> None:
             assert run_mode(board, "exact", (best - 1,)).status == "unsat", board
 
 
+@pytest.mark.slow
 def test_solve_is_always_valid(optima: list[int]) -> None:
     for board, best in zip(BOARDS, optima, strict=True):
         got = run_mode(board, "solve")
@@ -120,6 +124,7 @@ def test_solve_is_always_valid(optima: list[int]) -> None:
 
 
 @pytest.mark.parametrize("nodes", [1, 50, 10**5])
+@pytest.mark.slow
 def test_bounds_before_z3_keep_min_and_search_exact(optima: list[int], nodes: int) -> None:
     for board, best in list(zip(BOARDS, optima, strict=True))[:60]:
         got = run_mode(board, "min", bound_nodes=nodes)
@@ -145,6 +150,7 @@ def test_both_strategies_agree_with_brute_force(optima: list[int]) -> None:
 
 
 @pytest.mark.parametrize("trigger", ["conflicts", "gap"])
+@pytest.mark.slow
 def test_the_clause_form_agrees_with_brute_force(
     optima: list[int], monkeypatch: pytest.MonkeyPatch, trigger: str
 ) -> None:
@@ -163,6 +169,7 @@ def test_the_clause_form_agrees_with_brute_force(
     assert switched >= 1  # most of these boards need no conflict at all
 
 
+@pytest.mark.slow
 def test_the_clause_form_is_sat_at_the_optimum_and_unsat_below(optima: list[int]) -> None:
     for board, best in zip(BOARDS, optima, strict=True):
         formula = FloodFormula(cluster_graph(board.grid), clauses=True)

@@ -4,6 +4,7 @@ the command line turns bad input into exit 2 and one stderr line."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from oracles.cli import assert_bad_input, cli, parsed_or_refused
@@ -11,6 +12,9 @@ from oracles.fuzzing import inputs
 
 from smtpuzzles.puzzles.floodit.formats import parse_board
 from smtpuzzles.puzzles.floodit.model import DIGITS, Board
+
+#: A thousand inputs a parser: part of the whole suite, not of the quick loop.
+pytestmark = pytest.mark.slow
 
 Grid = list[list[int]]
 

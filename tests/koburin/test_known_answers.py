@@ -18,6 +18,7 @@ JANKO_SAMPLE = ["janko_0001_8x8", "janko_0011_10x10", "janko_0089_12x12", "janko
 
 @pytest.mark.parametrize("name", JANKO_SAMPLE)
 @pytest.mark.parametrize("connectivity", ["lazy", "distance"])
+@pytest.mark.slow
 def test_janko_sample_matches_known_answer(data_dir: Path, name: str, connectivity: str) -> None:
     folder = data_dir / "koburin"
     if not (folder / f"{name}.txt").exists():
@@ -45,6 +46,7 @@ def test_instances_are_shipped() -> None:
 
 
 @pytest.mark.parametrize("path", _shipped(), ids=lambda p: p.name)
+@pytest.mark.slow
 def test_instance_has_its_answer(path: Path) -> None:
     text, name = read_source(str(path))
     puzzle = parse(text, name)

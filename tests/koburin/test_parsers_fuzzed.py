@@ -5,6 +5,7 @@ input into exit 2 and one stderr line."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from oracles.cli import assert_bad_input, cli, parsed_or_refused
@@ -13,6 +14,9 @@ from oracles.fuzzing import inputs
 from smtpuzzles.graph import rectangle
 from smtpuzzles.puzzles.koburin.formats import parse, to_grid_text, to_puzzlink
 from smtpuzzles.puzzles.koburin.model import Koburin
+
+#: A thousand inputs a parser: part of the whole suite, not of the quick loop.
+pytestmark = pytest.mark.slow
 
 
 @st.composite

@@ -34,7 +34,7 @@ def test_seed_example_has_its_unique_answer() -> None:
 def _compare(puzzle: Koburin, connectivity: str) -> int:
     expected = brute_force(puzzle)
     outcome = solve(puzzle, count=len(expected) + 1, connectivity=connectivity)
-    assert outcome.count == len(expected) and outcome.count_exact
+    assert len(outcome.solutions) == len(expected) and outcome.count_complete
     assert set(outcome.solutions) == expected
     for s in outcome.solutions:
         assert problems(puzzle, s.black, s.edges, s.loop()) == []

@@ -9,7 +9,15 @@ import importlib
 from pathlib import Path
 
 import pytest
-from oracles.nurikabe import PUZZLES, is_open, pictures, proves_the_answer, solutions_of, starts
+from oracles.nurikabe import (
+    PUZZLES,
+    as_params,
+    is_open,
+    pictures,
+    proves_the_answer,
+    solutions_of,
+    starts,
+)
 
 from smtpuzzles.puzzles.nurikabe import Nurikabe, deduce, solve
 from smtpuzzles.puzzles.nurikabe.formats import parse
@@ -20,7 +28,7 @@ from smtpuzzles.puzzles.nurikabe.search import DETOURS, Search
 from smtpuzzles.solving import Stats
 
 
-@pytest.mark.parametrize("puzzle", PUZZLES, ids=[p.name for p in PUZZLES])
+@pytest.mark.parametrize("puzzle", as_params(PUZZLES))
 def test_a_whole_search_finds_every_solution_once(puzzle: Nurikabe) -> None:
     """From the deductions and from the hypotheses, whichever way the guesses go."""
     solutions = solutions_of(puzzle.name)
@@ -30,6 +38,7 @@ def test_a_whole_search_finds_every_solution_once(puzzle: Nurikabe) -> None:
         assert pictures(puzzle, trial.solutions) == sorted(solutions)
 
 
+@pytest.mark.slow
 def test_the_cases_leave_the_search_work() -> None:
     """Many cases reach the search with open cells, some with no solution at all, some
     with several: the test above does not pass by finding every puzzle decided."""
@@ -40,6 +49,7 @@ def test_the_cases_leave_the_search_work() -> None:
     assert sum(len(solutions_of(p.name)) >= 2 for p, _ in searched) >= 10
 
 
+@pytest.mark.slow
 def test_a_search_cut_short_claims_nothing() -> None:
     """Stopped by its node budget or time limit, or at the second solution, it is not
     finished."""
@@ -59,6 +69,7 @@ def test_a_search_cut_short_claims_nothing() -> None:
 
 
 @pytest.mark.parametrize("name", list(DETOURS))
+@pytest.mark.slow
 def test_the_search_keeps_what_a_detour_proves(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
     """A unique solution proved by the backtracking, or by growing the wall, becomes
     the formula's facts (and no other detour runs); no solution ends the search
@@ -91,6 +102,7 @@ def test_the_search_keeps_what_a_detour_proves(monkeypatch: pytest.MonkeyPatch, 
     assert proved >= 3 and refuted >= 10, (proved, refuted)
 
 
+@pytest.mark.slow
 def test_pictures_a_search_cut_short_found_come_first(monkeypatch: pytest.MonkeyPatch) -> None:
     """Stopped at a second solution, the backtracking proves nothing, but the two
     pictures are solutions: the search gives them before any solver round, and
@@ -115,6 +127,7 @@ def test_pictures_a_search_cut_short_found_come_first(monkeypatch: pytest.Monkey
     assert given >= 10, given
 
 
+@pytest.mark.slow
 def test_backtracking_solves_a_puzzle_the_solver_stalls_on(data_dir: Path) -> None:
     """Janko 1091 (15x15): Z3 gave no answer in 60 s; the hypotheses decide one cell,
     and the tree of guesses from there, searched whole, holds its known answer alone."""

@@ -130,6 +130,7 @@ RECTANGLES = [p for p in CASES if p.graph.kind == "square" and len(p) >= 6]
 
 
 @pytest.mark.parametrize("puzzle", RECTANGLES, ids=[p.name for p in RECTANGLES])
+@pytest.mark.slow
 def test_starting_over_without_the_count_keeps_what_was_found(
     puzzle: Nurikabe, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -74,6 +74,7 @@ def test_url_as_argument_and_back() -> None:
     )
 
 
+@pytest.mark.slow
 def test_both_strategies_and_engines_agree() -> None:
     for strategy in ("distance", "lazy"):
         for engine in ("sat", "smt"):
@@ -131,6 +132,7 @@ def test_text_output_shows_clues_wall_and_islands() -> None:
         "url-other-type",
     ],
 )
+@pytest.mark.slow
 def test_bad_input_is_one_line_and_exit_2(text: str, where: str) -> None:
     done = run("solve", "-", stdin=text)
     assert done.returncode == 2, done.stdout
@@ -139,6 +141,7 @@ def test_bad_input_is_one_line_and_exit_2(text: str, where: str) -> None:
     assert lines[0].startswith("smtpuzzles: error: " + where), lines[0]
 
 
+@pytest.mark.slow
 def test_missing_file_directory_and_binary(tmp_path: Path) -> None:
     binary = tmp_path / "b.txt"
     binary.write_bytes(b"\x00\x01\x02")
@@ -200,7 +203,7 @@ def test_print_asserts_of_an_unsat_puzzle_and_of_a_uniqueness_proof() -> None:
     assert _z3_answer(done.stdout) == "unsat"
     assert _cvc5_answer(done.stdout) == "unsat"
     result = solved("solve", "-", "--print-asserts", "--unique", stdin=PUZZLE_5X5)
-    assert _z3_answer(result["smtlib"]) == "unsat"
+    assert _z3_answer(result["smtlib"]).split() == ["sat", "unsat"]  # a picture, no other
     assert _cvc5_answer(result["smtlib"]) == "unsat"
 
 
@@ -213,12 +216,12 @@ def test_dry_run_prints_sizes() -> None:
     assert sizes["bool_vars"] > 16 and sizes["int_vars"] > 0
 
 
-def test_dry_run_of_a_puzzle_the_hypotheses_decide_has_no_distances() -> None:
-    """Known cells joined to their root have constant distances."""
+def test_dry_run_of_a_puzzle_the_hypotheses_decide_keeps_its_distances() -> None:
+    """The rules keep their distances, whatever presolving decides."""
     done = run("solve", "-", "--dry-run", "--json", stdin=PUZZLE_5X5)
     assert done.returncode == 0
     sizes = json.loads(done.stdout)
-    assert sizes["bool_vars"] >= 25 and sizes["int_vars"] == 0
+    assert sizes["bool_vars"] >= 25 and sizes["int_vars"] > 0
 
 
 def test_generate_makes_a_unique_puzzle() -> None:
@@ -248,6 +251,7 @@ def test_svg_pictures_the_answer_and_never_overwrites_the_input(tmp_path: Path) 
     assert puzzle.read_text() == PUZZLE_5X5
 
 
+@pytest.mark.slow
 def test_ctrl_c_prints_what_is_known_then_exits_130(tmp_path: Path) -> None:
     # A `?` clue on an open 8x8 grid has a great many solutions: counting never ends.
     rows = ["? " + "- " * 7] + ["- " * 8] * 6 + ["- " * 7 + "2"]
@@ -268,6 +272,7 @@ def test_ctrl_c_prints_what_is_known_then_exits_130(tmp_path: Path) -> None:
     assert "Traceback" not in err
 
 
+@pytest.mark.slow
 def test_bench_checks_every_shipped_answer_and_notices_a_wrong_one(tmp_path: Path) -> None:
     """Tori, hex grids, holes and tables answer with cell names, grids with rows: the
     bench compares both with their ``.sol`` files, and a changed ``.sol`` is WRONG."""

@@ -11,7 +11,15 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from oracles.nurikabe import PUZZLES, is_open, pictures, proves_the_answer, solutions_of, starts
+from oracles.nurikabe import (
+    PUZZLES,
+    as_params,
+    is_open,
+    pictures,
+    proves_the_answer,
+    solutions_of,
+    starts,
+)
 
 from smtpuzzles.graph import rectangle
 from smtpuzzles.puzzles.nurikabe import deduce, solve
@@ -29,7 +37,7 @@ THIN = Path(__file__).resolve().parents[2] / "instances" / "nurikabe" / "square_
 SIZED = [p for p in PUZZLES if wall_size(p) is not None]
 
 
-@pytest.mark.parametrize("puzzle", SIZED, ids=[p.name for p in SIZED])
+@pytest.mark.parametrize("puzzle", as_params(SIZED))
 def test_a_whole_search_finds_every_solution_once(puzzle: Nurikabe) -> None:
     """From the deductions and from the hypotheses: every wall is grown once."""
     solutions = solutions_of(puzzle.name)
@@ -40,6 +48,7 @@ def test_a_whole_search_finds_every_solution_once(puzzle: Nurikabe) -> None:
         assert pictures(puzzle, trial.solutions) == sorted(solutions)
 
 
+@pytest.mark.slow
 def test_the_cases_give_the_rectangle_rule_work() -> None:
     """Rectangles of two clues or more, puzzles with no solution and with several, and
     other shapes all reach the search: the test above covers each rule."""
@@ -64,6 +73,7 @@ def test_the_rows_and_columns_rule_cuts_the_tree(monkeypatch: pytest.MonkeyPatch
     assert with_rule.nodes * 3 < without.nodes, (with_rule.nodes, without.nodes)
 
 
+@pytest.mark.slow
 def test_a_search_cut_short_or_not_tried_claims_nothing() -> None:
     """Stopped by its node budget or time limit, or at the second solution; or not
     tried, with a ``?`` clue or too many wall cells open: not finished."""
@@ -88,6 +98,7 @@ def test_a_search_cut_short_or_not_tried_claims_nothing() -> None:
             assert set(pictures(puzzle, trial.solutions)) <= solutions
 
 
+@pytest.mark.slow
 def test_growing_the_wall_solves_a_puzzle_of_four_big_islands(data_dir: Path) -> None:
     """Janko 0753 (10x10; islands of 8, 15, 28 and 30, a wall of 19): Z3 and the
     backtracking gave no answer in 60 s; the walls grown, searched whole, hold its known
@@ -118,12 +129,13 @@ def thin_walled_puzzles(count: int) -> list[Nurikabe]:
     return found
 
 
+@pytest.mark.slow
 def test_whole_searches_match_the_solver_beyond_brute_force() -> None:
     """Every search that finishes lists exactly the pictures the solver counts."""
     finished = Counter()
     for puzzle in thin_walled_puzzles(150):
         outcome, _ = solve(puzzle, count=4)
-        if not outcome.complete:  # four pictures or more: neither list is whole
+        if not outcome.count_complete:  # four pictures or more: neither list is whole
             continue
         trial = grow_wall(puzzle, deduce(puzzle), nodes=20_000, most=4, most_open=None)
         assert set(pictures(puzzle, trial.solutions)) <= set(outcome.solutions)

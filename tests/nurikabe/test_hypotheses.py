@@ -13,7 +13,7 @@ from collections import deque
 from pathlib import Path
 
 import pytest
-from oracles.nurikabe import PUZZLES, solutions_of
+from oracles.nurikabe import PUZZLES, as_params, solutions_of
 
 from smtpuzzles.graph import rectangle
 from smtpuzzles.puzzles.nurikabe import Nurikabe, deduce, prepare, solve
@@ -42,7 +42,7 @@ def holds(puzzle: Nurikabe, picture: tuple[bool, ...], black: set[int], owner: d
     )
 
 
-@pytest.mark.parametrize("puzzle", PUZZLES, ids=[p.name for p in PUZZLES])
+@pytest.mark.parametrize("puzzle", as_params(PUZZLES))
 def test_refuted_guesses_hold_in_no_solution(puzzle: Nurikabe) -> None:
     """Every cell guessed black, and white in each island that may reach it."""
     solutions = solutions_of(puzzle.name)
@@ -62,7 +62,7 @@ def test_refuted_guesses_hold_in_no_solution(puzzle: Nurikabe) -> None:
                     assert holds(puzzle, s, after.black, after.owner), (i, owner)
 
 
-@pytest.mark.parametrize("puzzle", PUZZLES, ids=[p.name for p in PUZZLES])
+@pytest.mark.parametrize("puzzle", as_params(PUZZLES))
 def test_hypotheses_hold_in_every_solution(puzzle: Nurikabe) -> None:
     solutions = solutions_of(puzzle.name)
     try:
@@ -153,6 +153,7 @@ STALLED = ["janko_0459_20x36", "janko_0667_14x24"]
 
 
 @pytest.mark.parametrize("name", STALLED)
+@pytest.mark.slow
 def test_hypotheses_decide_stalled_janko_puzzles(data_dir: Path, name: str) -> None:
     """The solver's search stalled on these (0459: no answer in 90 s); the hypotheses
     decide every cell, as the known answer has it, in a second or two."""

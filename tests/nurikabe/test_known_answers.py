@@ -55,6 +55,7 @@ def _small_janko(data: Path) -> list[Path]:
     return small + [folder / f"{name}.txt" for name in JANKO_SAMPLE]
 
 
+@pytest.mark.slow
 def test_janko_sample_matches_the_known_solutions(data_dir: Path) -> None:
     paths = [p for p in _small_janko(data_dir) if p.exists()]
     assert paths

@@ -4,6 +4,7 @@ turns bad input into exit 2 and one stderr line."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from oracles.cli import assert_bad_input, cli, parsed_or_refused
@@ -15,6 +16,9 @@ from smtpuzzles.formats.seed004 import format_seed004
 from smtpuzzles.graph import rectangle
 from smtpuzzles.puzzles.nurikabe.formats import format_table, parse
 from smtpuzzles.puzzles.nurikabe.model import Nurikabe
+
+#: A thousand inputs a parser: part of the whole suite, not of the quick loop.
+pytestmark = pytest.mark.slow
 
 Clues = dict[tuple[int, int], int | str]
 

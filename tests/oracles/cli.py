@@ -63,6 +63,13 @@ class Run:
     stderr: str
     wall_s: float
     peak_mb: float  #: the child's own peak resident memory (os.wait4)
+    cpu_s: float  #: the child's own processor time, user and system (os.wait4)
+
+    @property
+    def stretch(self) -> float:
+        """How much longer than its processor time the run took on the clock (at least
+        1): above 1 when other processes had the processor, as on a loaded machine."""
+        return max(1.0, self.wall_s / max(self.cpu_s, 1e-3))
 
 
 def run_process(
@@ -112,4 +119,5 @@ def run_process(
             err.read().decode(errors="replace"),
             wall,
             usage.ru_maxrss / 1024,
+            usage.ru_utime + usage.ru_stime,
         )

@@ -138,6 +138,7 @@ def test_max_dist_limits_the_radius(form: tuple[str, str]) -> None:
 
 @pytest.mark.parametrize("form", EDGE_FORMS, ids="-".join)
 @pytest.mark.parametrize("shape", [(2, 3), (3, 3)])
+@pytest.mark.slow
 def test_chosen_edges_every_subset(shape: tuple[int, int], form: tuple[str, str]) -> None:
     """Over chosen edges: the touched cells must be connected by chosen edges."""
     graph = rectangle(*shape)
@@ -167,6 +168,7 @@ LESS_FORMS = [("api", "less"), ("smtlib", "less")]
 
 @pytest.mark.parametrize("form", LESS_FORMS, ids="-".join)
 @pytest.mark.parametrize("name", ["square3x3", "hex3x3", "torus3x3", "one-way"])
+@pytest.mark.slow
 def test_known_members_every_subset(name: str, form: tuple[str, str]) -> None:
     """Known members joined to the root get constant distances: the sets allowed are
     still exactly the connected ones that hold the known members."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from oracles.fuzzing import inputs
@@ -12,6 +13,9 @@ from smtpuzzles.formats.janko import parse_janko
 from smtpuzzles.formats.puzzlink import decode_4cell, decode_number16, parse_url
 from smtpuzzles.graph import parse_adjacency
 from smtpuzzles.sources import decode_text
+
+#: A thousand inputs a parser: part of the whole suite, not of the quick loop.
+pytestmark = pytest.mark.slow
 
 
 @st.composite

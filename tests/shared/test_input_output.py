@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from smtpuzzles.cli.common import _umask, write_atomic
 from smtpuzzles.errors import InputError
+from smtpuzzles.output import _umask, check_outputs, write_output
 from smtpuzzles.sources import MAX_INPUT_BYTES, decode_text, read_source
 
 
@@ -48,19 +48,20 @@ def test_missing_directory_and_huge_inputs(tmp_path: Path) -> None:
     assert time.monotonic() - began < 5
 
 
-def test_write_atomic_never_overwrites_an_input(tmp_path: Path) -> None:
+def test_outputs_never_overwrite_an_input(tmp_path: Path) -> None:
     source = tmp_path / "in.txt"
     source.write_text("puzzle")
     with pytest.raises(InputError, match="input"):
-        write_atomic(source, "answer", [str(source)])
+        check_outputs([source], [str(source)], force=True)
     assert source.read_text() == "puzzle"
     target = tmp_path / "out.txt"
-    write_atomic(target, "answer", [str(source)])
+    check_outputs([target], [str(source)], force=False)
+    write_output(target, "answer")
     assert target.read_text() == "answer"
     assert target.stat().st_mode & 0o777 == 0o666 & ~_umask()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["in.txt", "out.txt"]
-    with pytest.raises(InputError, match="directory"):
-        write_atomic(tmp_path / "missing" / "x.txt", "a")
+    with pytest.raises(InputError):
+        write_output(tmp_path / "missing" / "x.txt", "a")
 
 
 @pytest.mark.parametrize(

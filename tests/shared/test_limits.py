@@ -15,7 +15,9 @@ from oracles.cli import assert_bad_input, cli, run_process
 
 from smtpuzzles.puzzles.floodit.generate import random_board
 
-#: Allowed overrun of ``--timeout S`` as the tool measures it (its own elapsed_s).
+#: Allowed overrun of ``--timeout S`` as the tool measures it (its own elapsed_s), on a
+#: machine to itself; when other processes share the processor the overrun is allowed
+#: to stretch as the run's clock time did against its processor time (:attr:`Run.stretch`).
 SLACK_S = 0.5
 
 
@@ -54,6 +56,7 @@ def no_traceback(run) -> None:
         ("koburin", ["koburin", "solve", "--count", "100000"]),
     ],
 )
+@pytest.mark.slow
 def test_timeout_stops_in_time_with_what_is_known(
     big: dict[str, Path], puzzle: str, argv: list[str]
 ) -> None:
@@ -63,9 +66,10 @@ def test_timeout_stops_in_time_with_what_is_known(
     assert run.returncode == 3, run.stderr
     answer = one_object(run.stdout)
     assert answer["status"] == "unknown"
-    assert answer["elapsed_s"] <= limit + SLACK_S, answer["elapsed_s"]
+    slack = SLACK_S * run.stretch
+    assert answer["elapsed_s"] <= limit + slack, (answer["elapsed_s"], run.stretch)
     # The whole process adds interpreter start-up and reading the file.
-    assert run.wall_s <= limit + SLACK_S + 3.0, run.wall_s
+    assert run.wall_s <= limit + slack + 3.0 * run.stretch, (run.wall_s, run.stretch)
     if puzzle == "floodit":  # the best answer so far and the proven bounds
         assert answer["moves"] and answer["lower_bound"] < answer["upper_bound"]
         assert answer["length"] == answer["upper_bound"]
@@ -77,6 +81,7 @@ def test_timeout_stops_in_time_with_what_is_known(
 @pytest.mark.parametrize(
     "puzzle,megabytes", [("floodit", "16"), ("floodit", "30"), ("nurikabe", "30")]
 )
+@pytest.mark.slow
 def test_memory_cap_ends_with_a_clear_message(
     big: dict[str, Path], puzzle: str, megabytes: str
 ) -> None:
@@ -93,6 +98,7 @@ def test_memory_cap_ends_with_a_clear_message(
 # -- Ctrl-C ------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_interrupt_while_z3_solves_prints_the_best_answer(big: dict[str, Path]) -> None:
     run = run_process(["floodit", "min", str(big["floodit"]), "--json"], interrupt_after=4.0)
     no_traceback(run)
@@ -111,6 +117,7 @@ def test_interrupt_while_python_builds(big: dict[str, Path]) -> None:
     assert len(run.stderr.splitlines()) == 1 and "interrupted" in run.stderr
 
 
+@pytest.mark.slow
 def test_interrupt_koburin_count_reports_what_it_found(big: dict[str, Path]) -> None:
     run = run_process(
         ["koburin", "solve", str(big["koburin"]), "--count", "100000", "--json"],
@@ -127,6 +134,7 @@ def test_interrupt_koburin_count_reports_what_it_found(big: dict[str, Path]) -> 
 # -- size ------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_200x200_floodit_dry_run_builds_within_bounds(tmp_path: Path) -> None:
     board = tmp_path / "b200.txt"
     board.write_text(random_board(200, 200, 6, seed=3).text())
@@ -139,6 +147,7 @@ def test_200x200_floodit_dry_run_builds_within_bounds(tmp_path: Path) -> None:
     assert run.wall_s < 60 and run.peak_mb < 2048
 
 
+@pytest.mark.slow
 def test_60x60_nurikabe_builds_within_bounds(tmp_path: Path) -> None:
     grid = [["."] * 60 for _ in range(60)]
     for r in range(1, 60, 4):
@@ -155,6 +164,7 @@ def test_60x60_nurikabe_builds_within_bounds(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("puzzle", ["floodit", "nurikabe", "koburin"])
+@pytest.mark.slow
 def test_ten_megabytes_of_garbage_is_refused_quickly(tmp_path: Path, puzzle: str) -> None:
     junk = tmp_path / "junk.txt"
     junk.write_bytes(os.urandom(10 * 1024 * 1024))

@@ -300,11 +300,6 @@ def test_small_multiples_nests_pictures_in_a_grid_with_captions() -> None:
 # ---------------------------------------------------------------------------- Jupyter
 
 
-def test_svg_picture_shows_itself() -> None:
-    picture = render.SvgPicture(render.board_svg(BOARD), "011")
-    assert picture._repr_svg_().startswith("<svg") and str(picture) == "011"
-
-
 def test_step_through_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "ipywidgets", None)
     with pytest.raises(ImportError, match="pip install"):

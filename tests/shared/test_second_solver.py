@@ -31,8 +31,8 @@ def pieces(script: str) -> list[str]:
 
 
 def expected_answer(piece: str, fallback: str) -> str:
-    """The answer a Flood-It script announces in its comment, else ``fallback``."""
-    m = re.search(r"^; .*\((sat|unsat):", piece, re.MULTILINE)
+    """The answer a script announces in its comment, else ``fallback``."""
+    m = re.search(r"^; expected answer: (sat|unsat)$", piece, re.MULTILINE)
     return m.group(1) if m else fallback
 
 
@@ -56,6 +56,7 @@ def test_the_z3_executable_is_found() -> None:
 
 
 @pytest.mark.parametrize("board", files("floodit"), ids=lambda p: p.name)
+@pytest.mark.slow
 def test_floodit_min_scripts(board: Path) -> None:
     manifest = json.loads((INSTANCES / "floodit" / "manifest.json").read_text())
     result = cli("floodit", "min", str(board), "--print-asserts", "--json")
@@ -73,6 +74,7 @@ def test_floodit_min_scripts(board: Path) -> None:
     [(kind, p) for kind in ("nurikabe", "koburin") for p in files(kind)],
     ids=lambda v: v if isinstance(v, str) else v.name,
 )
+@pytest.mark.slow
 def test_solution_and_uniqueness_scripts(kind: str, puzzle: Path) -> None:
     result = cli(kind, "solve", str(puzzle), "--print-asserts", "--json", "--unique")
     assert result.exit_code == 0, result.stderr

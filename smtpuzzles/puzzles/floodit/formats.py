@@ -17,7 +17,7 @@ import math
 import re
 
 from ...errors import InputError
-from ...sources import read_source
+from ...sources import MAX_DIGITS, check_size, parse_count, read_source
 from .model import DIGITS, Board
 
 FORMATS = ("auto", "grid", "mnk", "lines")
@@ -60,6 +60,7 @@ def parse_grid(text: str, source: str) -> Board:
     if not lines:
         raise InputError("empty board: no rows", source)
     width = len(lines[0][1])
+    check_size(len(lines), width, source, lines[0][0], 1)
     grid: list[list[int]] = []
     where: dict[int, tuple[int, int]] = {}
     for number, line in lines:
@@ -96,9 +97,7 @@ def parse_mnk(text: str, source: str) -> Board:
             line = tokens[-1][1]
             raise InputError(f"file ends before {what}", source, line)
         tok, line, col = tokens[i]
-        if not (tok.isascii() and tok.isdigit()):
-            raise InputError(f"{what}: {tok!r} is not a number", source, line, col)
-        return int(tok)
+        return parse_count(tok, what, source, line, col)
 
     m = number_at(0, "the row count m")
     n = number_at(1, "the column count n")
@@ -110,6 +109,7 @@ def parse_mnk(text: str, source: str) -> Board:
             tokens[0][1],
             1,
         )
+    check_size(m, n, source, tokens[0][1], 1)
     grid = [[0] * n for _ in range(m)]
     where: dict[int, tuple[int, int]] = {}
     for cell in range(m * n):
@@ -152,6 +152,7 @@ def parse_lines(text: str, source: str, index: int | None) -> Board:
             source,
             number,
         )
+    check_size(side, side, source, number, 1)
     grid = [[0] * side for _ in range(side)]
     where: dict[int, tuple[int, int]] = {}
     for pos, ch in enumerate(line):
@@ -216,12 +217,15 @@ def parse_start(spec: str | None, board: Board) -> tuple[int, int]:
     if spec is None:
         return (0, 0)
     parts = spec.split(",")
+    shown = spec if len(spec) <= 40 else spec[:40] + "..."
     if len(parts) != 2 or not all(_ASCII_INT.fullmatch(p.strip()) for p in parts):
-        raise InputError(f"--start {spec!r}: expected ROW,COL such as 0,0")
+        raise InputError(f"--start {shown!r}: expected ROW,COL such as 0,0")
+    if any(len(p.strip().lstrip("-").lstrip("0")) > MAX_DIGITS for p in parts):
+        raise InputError(f"--start {shown}: outside the {board.rows}x{board.cols} board")
     row, col = (int(p) for p in parts)
     if not (0 <= row < board.rows and 0 <= col < board.cols):
         raise InputError(
-            f"--start {spec}: outside the {board.rows}x{board.cols} board "
+            f"--start {shown}: outside the {board.rows}x{board.cols} board "
             f"(rows 0..{board.rows - 1}, columns 0..{board.cols - 1})"
         )
     return (row, col)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from ...errors import InputError
+from ...sources import check_size
 from .model import DIGITS, Board
 
 
@@ -13,8 +14,7 @@ def random_board(rows: int, cols: int, colours: int, seed: int = 0) -> Board:
 
     Colours that the draw misses are put on random cells, so the board is gapless.
     """
-    if rows < 1 or cols < 1:
-        raise InputError(f"a board needs at least one row and column, not {rows}x{cols}")
+    check_size(rows, cols)
     if not 1 <= colours <= min(len(DIGITS), rows * cols):
         raise InputError(
             f"colours must be between 1 and {min(len(DIGITS), rows * cols)} for a "

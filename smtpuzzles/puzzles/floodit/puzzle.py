@@ -9,11 +9,12 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from ... import render
 from ...errors import CheckFailure, InputError
 from ...puzzle import Formula, Puzzle, Request, Source
+from ...smtlib import Question
 from . import pictures
 from .check import check_solution, flood_region, play
 from .formats import FORMATS, parse_board, parse_start
 from .model import DIGITS, Board, ClusterGraph, cluster_graph
-from .search import BOUND_NODES, STRATEGIES, STRATEGY, Outcome
+from .search import BOUND_NODES, PRESOLVE, STRATEGIES, STRATEGY, Outcome
 
 if TYPE_CHECKING:
     from ...result import Result
@@ -35,12 +36,14 @@ class FloodIt(Puzzle):
         "strategy": STRATEGIES,
         "bound_nodes": None,
         "counting": None,
+        "presolve": PRESOLVE,
         "print_asserts": None,
     }
 
     def __init__(self, board: Board, start: tuple[int, int] = (0, 0)) -> None:
         self.board = board
         self.start = start
+        self._stopped = False  #: a solve stopped at a limit: describe builds nothing more
 
     @property
     def name(self) -> str:  # type: ignore[override]
@@ -72,12 +75,12 @@ class FloodIt(Puzzle):
         if ask.unique or ask.count is not None:
             raise InputError("unique and count are not Flood-It options")
         mode, args, options = ask.mode, ask.args, ask.options
-        timeout = ask.budget.remaining()
         if options.get("encoding", "layered") == "reference":
             from .reference.search import run_reference
 
+            print_asserts = options.get("print_asserts", False)
             outcome = run_reference(
-                self.board, mode, args, self.start, timeout, options.get("print_asserts", False)
+                self.board, mode, args, self.start, None, print_asserts, ask.budget
             )
         else:
             from .search import run_mode
@@ -88,16 +91,22 @@ class FloodIt(Puzzle):
                 args,
                 self.start,
                 options.get("engine", "sat"),
-                timeout,
+                None,
                 options.get("counting", True),
                 options.get("print_asserts", False),
                 options.get("bound_nodes", BOUND_NODES),
                 options.get("strategy", STRATEGY),
-                self.graph,
+                options.get("presolve", "full"),
+                self.__dict__.get("graph"),
+                ask.budget,
             )
-        if outcome.smtlib is not None:
-            outcome.questions.append(outcome.smtlib)
+            held = outcome.held[0] if isinstance(outcome.held, tuple) else outcome.held
+            if held is not None:  # the cluster graph the search built, kept for the report
+                self.__dict__.setdefault("graph", held.graph)
+        if outcome.smtlib is not None and not outcome.questions:  # the reference encoding's
+            outcome.questions.append(Question(f"reference-{mode}", outcome.smtlib, "unknown"))
         outcome.details["proven_by"] = outcome.proven_by
+        self._stopped = outcome.stopped is not None
         return outcome
 
     def formula(
@@ -115,7 +124,7 @@ class FloodIt(Puzzle):
             sizes, script = dry_run(self.board, "exact", (horizon,), self.start, counting)
         else:
             sizes, script = dry_run(self.board, "search", (0, horizon), self.start, counting)
-        return Formula(self.kind, script, sizes["horizon"], sizes)
+        return Formula(self.kind, script.text(), sizes["horizon"], sizes, script)
 
     def problems(self, answer: Any) -> list[str]:
         try:
@@ -130,15 +139,20 @@ class FloodIt(Puzzle):
         return f"{self.board.rows}x{self.board.cols}"
 
     def describe(self) -> str:
+        """Size, colours, clusters (``?`` when a stopped search never counted them: a
+        report after a time limit does not build the cluster graph), start cell."""
+        graph = self.__dict__.get("graph")
+        clusters = "?" if graph is None and self._stopped else len(self.graph)
         return (
-            f"{self.size()}, {self.board.n_colours} colours, {len(self.graph)} clusters, "
+            f"{self.size()}, {self.board.n_colours} colours, {clusters} clusters, "
             f"start {self.start[0]},{self.start[1]}"
         )
 
     def solution_json(self, answer: Any) -> Any:
         return None if answer is None else list(answer)
 
-    def extra_json(self, outcome: Any) -> dict[str, Any]:
+    @classmethod
+    def extra_json(cls, outcome: Any) -> dict[str, Any]:
         moves = outcome.solution
         return {
             "moves": None if moves is None else list(moves),

@@ -19,10 +19,11 @@ learned. The rules, one small method each:
   cluster needs a move of its own, so done by s leaves at most ``s - u`` such colours
   (:meth:`_counting_rules`; ``ite`` sums, standard SMT-LIB).
 
-The rules are written as SMT-LIB text and handed to Z3's parser a layer at a time: the
-parser builds terms in C, many times faster than the Python API term by term (the
-building used to dominate the solving time). The same text is what ``--print-asserts``
-prints, after Z3 has read it back.
+The rules are written as SMT-LIB text, each move's layer a list of commented blocks
+(one per rule), and handed to Z3's parser a layer at a time: the parser builds terms in
+C, many times faster than the Python API term by term (the building used to dominate
+the solving time). :meth:`FloodFormula.script` puts the layers up to a horizon together
+with the question: the very text the solver read, which ``--print-asserts`` prints.
 """
 
 from __future__ import annotations
@@ -31,9 +32,20 @@ from collections.abc import Sequence
 
 import z3
 
-from ...smtlib import and_, or_, plus
-from ...solving import new_solver, smtlib_script
+from ...smtlib import Block, Script, and_, or_, plus
+from ...solving import new_solver, parse_into, parse_terms
 from .model import ClusterGraph
+
+#: The rules of a layer, in the order each layer states them, with what they say.
+RULES: dict[str, str] = {
+    "move": "Move t picks a colour of the board (0 .. k-1) other than the region's colour.",
+    "flood": "A cluster is flooded after move t iff it was before, or it has move t's colour"
+    " and a flooded neighbour (or is next to the start cluster).",
+    "done": "done_t: every cluster is flooded after t moves; done stays done.",
+    "progress": "Until done, move t floods at least one new cluster.",
+    "counting": "Redundant: done by s leaves at most s - u colours that still own an unflooded"
+    " cluster after u moves (each needs a move of its own).",
+}
 
 #: ``flooded[t][i]``: the name of the variable, ``"true"`` for the start cluster, or
 #: ``None`` where cluster i cannot be flooded after t moves.
@@ -89,7 +101,8 @@ class FloodFormula:
         first: Layer = [None] * len(g)
         first[g.start] = "true"
         self.flooded: list[Layer] = [first]
-        self.layers: list[list[str]] = [[]]  #: declarations and assertions, by time
+        #: each time's blocks by rule: the moves' variables and rules, in order
+        self.layers: list[dict[str, Block]] = [{}]
         self._add_done(0)
         self._feed(0)
 
@@ -99,12 +112,24 @@ class FloodFormula:
 
     # -- building -------------------------------------------------------------------------
 
-    def _say(self, t: int, line: str) -> None:
-        self.layers[t].append(line)
+    def _block(self, t: int, rule: str) -> Block:
+        layer = self.layers[t]
+        if rule not in layer:
+            when = f"after move {t - 1}" if t > 0 else "at the start"
+            said = any(rule in earlier for earlier in self.layers[:t])
+            layer[rule] = Block(f"{rule} ({when})", "" if said else RULES[rule])
+        return layer[rule]
+
+    def _say(self, t: int, term: str, rule: str) -> None:
+        """Assert ``term`` under ``rule`` in layer t."""
+        self._block(t, rule).asserts.append(term)
+
+    def _declare(self, t: int, name: str, sort: str, rule: str) -> None:
+        self._block(t, rule).declarations.append(f"(declare-fun {name} () {sort})")
 
     def _feed(self, t: int) -> None:
         if self.solver is not None:
-            self.solver.from_string("\n".join(self.layers[t]))
+            parse_into(self.solver, "".join(b.text() for b in self.layers[t].values()))
 
     def extend(self, horizon: int) -> None:
         """Add layers until the formula reaches ``horizon`` moves."""
@@ -115,8 +140,8 @@ class FloodFormula:
 
     def _add_move(self, t: int) -> None:
         """Move t takes the board from time t to time t+1."""
-        self.layers.append([])
-        self._say(t + 1, f"(declare-fun colour_t{t} () Int)")
+        self.layers.append({})
+        self._declare(t + 1, f"colour_t{t}", "Int", "move")
         self._move_rules(t)
         before = self.flooded[t]
         after: Layer = [None] * len(self.g)
@@ -131,15 +156,15 @@ class FloodFormula:
 
     def _move_rules(self, t: int) -> None:
         """Move t picks a colour of the board, other than the region's current colour."""
-        self._say(t + 1, f"(assert (and (<= 0 colour_t{t}) (< colour_t{t} {self.k})))")
+        self._say(t + 1, f"(and (<= 0 colour_t{t}) (< colour_t{t} {self.k}))", "move")
         previous = f"colour_t{t - 1}" if t > 0 else str(self.g.colours[self.g.start])
-        self._say(t + 1, f"(assert (not (= colour_t{t} {previous})))")
+        self._say(t + 1, f"(not (= colour_t{t} {previous}))", "move")
 
     def _flood_rule(self, t: int, i: int, before: Layer) -> str:
         """Cluster i is flooded after move t iff it was, or it takes the move's colour and
         touches the flooded region (as one equivalence, or as its clauses)."""
         var = f"flooded_c{i}_t{t + 1}"
-        self._say(t + 1, f"(declare-fun {var} () Bool)")
+        self._declare(t + 1, var, "Bool", "flood")
         pick = f"(= colour_t{t} {self.g.colours[i]})"
         touching = [before[j] for j in self.g.neighbours[i] if before[j] is not None]
         if "true" in touching:  # next to the start cluster, which is always flooded
@@ -149,7 +174,7 @@ class FloodFormula:
             return var
         grows = f"(and {pick} {or_(touching)})" if touching else pick
         was = before[i]
-        self._say(t + 1, f"(assert (= {var} {grows if was is None else f'(or {was} {grows})'}))")
+        self._say(t + 1, f"(= {var} {grows if was is None else f'(or {was} {grows})'})", "flood")
         return var
 
     def _flood_clauses(
@@ -160,14 +185,14 @@ class FloodFormula:
         and the inner ``or`` (see :attr:`clauses`)."""
         grown_by = [f"(and {pick} {j})" for j in touching] or [pick]
         for cause in ([] if was is None else [was]) + grown_by:
-            self._say(t, f"(assert (=> {cause} {var}))")
+            self._say(t, f"(=> {cause} {var})", "flood")
         held = "" if was is None else f" {was}"
-        self._say(t, f"(assert (or (not {var}){held} {pick}))")
+        self._say(t, f"(or (not {var}){held} {pick})", "flood")
         if touching:
-            self._say(t, f"(assert (or (not {var}){held} {' '.join(touching)}))")
+            self._say(t, f"(or (not {var}){held} {' '.join(touching)})", "flood")
 
     def _add_done(self, t: int) -> None:
-        self._say(t, f"(declare-fun done_t{t} () Bool)")
+        self._declare(t, f"done_t{t}", "Bool", "done")
         self._done_rules(t)
         if self.counting and all(f is not None for f in self.flooded[t]):
             self._counting_rules(t)
@@ -176,12 +201,12 @@ class FloodFormula:
         """done_t: every cluster is flooded after t moves; and done stays done."""
         layer = self.flooded[t]
         if any(f is None for f in layer):
-            self._say(t, f"(assert (not done_t{t}))")
+            self._say(t, f"(not done_t{t})", "done")
         elif len(layer) > 1:
             rest = [f for i, f in enumerate(layer) if i != self.g.start and f is not None]
-            self._say(t, f"(assert (=> done_t{t} {and_(rest)}))")
+            self._say(t, f"(=> done_t{t} {and_(rest)})", "done")
         if t > 0:
-            self._say(t, f"(assert (=> done_t{t - 1} done_t{t}))")
+            self._say(t, f"(=> done_t{t - 1} done_t{t})", "done")
 
     def _progress_rule(self, t: int) -> None:
         """Until the board is done, move t floods at least one new cluster."""
@@ -191,7 +216,7 @@ class FloodFormula:
             if f is None or i == self.g.start:
                 continue
             fresh.append(f if before[i] is None else f"(and (not {before[i]}) {f})")
-        self._say(t + 1, f"(assert {or_([f'done_t{t}', *fresh])})")
+        self._say(t + 1, or_([f"done_t{t}", *fresh]), "progress")
 
     def _colours_left(self, u: int) -> tuple[int, list[str]]:
         """Colours owning an unflooded cluster after u moves: (certain count, open cases)."""
@@ -213,11 +238,11 @@ class FloodFormula:
             certain, open_cases = self._colours_left(u)
             room = s - u - certain
             if room < 0:
-                self._say(s, f"(assert (not done_t{s}))")
+                self._say(s, f"(not done_t{s})", "counting")
                 return
             if room < len(open_cases):
                 count = plus([f"(ite {b} 1 0)" for b in open_cases])
-                self._say(s, f"(assert (=> done_t{s} (<= {count} {room})))")
+                self._say(s, f"(=> done_t{s} (<= {count} {room}))", "counting")
 
     # -- asking -----------------------------------------------------------------------------
 
@@ -254,16 +279,48 @@ class FloodFormula:
                 return True
         return False
 
+    def blocks(self, horizon: int) -> list[Block]:
+        """The blocks of every layer up to ``horizon``, in the order the solver read them."""
+        self.extend(horizon)
+        return [b for layer in self.layers[: horizon + 1] for b in layer.values()]
+
     def text(self, horizon: int) -> str:
         """The declarations and assertions of every layer up to ``horizon``."""
-        self.extend(horizon)
-        return "\n".join(line for layer in self.layers[: horizon + 1] for line in layer)
+        return "".join(b.text() for b in self.blocks(horizon))
+
+    def goal_block(self, horizon: int, exact: bool = False) -> Block:
+        """The question "done within ``horizon`` moves" (``exact``: not one fewer) as
+        asserts: what the search passes the solver as assumptions."""
+        terms = [f"done_t{horizon}"]
+        if exact and horizon > 0:
+            terms.append(f"(not done_t{horizon - 1})")
+        says = f"The board is done after {horizon} moves"
+        return Block("question", says + (", and not before." if exact else "."), terms)
+
+    def script(self, horizon: int, exact: bool = False, title: Sequence[str] = ()) -> Script:
+        """The script of "done within ``horizon`` moves" (QF_LIA): the layers the solver
+        read up to ``horizon``, and the question."""
+        return Script(
+            title=list(title),
+            legend=legend(self.g),
+            blocks=self.blocks(horizon),
+            question=[self.goal_block(horizon, exact)],
+        )
 
     def assertions(self, horizon: int, exact: bool = False) -> list[z3.BoolRef]:
-        """The formula "done within ``horizon`` moves" as Z3 terms (for printing, sizes)."""
-        facts = list(z3.parse_smt2_string(self.text(horizon)))
-        return facts + self.goal(horizon, exact)
+        """The formula "done within ``horizon`` moves" as Z3 terms (for sizes, tests)."""
+        return parse_terms(self.script(horizon, exact).body())
 
-    def script(self, horizon: int, exact: bool = False, comments: Sequence[str] = ()) -> str:
-        """The SMT-LIB 2 script of "done within ``horizon`` moves" (QF_LIA)."""
-        return smtlib_script(self.assertions(horizon, exact), "QF_LIA", comments)
+
+def legend(g: ClusterGraph) -> list[str]:
+    """What the variables mean, and each cluster's cells (the board's r<row>c<col>)."""
+    lines = [
+        f"colour_t<t> (Int, 0..{g.n_colours - 1}): the colour move t picks (moves from 0)",
+        "flooded_c<i>_t<t> (Bool): cluster i belongs to the flooded region after t moves",
+        "done_t<t> (Bool): every cluster is flooded after t moves",
+        f"clusters (c<i>, colour, cells); c{g.start} is the start, flooded from the outset:",
+    ]
+    for i, cells in enumerate(g.cells):
+        shown = " ".join(f"r{r}c{c}" for r, c in cells)
+        lines.append(f"  c{i} colour {g.colours[i]}: {shown}")
+    return lines

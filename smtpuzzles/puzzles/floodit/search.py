@@ -13,14 +13,15 @@ limit or Ctrl-C ends a search with what is known: the best solution and proven b
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import z3
 
 from ... import result
 from ...errors import CheckFailure, InputError
+from ...smtlib import OPTIMIZE_NOTE, Question, Script, join_questions, plus, question
 from ...solving import (
     Budget,
     Interrupted,
@@ -28,8 +29,7 @@ from ...solving import (
     TimeUp,
     check,
     deadline,
-    formula_size,
-    optimize_script,
+    parse_into,
 )
 from .check import check_solution
 from .model import Board, ClusterGraph, cluster_graph
@@ -81,6 +81,13 @@ UNLIMITED_CONFLICTS = 2**32 - 1  #: Z3's "no limit" for ``max_conflicts``
 #: it would only break symmetry (see ``FloodFormula.progress``).
 PROGRESS_MODES = ("exact", "solve", "opt")
 
+#: Presolve levels: ``full`` computes bounds and heuristic playouts before the solver
+#: runs (they choose the horizons asked, and often prove the optimum); ``none`` asks the
+#: solver alone: ``min`` from 0 moves upward until the answer is sat, ``solve`` and
+#: ``opt`` within as many moves as clusters less one (always enough: each move can take
+#: a neighbouring cluster's colour), ``search`` upward or by bisection over LO..HI.
+PRESOLVE = ("none", "full")
+
 
 @dataclass
 class Outcome(result.Outcome):
@@ -93,6 +100,11 @@ class Outcome(result.Outcome):
     derived: tuple[int, int] | None = None  #: LO..HI that min/search started from
     proven_by: str | None = None  #: what proved the optimum: "bounds" or "z3"
     smtlib: str | None = None
+    clusters: int | None = None  #: clusters of the board (None: stopped before counting)
+    #: The search behind the outcome, kept alive with it: freeing a large solver takes Z3
+    #: a second or more, which belongs after the answer is out (or to a process that
+    #: ends without freeing, see ``solving.exit_now``), not inside the time limit.
+    held: Any = field(default=None, repr=False, compare=False)
 
     @property
     def moves(self) -> list[int] | None:
@@ -124,20 +136,27 @@ class Search:
         mode: str = "min",
         bound_nodes: int = BOUND_NODES,
         strategy: str = STRATEGY,
+        presolve: str = "full",
         graph: ClusterGraph | None = None,
+        budget: Budget | None = None,
     ) -> None:
+        if presolve not in PRESOLVE:
+            raise ValueError(f"unknown presolve {presolve!r}; expected one of {PRESOLVE}")
+        self.presolve = presolve
+        self.opt_horizon = 0  #: the horizon ``opt`` minimised within
         self.board = board
         self.bound_nodes = bound_nodes
         self.strategy = strategy
         self.start = start
         self.engine = engine
         self.counting = counting
-        self.budget = Budget(timeout_s)
+        self.budget = budget if budget is not None else Budget(timeout_s)
         self.outcome = Outcome(mode=mode)
         self.graph: ClusterGraph = graph or cluster_graph(board.grid, start)
+        self.outcome.clusters = len(self.graph)
         self._formula: FloodFormula | None = None
         self.clauses = False  #: build the flood rule as clauses (see :meth:`probe`)
-        self.lb = lower_bound(self.graph)
+        self.lb = lower_bound(self.graph) if presolve == "full" else 0
         self.lb_without_z3 = self.lb  #: the part of the lower bound the bounds proved
         self.outcome.lower_bound = self.lb
 
@@ -235,6 +254,10 @@ class Search:
         left = self.budget.remaining()
         return None if left is None else left / 4
 
+    def enough(self) -> int:
+        """Moves that always suffice without a playout: one per cluster but the start."""
+        return max(0, len(self.graph) - 1)
+
     def playout(self, widen: bool = False) -> list[int]:
         """A heuristic solution; its length is an upper bound. ``widen``: when it is far
         above the lower bound, also try a wider beam (see :data:`WIDE_GAP`)."""
@@ -297,6 +320,11 @@ class Search:
     # -- modes ----------------------------------------------------------------------------
 
     def solve(self) -> None:
+        if self.presolve == "none":
+            if not self.probe(self.enough()):
+                raise CheckFailure(f"no solution within {self.enough()} moves")
+            self.outcome.status = "solved"
+            return
         play = self.playout()
         self.outcome.moves = None  # the answer is the solver's, within the playout's length
         try:
@@ -326,6 +354,13 @@ class Search:
         if lo > hi:
             self.outcome.status = "unsat"
             return
+        if self.presolve == "none":
+            self.outcome.derived = (lo, hi)
+            if self.least(lo, hi, False):
+                self.finish_optimal()
+            else:
+                self.outcome.status = "unsat"
+            return
         play = upper_bound(self.graph, budget_s=self.playout_budget())
         self.judge(len(play))
         known = len(play) <= hi
@@ -344,16 +379,28 @@ class Search:
             self.outcome.status = "unsat"
 
     def minimum(self) -> None:
+        if self.presolve == "none":
+            self.outcome.derived = (0, self.enough())
+            self.outcome.strategy = "upward"
+            horizon = 0
+            while not self.probe(horizon):
+                horizon += 1
+            self.finish_optimal()
+            return
         hi = len(self.playout(widen=True))
         self.raise_lower_bound(hi)
         self.outcome.derived = (self.lb, hi)
         self.least(self.lb, hi, True)
         self.finish_optimal()
 
-    def optimize(self) -> z3.Optimize:
-        """``opt``: minimise the number of moves before done, within the playout's length."""
-        hi = len(self.playout())
-        opt, formula = self._in_time(lambda: optimize_problem(self.graph, hi, self.counting))
+    def optimize(self) -> Script:
+        """``opt``: minimise the number of moves before done, within the playout's length
+        (presolve ``none``: within :meth:`enough`); returns the script Optimize read."""
+        hi = len(self.playout()) if self.presolve == "full" else self.enough()
+        self.opt_horizon = hi
+        opt, formula, script = self._in_time(
+            lambda: optimize_problem(self.graph, hi, self.counting, self.title())
+        )
         answer = check(opt, self.budget, (), self.outcome.stats, f"optimize T<={hi}")
         if answer == z3.sat:
             moves = formula.moves(opt.model())
@@ -365,35 +412,58 @@ class Search:
             raise CheckFailure(f"Optimize: no solution within {hi} moves, though one exists")
         else:
             raise _TimeUp()
-        return opt
+        return script
 
     # -- scripts ----------------------------------------------------------------------------
 
-    def scripts(self, mode: str, args: tuple[int, ...]) -> str:
-        """The SMT-LIB of the formula(s) behind the outcome (see the CLI's help)."""
+    def title(self, *more: str) -> list[str]:
+        """The comment lines that head every script of this search."""
+        b = self.board
+        lines = [f"{b.name}: Flood-It, {b.rows}x{b.cols}, {b.n_colours} colours"]
+        lines.append(f"mode {self.outcome.mode}, presolve {self.presolve}")
+        return lines + list(more)
+
+    def ask(self, name: str, horizon: int, exact: bool, answer: str) -> Question:
+        """The question "done within ``horizon``" as the script the solver reads (built
+        without a solver when the bounds answered without one)."""
+        if self._formula is None:
+            self._formula = FloodFormula(
+                self.graph,
+                self.engine,
+                self.counting,
+                feed=False,
+                clauses=self.clauses,
+                progress=self.outcome.mode in PROGRESS_MODES,
+            )
+        words = f"exactly {horizon} moves" if exact else f"within {horizon} moves"
+        script = self._formula.script(horizon, exact, self.title(words))
+        return question(name, script, answer)
+
+    def questions(self, mode: str, args: tuple[int, ...]) -> list[Question]:
+        """The questions behind the outcome: ``optimum-L`` (sat) and ``below-L-1`` (unsat)
+        for ``min`` and ``search``; ``exactly-N`` for ``exact``; ``within-T`` for
+        ``solve`` and an unsat ``search``; none when a time limit cut the search short or
+        no formula was needed."""
         out = self.outcome
-        f = self.formula
-        name = f"{self.board.name}: Flood-It, {self.board.rows}x{self.board.cols}"
-        if mode == "exact" and out.notes:
-            return f"; {name}: exactly {args[0]} moves: no formula needed ({out.notes[0]})\n"
+        if out.stopped is not None or mode == "opt":
+            return []
         if mode == "exact":
-            return f.script(args[0], exact=True, comments=[name, f"exactly {args[0]} moves"])
+            if args[0] > self.enough():  # answered without a formula
+                return []
+            return [self.ask(f"exactly-{args[0]}", args[0], True, _answer(out.status))]
         if mode == "solve":
-            horizon = out.upper_bound if out.upper_bound is not None else len(self.playout())
-            return f.script(horizon, comments=[name, f"within {horizon} moves"])
-        if out.status == "unsat" and mode == "search":
-            hi = args[1]
-            return f.script(hi, comments=[name, f"within {hi} moves (unsat)"])
-        if out.status == "optimal" and out.length is not None:
-            best = out.length
-            text = f.script(best, comments=[name, f"within {best} moves (sat: the optimum)"])
-            if best > 0:
-                text += "\n" + f.script(
-                    best - 1, comments=[f"within {best - 1} moves (unsat: none shorter)"]
-                )
-            return text
-        horizon = out.length if out.length is not None else len(self.playout())
-        return f.script(horizon, comments=[name, f"within {horizon} moves"])
+            return [self.ask(f"within-{out.length}", out.length or 0, False, "sat")]
+        if out.status == "unsat":
+            return [self.ask(f"within-{args[1]}", args[1], False, "unsat")]
+        if out.length is None:
+            return []
+        best = out.length
+        if out.status != "optimal":  # a solution below ``search``'s LO, not proven least
+            return [self.ask(f"within-{best}", best, False, "sat")]
+        found = [self.ask(f"optimum-{best}", best, False, "sat")]
+        if best > 0:
+            found.append(self.ask(f"below-{best - 1}", best - 1, False, "unsat"))
+        return found
 
 
 def run_mode(
@@ -407,59 +477,97 @@ def run_mode(
     print_asserts: bool = False,
     bound_nodes: int = BOUND_NODES,
     strategy: str = STRATEGY,
+    presolve: str = "full",
     graph: ClusterGraph | None = None,
+    budget: Budget | None = None,
 ) -> Outcome:
-    """Run ``mode`` (solve, exact, search, min, opt) on ``board`` and return the outcome.
+    """Run ``mode`` (solve, exact, search, min, opt) on ``board`` and return the outcome,
+    with the questions behind it (:meth:`Search.questions`; ``opt``: the script
+    Optimize read, in Z3's dialect). ``presolve``: see :data:`PRESOLVE`.
 
-    Never raises on a time limit or Ctrl-C: the outcome then has status ``unknown``,
-    the best solution found and the proven bounds, and ``stopped`` says why.
+    Never raises on a time limit, the memory cap or Ctrl-C: the outcome then has status
+    ``unknown``, the best solution found and the proven bounds, and ``stopped`` says
+    why. Everything runs under the deadline: the cluster graph, the bounds, the
+    playouts and their checks, the formula text and the scripts of the questions.
+    ``budget`` (else a new one of ``timeout_s``) lets a front end count from its start.
     """
     began = time.monotonic()
-    s = Search(board, start, engine, timeout_s, counting, mode, bound_nodes, strategy, graph)
-    opt: z3.Optimize | None = None
+    budget = budget if budget is not None else Budget(timeout_s)
+    outcome = Outcome(mode=mode)
+    opt: Script | None = None
+    s: Search | None = None
     try:
-        if mode == "solve":
-            s.solve()
-        elif mode == "exact":
-            s.exact(args[0])
-        elif mode == "search":
-            s.search(args[0], args[1])
-        elif mode == "min":
-            s.minimum()
-        elif mode == "opt":
-            opt = s.optimize()
-        else:
-            raise ValueError(f"unknown mode {mode!r}")
-    except _TimeUp:
-        s.outcome.status, s.outcome.stopped = "unknown", "timeout"
-    except MemoryLimitExceeded:
-        s.outcome.status, s.outcome.stopped = "unknown", "memory"
+        with deadline(budget):
+            s = Search(
+                board,
+                start,
+                engine,
+                timeout_s,
+                counting,
+                mode,
+                bound_nodes,
+                strategy,
+                presolve,
+                graph,
+                budget,
+            )
+            outcome = s.outcome
+            outcome.held = s
+            if mode == "solve":
+                s.solve()
+            elif mode == "exact":
+                s.exact(args[0])
+            elif mode == "search":
+                s.search(args[0], args[1])
+            elif mode == "min":
+                s.minimum()
+            elif mode == "opt":
+                opt = s.optimize()
+            else:
+                raise ValueError(f"unknown mode {mode!r}")
+            if opt is not None:
+                outcome.questions = [question(f"optimize-{s.opt_horizon}", opt, "sat")]
+            else:
+                outcome.questions = s.questions(mode, args)
+    except (_TimeUp, TimeUp):
+        outcome.stopped = "timeout"
+    except (MemoryLimitExceeded, MemoryError):
+        outcome.stopped = "memory"
     except (Interrupted, KeyboardInterrupt):
-        s.outcome.status, s.outcome.stopped = "unknown", "interrupted"
-    if print_asserts and s.outcome.stopped is None:
-        if opt is not None:
-            s.outcome.smtlib = optimize_script(opt, [f"{board.name}: Flood-It, Z3 Optimize"])
-        else:
-            s.outcome.smtlib = s.scripts(mode, args)
-    s.outcome.elapsed_s = time.monotonic() - began
-    return s.outcome
+        outcome.stopped = "interrupted"
+    if outcome.stopped is not None:
+        outcome.status = "unknown"
+    elif print_asserts:
+        outcome.smtlib = join_questions(outcome.questions) or _no_formula(outcome, args)
+    outcome.elapsed_s = time.monotonic() - began
+    return outcome
+
+
+def _answer(status: str) -> str:
+    return "unsat" if status == "unsat" else "sat" if status in ("solved", "optimal") else "unknown"
+
+
+def _no_formula(out: Outcome, args: tuple[int, ...]) -> str:
+    """The comment printed where no formula was needed (``exact`` beyond the clusters)."""
+    why = out.notes[0] if out.notes else "no formula needed"
+    return f"; exactly {args[0] if args else '?'} moves: no formula needed ({why})\n"
 
 
 def optimize_problem(
-    g: ClusterGraph, horizon: int, counting: bool = True
-) -> tuple[z3.Optimize, FloodFormula]:
+    g: ClusterGraph, horizon: int, counting: bool = True, title: Sequence[str] = ()
+) -> tuple[z3.Optimize, FloodFormula, Script]:
     """Z3's Optimize over the formula up to ``horizon`` (known to be enough), minimising
-    the number of moves made before the board is done."""
+    the number of moves made before the board is done; and the script it read (in Z3's
+    dialect: ``minimize`` is no SMT-LIB 2)."""
     opt = z3.Optimize()
     # Turning 0-1 integers into pseudo-Booleans made Optimize 6x slower here.
     opt.set("elim_01", False)
     formula = FloodFormula(g, counting=counting, feed=False)
-    opt.from_string(formula.text(horizon))
-    done = [z3.Bool(f"done_t{t}") for t in range(horizon + 1)]
-    opt.add(done[horizon])
-    moves_before_done = [z3.If(d, 0, 1) for d in done[:horizon]]
-    opt.minimize(z3.Sum(moves_before_done) if moves_before_done else z3.IntVal(0))
-    return opt, formula
+    script = formula.script(horizon, False, [*title, OPTIMIZE_NOTE])
+    before = [f"(ite done_t{t} 0 1)" for t in range(horizon)]
+    script.commands = [f"(minimize {plus(before)})"]
+    parse_into(opt, script.body() + "\n".join(script.commands))
+    return opt, formula, script
 
 
 def dry_run(
@@ -468,9 +576,24 @@ def dry_run(
     args: tuple[int, ...],
     start: tuple[int, int] = (0, 0),
     counting: bool = True,
-) -> tuple[dict[str, Any], str]:
+    budget: Budget | None = None,
+) -> tuple[dict[str, Any], Script]:
     """Build, do not solve, the formula a mode would ask first (``exact``: N moves;
-    ``search``: HI; otherwise the playout's length): its sizes and its script."""
+    ``search``: HI; otherwise the playout's length): its sizes and its script.
+
+    Runs under ``budget``'s deadline: raises :class:`TimeUp` when it runs out and
+    ``KeyboardInterrupt`` on Ctrl-C (there is no partial answer to report)."""
+    with deadline(budget if budget is not None else Budget()):
+        return _dry_run(board, mode, args, start, counting)
+
+
+def _dry_run(
+    board: Board,
+    mode: str,
+    args: tuple[int, ...],
+    start: tuple[int, int] = (0, 0),
+    counting: bool = True,
+) -> tuple[dict[str, Any], Script]:
     g = cluster_graph(board.grid, start)
     if mode == "exact" and args[0] > len(g) - 1:
         raise InputError(
@@ -478,14 +601,11 @@ def dry_run(
             f"({len(g)} clusters); the answer is unsat without a formula"
         )
     horizon = args[0] if mode == "exact" else args[1] if mode == "search" else len(upper_bound(g))
-    title = f"{board.name}: Flood-It, {mode}, horizon {horizon} (not solved)"
+    title = [f"{board.name}: Flood-It, {mode}, horizon {horizon} (not solved)"]
     if mode == "opt":
-        opt, formula = optimize_problem(g, horizon, counting)
-        script = optimize_script(opt, [title])
-        facts = list(opt.assertions())
+        _, _, script = optimize_problem(g, horizon, counting, title)
     else:
         formula = FloodFormula(g, counting=counting, feed=False, progress=mode in PROGRESS_MODES)
-        facts = formula.assertions(horizon, mode == "exact")
-        script = formula.script(horizon, mode == "exact", [title])
-    sizes = {"horizon": horizon, "clusters": len(g), **formula_size(facts)}
+        script = formula.script(horizon, mode == "exact", title)
+    sizes = {"horizon": horizon, "clusters": len(g), **script.size()}
     return sizes, script

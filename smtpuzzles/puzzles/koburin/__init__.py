@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .check import problems
 from .model import VARIANTS, Koburin, Solution
-from .rules import Encoding, encode
+from .rules import PRESOLVE, RULES, Encoding, encode, script
 from .search import CONNECTIVITY, Outcome, Search, solve
 
 __all__ = [
@@ -13,9 +13,12 @@ __all__ = [
     "Encoding",
     "Koburin",
     "Outcome",
+    "PRESOLVE",
+    "RULES",
     "Search",
     "Solution",
     "encode",
     "problems",
+    "script",
     "solve",
 ]

@@ -21,6 +21,7 @@ from ...formats.grid import UNKNOWN, ClueGrid, parse_clue_grid
 from ...formats.janko import looks_like_janko, problem_grid
 from ...formats.puzzlink import decode_4cell, encode_4cell, format_url, looks_like_url, parse_url
 from ...graph import parse_adjacency, rectangle
+from ...sources import MAX_CELLS, check_size, parse_count
 from .model import Koburin, Solution
 
 FORMATS = ("auto", "grid", "janko", "puzzlink", "table")
@@ -66,6 +67,7 @@ def _max_clue(variant: str) -> int:
 
 
 def _from_grid(grid: ClueGrid, variant: str) -> Koburin:
+    check_size(grid.rows, grid.cols, grid.source)
     graph = rectangle(grid.rows, grid.cols)
     clues = {graph.at(r, c): _number(v) for (r, c), v in grid.clues.items()}
     return Koburin(graph, clues, variant)  # type: ignore[arg-type]
@@ -84,7 +86,8 @@ def parse_puzzlink(text: str, source: str = "<url>", variant: str | None = None)
     url = parse_url(text, source, kind=URL_KIND)
     if url.flags not in ("", "m"):
         raise InputError(f"unknown koburin URL flag {url.flags!r} (known: 'm')", source)
-    values = decode_4cell(url.body, url.rows * url.cols, source)
+    check_size(url.rows, url.cols, source)
+    values = decode_4cell(url.body, url.rows * url.cols, source, url.at)
     graph = rectangle(url.rows, url.cols)
     clues = {i: _number(v) for i, v in enumerate(values) if v is not None}
     return Koburin(graph, clues, variant or ("eight" if url.flags == "m" else "four"))
@@ -131,6 +134,8 @@ def parse_table(text: str, source: str = "<text>", variant: str = "four") -> Kob
         else:
             kept.append(line)
     graph = parse_adjacency("\n".join(kept), source)
+    if len(graph) > MAX_CELLS:
+        raise InputError(f"the table has {len(graph)} cells; the limit is {MAX_CELLS}", source)
     clues: dict[int, int | None] = {}
     for name, value, lineno, col in numbers:
         if name not in graph.index:
@@ -138,7 +143,7 @@ def parse_table(text: str, source: str = "<text>", variant: str = "four") -> Kob
         if value == UNKNOWN:
             clues[graph.index[name]] = None
         elif value.isascii() and value.isdigit():
-            clues[graph.index[name]] = int(value)
+            clues[graph.index[name]] = parse_count(value, "number", source, lineno, col, MAX_CELLS)
         else:
             raise InputError(f"expected a number or '?', found {value!r}", source, lineno, col)
     return Koburin(graph, clues, variant)

@@ -21,9 +21,10 @@ import random
 import z3
 
 from ...graph import Graph, rectangle
+from ...smtlib import Block
 from ...solving import Budget
+from ...sources import check_size
 from .model import Koburin, Solution
-from .rules import parse_terms
 from .search import Search
 
 Edge = tuple[int, int]
@@ -183,6 +184,7 @@ def generate(
 ) -> tuple[Koburin, Solution, str] | None:
     """A puzzle with a unique solution, that solution, and the solution in ``.sol`` text
     (``None`` if the budget ran out)."""
+    check_size(rows, cols)
     budget = budget or Budget()
     rng = random.Random(seed)
     graph = rectangle(rows, cols)
@@ -277,14 +279,14 @@ def _reroute(
     return Solution(ours.black - {black}, ours.edges), {black}
 
 
-def _says(search: Search, shown: dict[int, int]) -> list[z3.BoolRef]:
+def _says(search: Search, shown: dict[int, int]) -> Block:
     """The numbers shown: each cell's black neighbours number its number."""
     enc = search.enc
     terms = []
     for cell, number in sorted(shown.items()):
         ones = " ".join(f"(ite {enc.b(j)} 1 0)" for j in search.puzzle.counted[cell])
         terms.append(f"(= (+ 0 {ones}) {number})")
-    return parse_terms(enc, terms)
+    return Block("the numbers shown", "Each shown number counts its black neighbours.", terms)
 
 
 def _differ(graph: Graph, ours: Solution, other: Solution) -> list[tuple[int, int]]:

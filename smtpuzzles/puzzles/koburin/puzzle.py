@@ -9,13 +9,14 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from ... import render
 from ...errors import InputError
 from ...puzzle import Formula, Puzzle, Request, Source
-from ...solving import Stats, formula_size
+from ...solving import Stats
 from . import pictures
 from .check import problems
 from .formats import FORMATS, parse, to_grid_text, to_puzzlink
 from .model import VARIANTS, Solution
 from .model import Koburin as Model
-from .search import CONNECTIVITY, whole_script
+from .rules import PRESOLVE
+from .search import CONNECTIVITY
 
 if TYPE_CHECKING:
     from ...result import Outcome, Result
@@ -28,6 +29,7 @@ class Koburin(Puzzle):
     title: ClassVar[str] = "Koburin"
     options: ClassVar[dict[str, tuple[str, ...] | None]] = {
         "connectivity": CONNECTIVITY,
+        "presolve": PRESOLVE,
         "print_asserts": None,
     }
 
@@ -69,30 +71,20 @@ class Koburin(Puzzle):
         from .search import solve
 
         connectivity = ask.options.get("connectivity") or "lazy"
-        outcome = solve(self.puzzle, ask.budget, Stats(), ask.unique, ask.count, connectivity)
-        if ask.options.get("print_asserts"):
-            notes = self._comments() + _found_by(outcome, connectivity)
-            outcome.questions.append(whole_script(self.puzzle, outcome.blocked, notes))
-        return outcome
+        presolve = ask.options.get("presolve", "full")
+        budget, unique, count = ask.budget, ask.unique, ask.count
+        return solve(self.puzzle, budget, Stats(), unique, count, connectivity, presolve)
 
-    def _comments(self) -> list[str]:
-        return [
-            f"koburin {self.name}: {self.describe()}",
-            "black_<cell>: painted black; loop_<a>_<b>: the loop joins cells a and b;",
-            "loop_dist_<cell>: a label that decreases along the loop towards its root (its cell",
-            "of least index): the whole puzzle, whichever strategy solved it",
-        ]
-
-    def formula(self, connectivity: str = "distance") -> Formula:
+    def formula(self, connectivity: str = "distance", presolve: str = "full") -> Formula:
         """The whole puzzle as a script (rule B by distances: the rules themselves); its
         size is that of what ``connectivity`` starts from (``lazy`` leaves rule B's
         distances out until separate loops are found)."""
-        from .rules import encode
+        from .rules import encode, script
 
-        self.check_options({"connectivity": connectivity})
-        facts = encode(self.puzzle, connectivity).assertions()
-        script = whole_script(self.puzzle, (), [*self._comments(), "not solved (--dry-run)"])
-        return Formula(self.kind, script, None, formula_size(facts))
+        self.check_options({"connectivity": connectivity, "presolve": presolve})
+        whole = script(self.puzzle, presolve, [f"koburin {self.name}: {self.describe()}"])
+        sizes = encode(self.puzzle, connectivity, presolve).script().size()
+        return Formula(self.kind, whole.text(), None, sizes, whole)
 
     def problems(self, answer: Any) -> list[str]:
         if isinstance(answer, Mapping):
@@ -171,19 +163,6 @@ class Koburin(Puzzle):
         if answer is None:
             return None
         return self.puzzle.graph.cell(cell) in answer.black
-
-
-def _found_by(outcome: Outcome, connectivity: str) -> list[str]:
-    """Comment lines: which strategy found the answer, and what the blocking means."""
-    how = f"answer found with --connectivity {connectivity}"
-    if connectivity == "lazy":
-        how += f" ({getattr(outcome, 'cuts', 0)} separate-loop cuts)"
-    lines = [how]
-    n = len(getattr(outcome, "blocked", ()))
-    if n:
-        found = "the solution found is" if n == 1 else f"the {n} solutions found are"
-        lines.append(f"{found} blocked: unsat means there is no other")
-    return lines
 
 
 PUZZLE = Koburin

@@ -15,38 +15,41 @@ say every loop cell has exactly two chosen links and every other cell none; B ad
 the chosen links form one piece (distance to a root over chosen links, from
 :mod:`smtpuzzles.connectivity`), which makes them a single cycle.
 
-Every rule is written as SMT-LIB terms (rule B's distances by
-:func:`~smtpuzzles.connectivity.connected_smtlib`) and parsed by Z3 in one go: building
-the same terms through Z3's Python API costs about ten times as long (0.1 to 0.3 s for a
-12x12 puzzle, more than Z3 needs to solve it).
+Every rule is a function returning its :class:`~smtpuzzles.smtlib.Block` of SMT-LIB
+(rule B's distances by :func:`~smtpuzzles.connectivity.connected_smtlib`); :data:`RULES`
+lists them. :func:`script` puts them together, and that text is what Z3 parses (in one
+go: building the same terms through Z3's Python API costs about ten times as long) and
+what ``--print-asserts`` prints. Koburin has no presolving: every choice of
+:data:`PRESOLVE` gives the same formula.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import z3
 
 from ...connectivity import RegionText, connected_smtlib
-from ...smtlib import count, escape
+from ...smtlib import Block, Script, count, escape
+from ...solving import parse_terms
 from .model import Koburin
 
 Edge = tuple[int, int]
 
+#: The presolve levels a search accepts; Koburin proves nothing before the solver runs.
+PRESOLVE = ("none", "full")
+
 
 @dataclass
 class Encoding:
-    """The variables of one puzzle and its constraints grouped by rule."""
+    """The variables of one puzzle and its rules as blocks of SMT-LIB."""
 
     puzzle: Koburin
-    ctx: z3.Context | None = None  #: the Z3 context of every term (None: Z3's main one)
-    black: dict[int, z3.BoolRef] = field(default_factory=dict)
-    link: dict[Edge, z3.BoolRef] = field(default_factory=dict)
+    link: list[Edge] = field(default_factory=list)
     incident: dict[int, list[Edge]] = field(default_factory=dict)
-    rules: dict[str, list[z3.BoolRef]] = field(default_factory=dict)
-    texts: dict[str, list[str]] = field(default_factory=dict)  #: the same, as SMT-LIB
-    declarations: str | None = None  #: SMT-LIB declarations of the variables (cached)
-    region: RegionText | None = None  #: rule B's distances, when they are encoded
+    blocks: dict[str, Block] = field(default_factory=dict)  #: by rule name, in order
+    region: RegionText | None = None  #: rule B's distances, once encoded
 
     def b(self, cell: int) -> str:
         """The SMT-LIB name of "cell is black"."""
@@ -61,64 +64,107 @@ class Encoding:
         """A cell is on the loop iff it has no number and is not black."""
         return "false" if cell in self.puzzle.clues else f"(not {self.b(cell)})"
 
-    def assertions(self) -> list[z3.BoolRef]:
-        return [c for constraints in self.rules.values() for c in constraints]
+    def declarations(self) -> list[str]:
+        """``declare-fun`` lines of the black and loop variables."""
+        names = [self.b(i) for i in range(len(self.puzzle.graph))]
+        names += [self.v(e) for e in self.link]
+        return [f"(declare-fun {n} () Bool)" for n in names]
+
+    def script(self, title: Sequence[str] = ()) -> Script:
+        """Every rule encoded so far as one script (see :func:`script`)."""
+        return Script(
+            title=list(title),
+            legend=legend(self),
+            declarations=self.declarations(),
+            blocks=list(self.blocks.values()),
+        )
+
+    def assertions(self, ctx: z3.Context | None = None) -> list[z3.BoolRef]:
+        """The rules as Z3 terms, parsed from the script's text (for sizes and tests)."""
+        return parse_terms(self.script().body(), ctx)
 
 
-def declare(puzzle: Koburin, ctx: z3.Context | None = None) -> Encoding:
+def declare(puzzle: Koburin) -> Encoding:
     """Rules A and H: a black variable per cell, a loop variable per link of empty cells."""
-    enc = Encoding(puzzle, ctx)
-    enc.black = {i: z3.Bool(enc.b(i), ctx) for i in range(len(puzzle.graph))}
-    for e in puzzle.edges():
-        enc.link[e] = z3.Bool(enc.v(e), ctx)
+    enc = Encoding(puzzle)
+    enc.link = list(puzzle.edges())
+    for e in enc.link:
         enc.incident.setdefault(e[0], []).append(e)
         enc.incident.setdefault(e[1], []).append(e)
     return enc
 
 
-def numbers_count_black_neighbours(enc: Encoding) -> list[str]:
-    """C: a number equals the count of black cells it sees (``?`` says nothing)."""
+def legend(enc: Encoding) -> list[str]:
+    """What each variable family means, in the puzzle's cell names."""
+    names = enc.puzzle.graph.names
+    example = names[0] if names else "r0c0"
     return [
+        f"black_<cell> (Bool): the cell is painted black, e.g. black_{escape(example)}",
+        "loop_<a>_<b> (Bool): the loop runs between neighbouring cells a and b",
+        "loop_dist_<cell> (Int): steps along the loop's links from its root (rule B)",
+        "loop_none_before_<k> (Bool): no loop cell among the first k empty cells (the root"
+        " is the first loop cell)",
+        "cells are named r<row>c<col> from r0c0 at the top left (tables: their own names)",
+    ]
+
+
+def numbers_count_black_neighbours(enc: Encoding) -> Block:
+    """C: a number equals the count of black cells it sees (``?`` says nothing)."""
+    terms = [
         f"(= {count([enc.b(j) for j in enc.puzzle.counted[i]])} {number})"
         for i, number in sorted(enc.puzzle.clues.items())
         if number is not None
     ]
+    return Block(
+        "C numbers count black neighbours",
+        "Each number equals how many of the cells it sees are black.",
+        terms,
+    )
 
 
-def numbered_cells_never_black(enc: Encoding) -> list[str]:
+def numbered_cells_never_black(enc: Encoding) -> Block:
     """E: a numbered cell is not black (nor on the loop: it has no loop variables)."""
-    return [f"(not {enc.b(i)})" for i in sorted(enc.puzzle.clues)]
+    return Block(
+        "E numbered cells never black",
+        "A numbered cell is not painted black (and has no loop links).",
+        [f"(not {enc.b(i)})" for i in sorted(enc.puzzle.clues)],
+    )
 
 
-def black_cells_never_touch(enc: Encoding) -> list[str]:
+def black_cells_never_touch(enc: Encoding) -> Block:
     """F: no two linked cells are both black."""
     clues = enc.puzzle.clues
-    return [
+    terms = [
         f"(not (and {enc.b(i)} {enc.b(j)}))"
         for i, j in enc.puzzle.undirected.undirected_edges()
         if i not in clues and j not in clues
     ]
+    return Block("F black cells never touch", "No two neighbouring cells are both black.", terms)
 
 
-def loop_degree_two(enc: Encoding) -> list[str]:
+def loop_degree_two(enc: Encoding) -> Block:
     """G, H: a loop cell has exactly two chosen links; a black cell has none."""
-    constraints = []
+    terms = []
     for i in enc.puzzle.empty:
         links = [enc.v(e) for e in enc.incident.get(i, [])]
-        constraints.append(f"(=> (not {enc.b(i)}) (= {count(links)} 2))")
-        constraints.extend(f"(=> {enc.b(i)} (not {v}))" for v in links)
-    return constraints
+        terms.append(f"(=> (not {enc.b(i)}) (= {count(links)} 2))")
+        terms.extend(f"(=> {enc.b(i)} (not {v}))" for v in links)
+    return Block(
+        "G/H loop degree two",
+        "An empty cell that is not black has exactly two loop links (the loop neither"
+        " crosses nor branches); a black cell has none.",
+        terms,
+    )
 
 
-def loop_exists(enc: Encoding) -> list[str]:
+def loop_exists(enc: Encoding) -> Block:
     """B: there is a loop: some empty cell is not black."""
     empty = enc.puzzle.empty
-    if not empty:
-        return ["false"]
-    return [f"(or {' '.join(f'(not {enc.b(i)})' for i in empty)} false)"]
+    term = f"(or {' '.join(f'(not {enc.b(i)})' for i in empty)} false)" if empty else "false"
+    return Block("B loop exists", "Some empty cell is not black: there is a loop.", [term])
 
 
-def loop_connected(enc: Encoding) -> list[str]:
+def loop_connected(enc: Encoding) -> Block:
     """B: every loop cell reaches the root (the loop cell of least index) over chosen
     links, each step closer (distance to a root; "closer" rather than "one closer": Z3's
     arithmetic solver finds such labels faster, measured in the README)."""
@@ -126,48 +172,44 @@ def loop_connected(enc: Encoding) -> list[str]:
     links = {e: enc.v(e) for e in enc.link}
     graph = enc.puzzle.undirected
     enc.region = connected_smtlib(graph, member, "loop", edges=links, step="less")
-    return enc.region.constraints
+    return Block(
+        CONNECTED,
+        "The loop is one piece: its first cell is the root at distance 0, and every other"
+        " loop cell has a linked loop neighbour at a smaller distance.",
+        enc.region.constraints,
+        enc.region.declarations,
+    )
 
 
-def parse_terms(enc: Encoding, terms: list[str]) -> list[z3.BoolRef]:
-    """Z3 terms from SMT-LIB text over the encoding's variables. The variables are
-    declared in the text itself (Z3 gives a name and sort one declaration, so they are
-    the same terms): passing them as ``decls`` costs more than parsing."""
-    if not terms:
-        return []
-    if enc.declarations is None:
-        names = [enc.b(i) for i in enc.black] + [enc.v(e) for e in enc.link]
-        enc.declarations = "".join(f"(declare-fun {n} () Bool)\n" for n in names)
-        if enc.region is not None:
-            enc.declarations += "".join(f"{d}\n" for d in enc.region.declarations)
-    text = enc.declarations + "".join(f"(assert {t})\n" for t in terms)
-    return list(z3.parse_smt2_string(text, ctx=enc.ctx))
+#: The name of rule B's distance block, which the lazy strategy leaves to cuts.
+CONNECTED = "B loop connected"
+
+#: Every rule, in the order the script states them.
+RULES: tuple[Callable[[Encoding], Block], ...] = (
+    numbers_count_black_neighbours,
+    numbered_cells_never_black,
+    black_cells_never_touch,
+    loop_degree_two,
+    loop_exists,
+    loop_connected,
+)
 
 
-def _parse(enc: Encoding, rules: dict[str, list[str]]) -> None:
-    """Parse every rule's terms at once and file the results under their rules."""
-    enc.texts.update(rules)
-    parsed = parse_terms(enc, [t for terms in rules.values() for t in terms])
-    at = 0
-    for name, terms in rules.items():
-        enc.rules[name] = parsed[at : at + len(terms)]
-        at += len(terms)
-
-
-def encode(
-    puzzle: Koburin, connectivity: str = "distance", ctx: z3.Context | None = None
-) -> Encoding:
-    """All rules; with ``connectivity="lazy"`` rule B's distances are left out (the
-    solver then adds cuts against separate loops as it finds them)."""
-    enc = declare(puzzle, ctx)
-    rules = {
-        "C numbers count black neighbours": numbers_count_black_neighbours(enc),
-        "E numbered cells never black": numbered_cells_never_black(enc),
-        "F black cells never touch": black_cells_never_touch(enc),
-        "G/H loop degree two": loop_degree_two(enc),
-        "B loop exists": loop_exists(enc),
-    }
-    if connectivity == "distance":
-        rules["B loop connected"] = loop_connected(enc)
-    _parse(enc, rules)
+def encode(puzzle: Koburin, connectivity: str = "distance", presolve: str = "full") -> Encoding:
+    """Every rule of ``puzzle``; with ``connectivity="lazy"`` rule B's distances are left
+    out (the lazy search adds cuts instead). ``presolve``: see :data:`PRESOLVE`."""
+    if presolve not in PRESOLVE:
+        raise ValueError(f"unknown presolve {presolve!r}; expected one of {PRESOLVE}")
+    enc = declare(puzzle)
+    for rule in RULES:
+        if connectivity == "lazy" and rule is loop_connected:
+            continue
+        block = rule(enc)
+        enc.blocks[block.rule] = block
     return enc
+
+
+def script(puzzle: Koburin, presolve: str = "full", title: Sequence[str] = ()) -> Script:
+    """The whole formula of ``puzzle`` (rule B by distances) as a
+    :class:`~smtpuzzles.smtlib.Script`."""
+    return encode(puzzle, "distance", presolve).script(title)

@@ -9,16 +9,26 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import z3
 
 from ... import result
 from ...errors import CheckFailure
-from ...solving import Budget, Interrupted, Stats, TimeUp, check, deadline, new_solver
+from ...smtlib import Block, Question, Script, question
+from ...solving import (
+    Budget,
+    Interrupted,
+    Stats,
+    TimeUp,
+    check,
+    deadline,
+    new_solver,
+    parse_into,
+)
 from .check import problems, walk_loop
 from .model import Koburin, Solution
-from .rules import Encoding, encode, parse_terms
+from .rules import CONNECTED, Encoding, encode
 
 #: ``lazy`` (the default; faster on the janko corpus and the 30x30): solve without rule B's
 #: distances and forbid each separate loop found, until one loop is left;
@@ -43,7 +53,11 @@ class Outcome(result.Outcome):
 
 
 class Search:
-    """One incremental solver over one encoding: next solution, block it, repeat."""
+    """One incremental solver over one encoding: next solution, block it, repeat.
+
+    The solver reads the text of :attr:`script`: every rule (with ``lazy``
+    connectivity all but rule B's distances), then each cut and each forbidden
+    solution as a block of its own."""
 
     def __init__(
         self,
@@ -51,21 +65,35 @@ class Search:
         connectivity: str = "lazy",
         engine: str | None = None,
         ctx: z3.Context | None = None,
+        presolve: str = "full",
     ):
         if connectivity not in CONNECTIVITY:
             raise ValueError(f"unknown connectivity {connectivity!r}")
         self.puzzle = puzzle
         self.lazy = connectivity == "lazy"
         self.ctx = ctx
-        self.enc: Encoding = encode(puzzle, connectivity, ctx)
+        self.enc: Encoding = encode(puzzle, presolve=presolve)
+        title = [
+            f"Koburin: {len(puzzle.graph)} cells, {len(puzzle.clues)} numbers",
+            f"connectivity {connectivity}",
+        ]
+        if self.lazy:
+            title.append(
+                f"solved lazily: the solver read every block but '{CONNECTED}', and the cuts"
+            )
+        self.script: Script = self.enc.script(title)
         self.solver = new_solver(engine or ENGINE[connectivity], ctx)
-        self.assertions: list[z3.BoolRef] = []
+        fed = replace(
+            self.script,
+            blocks=[b for b in self.script.blocks if not (self.lazy and b.rule == CONNECTED)],
+        )
+        parse_into(self.solver, fed.body())
         self.cuts = 0
-        self.add(self.enc.assertions())
 
-    def add(self, constraints: list[z3.BoolRef]) -> None:
-        self.solver.add(constraints)
-        self.assertions.extend(constraints)
+    def add(self, block: Block) -> None:
+        """Feed ``block`` to the solver and keep it in the script of later questions."""
+        parse_into(self.solver, block.text())
+        self.script = self.script.asking([block])
 
     def next(
         self, budget: Budget, stats: Stats | None, assumptions: Sequence[z3.BoolRef] = ()
@@ -98,12 +126,17 @@ class Search:
 
     def block(self, solution: Solution) -> None:
         """Forbid this picture: some link must differ."""
-        self.add(parse_terms(self.enc, [blocking_term(self.enc, solution)]))
+        self.add(
+            Block(
+                "a solution found, forbidden",
+                "Some loop link differs from the solution found before.",
+                [blocking_term(self.enc, solution)],
+            )
+        )
 
-    def separate_loop_cuts(self, pieces: list[list[int]]) -> list[z3.BoolRef]:
+    def separate_loop_cuts(self, pieces: list[list[int]]) -> Block:
         """A loop through a piece that is not the whole loop must leave it: if a cell of
-        the piece is on the loop and a cell outside is too, a link crosses the border.
-        Written as SMT-LIB and parsed at once (the Python API is slow at this size)."""
+        the piece is on the loop and a cell outside is too, a link crosses the border."""
         enc = self.enc
         texts = []
         for cells in pieces:
@@ -112,7 +145,12 @@ class Search:
             outside = [enc.b(i) for i in self.puzzle.empty if i not in piece]
             all_black = f"(and {' '.join(outside)} true)"
             texts.append(f"(or {' '.join(crossing)} {enc.b(min(piece))} {all_black})")
-        return parse_terms(enc, texts)
+        return Block(
+            "B cuts against separate loops",
+            "Implied by rule B: a loop through one of these pieces leaves it by some link,"
+            " unless the piece's first cell is black or every cell outside is.",
+            texts,
+        )
 
 
 def blocking_term(enc: Encoding, solution: Solution) -> str:
@@ -125,20 +163,10 @@ def whole_script(
     puzzle: Koburin, blocked: Sequence[Solution] = (), comments: Sequence[str] = ()
 ) -> str:
     """The puzzle itself as an SMT-LIB script (every rule, B by distances to a root),
-    with the ``blocked`` solutions forbidden: what ``--print-asserts`` shows, whichever
-    strategy found the answer (lazy cuts only say what the distances already say). The
-    rules' own text, one comment per rule, so a reader finds each rule by its letter."""
-    enc = encode(puzzle, "distance")
-    lines = [f"; {c}" for c in comments] + ["(set-logic QF_LIA)"]
-    lines.append((enc.declarations or "").rstrip("\n"))
-    for rule, terms in enc.texts.items():
-        lines.append(f"; {rule}")
-        lines.extend(f"(assert {t})" for t in terms)
-    if blocked:
-        lines.append("; the solutions found, forbidden")
-        lines.extend(f"(assert {blocking_term(enc, s)})" for s in blocked)
-    lines.append("(check-sat)")
-    return "\n".join(lines) + "\n"
+    with the ``blocked`` solutions forbidden."""
+    enc = encode(puzzle)
+    extra = [Block("the solutions found, forbidden", "", [blocking_term(enc, s) for s in blocked])]
+    return enc.script(comments).asking(extra if blocked else []).text()
 
 
 def solve(
@@ -148,18 +176,21 @@ def solve(
     unique: bool = False,
     count: int | None = None,
     connectivity: str = "lazy",
+    presolve: str = "full",
 ) -> Outcome:
     """Find a solution; with ``unique`` look for a second one; with ``count`` find up to
-    ``count`` solutions."""
+    ``count`` solutions. Each question asked is recorded in ``questions``: ``puzzle``,
+    then ``another`` (``another-2``, ...) with the solutions found forbidden."""
     budget = budget or Budget()
     stats = stats if stats is not None else Stats()
     try:
         with deadline(budget):
-            search = Search(puzzle, connectivity)
+            search = Search(puzzle, connectivity, presolve=presolve)
     except TimeUp:
         return Outcome(status="unknown", stopped="timeout", stats=stats)
     wanted = max(count or 1, 2 if unique else 1)
     found: list[Solution] = []
+    questions: list[Question] = []
     last = "unsat"
     while len(found) < wanted:
         try:
@@ -169,6 +200,10 @@ def solve(
             answer = "interrupted"
         except TimeUp:
             answer = "unknown"
+        name = "puzzle" if not found else "another" if len(found) == 1 else f"another-{len(found)}"
+        said = "sat" if not isinstance(answer, str) else "unsat" if answer == "unsat" else "unknown"
+        # the script after the answer: with the cuts a lazy search added on the way
+        questions.append(question(name, search.script, said))
         if isinstance(answer, str):
             last = answer
             break
@@ -176,7 +211,12 @@ def solve(
         if len(found) < wanted:
             search.block(answer)
     outcome = Outcome(
-        status="unsat", solutions=found, stats=stats, cuts=search.cuts, blocked=found[: wanted - 1]
+        status="unsat",
+        solutions=found,
+        stats=stats,
+        questions=questions,
+        cuts=search.cuts,
+        blocked=found[: wanted - 1],
     )
     outcome.notes.append(f"connectivity {connectivity}")
     if search.cuts:

@@ -3,7 +3,7 @@
 from .check import problems
 from .model import Nurikabe, Picture
 from .presolve.deduce import Deductions, deduce
-from .rules import Encoding, encode
+from .rules import PRESOLVE, RULES, Encoding, encode
 from .search import STRATEGIES, Outcome, Search, prepare, solve, starting_formula
 
 __all__ = [
@@ -12,7 +12,9 @@ __all__ = [
     "Encoding",
     "Nurikabe",
     "Outcome",
+    "PRESOLVE",
     "Picture",
+    "RULES",
     "Search",
     "deduce",
     "encode",

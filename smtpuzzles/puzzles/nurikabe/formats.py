@@ -32,7 +32,7 @@ from ...formats.puzzlink import (
 )
 from ...formats.seed004 import looks_like_seed004, parse_seed004
 from ...graph import Graph, parse_adjacency, rectangle
-from ...sources import read_source
+from ...sources import MAX_CELLS, check_size, parse_count, read_source
 from .model import Nurikabe
 
 FORMATS = ("auto", "grid", "janko", "puzzlink", "seed004", "table")
@@ -75,6 +75,7 @@ def parse(text: str, source: str = "<text>", fmt: str = "auto", index: int = 1) 
 def on_rectangle(
     rows: int, cols: int, clues: dict[tuple[int, int], int | None], name: str
 ) -> Nurikabe:
+    check_size(rows, cols, name)
     graph = rectangle(rows, cols)
     by_cell = {graph.at(r, c): size for (r, c), size in clues.items()}
     return Nurikabe(graph, by_cell, tuple(graph.squares()), name)  # type: ignore[arg-type]
@@ -91,7 +92,7 @@ def from_clue_grid(grid: ClueGrid, name: str) -> Nurikabe:
 
 def from_url(text: str, source: str) -> Nurikabe:
     link = parse_url(text, source, kind="nurikabe")
-    values = decode_number16(link.body, link.rows * link.cols, source)
+    values = decode_number16(link.body, link.rows * link.cols, source, link.at)
     clues: dict[tuple[int, int], int | None] = {}
     for k, value in enumerate(values):
         if value is None:
@@ -110,7 +111,11 @@ def to_puzzlink(puzzle: Nurikabe) -> str:
     values: list[int | str | None] = [None] * len(puzzle)
     for i, size in puzzle.clues.items():
         values[i] = UNKNOWN if size is None else size
-    return format_url("nurikabe", g.cols, g.rows, encode_number16(values))
+    try:
+        body = encode_number16(values)
+    except ValueError as exc:
+        raise InputError(f"cannot write a puzz.link URL: {exc}", puzzle.name) from None
+    return format_url("nurikabe", g.cols, g.rows, body)
 
 
 _DIRECTIVE = re.compile(r"\s*(clue|pool)(\s|$)")
@@ -128,6 +133,8 @@ def from_table(text: str, source: str) -> Nurikabe:
         else:
             table_lines.append(raw)
     graph: Graph = parse_adjacency("\n".join(table_lines), source)
+    if len(graph) > MAX_CELLS:
+        raise InputError(f"the table has {len(graph)} cells; the limit is {MAX_CELLS}", source)
     clues: dict[int, int | None] = {}
     pools: list[tuple[int, ...]] = []
     for lineno, line in directives:
@@ -142,13 +149,23 @@ def from_table(text: str, source: str) -> Nurikabe:
             if len(tokens) != 3:
                 raise InputError("expected 'clue CELL SIZE'", source, lineno, tokens[0][1])
             size, col = tokens[2]
-            if size != UNKNOWN and not (size.isascii() and size.isdigit() and int(size) > 0):
-                raise InputError(
-                    f"bad clue {size!r}: expected a positive number or '?'", source, lineno, col
-                )
+            value = None
+            if size != UNKNOWN:
+                if not (size.isascii() and size.isdigit()):
+                    raise InputError(
+                        f"bad clue {size[:20]!r}: expected a positive number or '?'",
+                        source,
+                        lineno,
+                        col,
+                    )
+                value = parse_count(size, "clue", source, lineno, col, MAX_CELLS)
+                if value < 1:
+                    raise InputError(
+                        "bad clue 0: expected a positive number or '?'", source, lineno, col
+                    )
             if cells[0] in clues:
                 raise InputError(f"second clue for {tokens[1][0]!r}", source, lineno, tokens[1][1])
-            clues[cells[0]] = None if size == UNKNOWN else int(size)
+            clues[cells[0]] = value
         else:
             if len(set(cells)) < 2:
                 raise InputError("a pool needs at least two cells", source, lineno, tokens[0][1])

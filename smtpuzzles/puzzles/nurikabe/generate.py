@@ -11,6 +11,7 @@ import random
 from collections import deque
 
 from ...graph import Graph, hex_grid, rectangle, rectangle_with_holes, torus
+from ...sources import check_size
 from .model import Nurikabe, Picture
 from .search import solve
 
@@ -103,6 +104,7 @@ def hex_pools(graph: Graph) -> tuple[tuple[int, ...], ...]:
 
 def shape_graph(shape: str, rows: int, cols: int, seed: int) -> tuple[Graph, tuple]:
     """A graph of the named shape and its pools (holes drawn at random, one in ten)."""
+    check_size(rows, cols)
     if shape == "square":
         graph = rectangle(rows, cols)
     elif shape == "torus":

@@ -8,12 +8,13 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from ...errors import InputError
 from ...puzzle import Formula, Puzzle, Request, Source
-from ...solving import ENGINES, Stats, formula_size, smtlib_script
+from ...solving import ENGINES, Stats
 from . import pictures
 from .check import problems
 from .formats import FORMATS, parse, to_puzzlink
 from .model import Nurikabe as Model
 from .model import Picture
+from .rules import PRESOLVE
 from .search import STRATEGIES
 
 if TYPE_CHECKING:
@@ -31,6 +32,7 @@ class Nurikabe(Puzzle):
     options: ClassVar[dict[str, tuple[str, ...] | None]] = {
         "connectivity": STRATEGIES,
         "engine": ENGINES,
+        "presolve": PRESOLVE,
         "print_asserts": None,
     }
 
@@ -60,33 +62,24 @@ class Nurikabe(Puzzle):
     def solve(self, ask: Request) -> Outcome:
         from .search import solve
 
-        connectivity = ask.options.get("connectivity") or "distance"
-        engine, unique = ask.options.get("engine"), ask.unique
-        outcome, search = solve(
-            self.puzzle, connectivity, ask.budget, Stats(), unique, ask.count, engine
+        options = ask.options
+        connectivity = options.get("connectivity") or "distance"
+        engine, presolve = options.get("engine"), options.get("presolve", "full")
+        outcome, _ = solve(
+            self.puzzle, connectivity, ask.budget, Stats(), ask.unique, ask.count, engine, presolve
         )
-        if ask.options.get("print_asserts") and search is not None:
-            formula = list(search.formula)
-            notes = [f"nurikabe {self.name}: {self.describe()}"]
-            if connectivity == "lazy":
-                notes.append("lazy connectivity: the cuts added so far stand in for connectivity")
-            if unique and outcome.unique:
-                formula += search.blocked
-                notes.append("the solution found is excluded: unsat proves it unique")
-            outcome.questions.append(smtlib_script(formula, comments=notes))
         return outcome
 
-    def formula(self, connectivity: str = "distance") -> Formula:
-        """Every rule over what presolve proves; ``lazy`` leaves connectivity out, as the
-        lazy search starts."""
-        from .search import prepare, starting_formula
+    def formula(self, connectivity: str = "distance", presolve: str = "full") -> Formula:
+        """Every rule, connectivity by distances included (``lazy``: without them, as the
+        lazy search starts), and what ``presolve`` proves as a block of facts."""
+        from .search import prepare
 
-        self.check_options({"connectivity": connectivity})
-        enc, _ = prepare(self.puzzle)
-        facts = starting_formula(enc, connectivity)
-        note = f"nurikabe {self.name}: {self.describe()}"
-        script = smtlib_script(facts, comments=[note, f"connectivity {connectivity}"])
-        return Formula(self.kind, script, None, formula_size(facts))
+        self.check_options({"connectivity": connectivity, "presolve": presolve})
+        enc, _ = prepare(self.puzzle, presolve=presolve)
+        title = [f"nurikabe {self.name}: {self.describe()}", f"presolve {presolve}"]
+        script = enc.script(title, connectivity == "distance", counted=False)
+        return Formula(self.kind, script.text(), None, script.size(), script)
 
     def problems(self, answer: Any) -> list[str]:
         p = self.puzzle

@@ -1,56 +1,86 @@
-"""The Nurikabe formula: each rule a small named function over one :class:`Encoding`.
+"""The Nurikabe formula: each rule a small function returning its commented block.
 
 Variables: ``black_<cell>`` for every cell, and ``island_<clue>_has_<cell>`` for every
-cell a clue's island can reach (see :func:`~.puzzle.deduce`): a white cell belongs to
-exactly one island. Islands are distance-to-clue regions, the wall one distance-to-root
-region (``island_<clue>_dist_<cell>``, ``wall_dist_<cell>``); the lazy strategy leaves
-those two rules out and adds cuts instead (:mod:`.solve`).
+cell within a clue's breadth-first reach (:func:`reach`: within its size less one steps,
+through cells no other clue claims): a white cell belongs to exactly one island. Islands
+are distance-to-clue regions, the wall one distance-to-root region
+(``island_<clue>_dist_<cell>``, ``wall_dist_<cell>``); the lazy strategy leaves those two
+rules out and adds cuts instead (:mod:`.search`).
 
-Every rule is written as SMT-LIB text, and Z3 reads the whole formula in one go: its
-parser builds terms in C, about ten times faster than the Python API term by term
-(0.6 s for a 10x10 puzzle, 7 s for 20x36, more than Z3 needs to solve most of them).
-The text is also what ``--print-asserts`` shows, after Z3 has read it back.
+Every rule is stated whatever presolving proved, the distance-to-root connectivity
+included. Presolving (:mod:`.presolve`: deductions, hypotheses, a detour's search) only
+narrows the variables (an island's variables range over the reach it left, the wall is
+rooted at a cell it proved black) and states what it proved after the rules as a block
+of unit facts (:func:`facts`); the answer is the same with or without it. The text is
+what Z3 parses (in one go: its parser builds terms in C, about ten times faster than
+the Python API term by term) and what ``--print-asserts`` prints.
 
 Both regions come from :func:`smtpuzzles.connectivity.connected_smtlib` with its "nearer"
 step (every member but the root has a member neighbour with a smaller distance): any
 chain of strictly decreasing distances ends at the root, and inequalities are lighter for
-the simplex than "exactly one more". Each distance gets the bounds the deductions prove:
-at least the cell's least distance from its clue (or the wall's root) through cells it
-may use, at most the island's size less one (or the number of cells the wall can have
-less one); a cell beyond that is white.
+the simplex than "exactly one more". Each distance is bounded by the reach: at least
+the cell's least distance from its clue (or the wall's given root), at most the island's
+size less one (or the number of cells the wall can have less one).
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections import deque
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import z3
 
 from ...connectivity import connected_smtlib
-from ...smtlib import and_, count, escape, or_
+from ...smtlib import Block, Script, and_, count, escape, or_
+from ...solving import parse_terms
 from .model import Nurikabe
-from .presolve.deduce import Deductions, deduce, distances_within, wall_size
+from .presolve.deduce import Deductions, _reach, distances_within, wall_size
 
-CONNECTIVITY = ("islands_connected", "wall_connected")
+#: Presolve levels: ``none`` gives the solver the rules alone; ``full`` adds what the
+#: deductions, hypotheses and the detours' searches prove.
+PRESOLVE = ("none", "full")
+
+CONNECTIVITY = ("islands connected", "wall connected")
 #: The redundant count of white regions, which the search uses only at first (see
-#: :data:`~.solve.PHASES`).
-COUNT = "islands_counted"
+#: :data:`~.search.PHASES`).
+COUNT = "islands counted"
+
+
+def reach(puzzle: Nurikabe) -> Deductions:
+    """The breadth-first reach of every clue, and nothing else: the cells within its size
+    less one steps through cells that are neither another clue nor beside one (a ``?``
+    clue: any number of steps). What defines the island variables; no cell decided."""
+    claims: dict[int, int] = {}
+    for k in puzzle.clues:
+        for j in (k, *puzzle.neighbours[k]):
+            claims[j] = k if claims.get(j, k) == k else -1
+    cells = {}
+    for k, size in puzzle.clues.items():
+        limit = len(puzzle) if size is None else size - 1
+        cells[k] = _reach(puzzle.neighbours, k, limit, set(), claims)
+    return Deductions(cells, set(), {k: k for k in puzzle.clues})
 
 
 @dataclass
 class Encoding:
-    """Variables and constraints of one puzzle, grouped by the rule they say (as text)."""
+    """Variables and rules of one puzzle (as blocks of text), and the facts presolving
+    proved (``known``; the plain reach when nothing was presolved)."""
 
     puzzle: Nurikabe
-    known: Deductions
+    #: the reach of every clue, which defines the island variables: the plain
+    #: breadth-first reach, or what presolving left of it
+    base: Deductions
+    known: Deductions  #: what presolving proved (``base`` itself under ``none``)
+    presolved: bool = False  #: ``known`` came from presolving (its facts are stated)
     #: the SMT-LIB name of "cell ``i`` is black", per cell
-    black_names: list[str]
+    black_names: list[str] = field(default_factory=list)
     #: per clue, the cells its island can reach and the names of "the island holds it"
-    island: dict[int, dict[int, str]]
-    rules: dict[str, list[str]] = field(default_factory=dict)
-    #: declarations of the connectivity rules' own variables (distances, root chains)
-    helpers: list[str] = field(default_factory=list)
+    island: dict[int, dict[int, str]] = field(default_factory=dict)
+    blocks: dict[str, Block] = field(default_factory=dict)
+    #: per region (a clue, or ``WALL``), each cell's distance term and the region's bounds
+    dist: dict[int, tuple[dict[int, str], int]] = field(default_factory=dict)
+    #: the wall's given root, a cell presolving proved black (the lazy cuts keep its piece)
     wall_root: int | None = None
 
     def b(self, i: int) -> str:
@@ -64,36 +94,38 @@ class Encoding:
         """The SMT-LIB name of "clue ``k``'s island holds cell ``i``"."""
         return self.island[k][i]
 
-    def add(self, rule: str, constraints: list[str]) -> None:
-        self.rules.setdefault(rule, []).extend(constraints)
-
-    def text(self, connectivity: bool = True, counted: bool = True) -> str:
-        """Declarations and assertions (no ``check-sat``): every rule, or every rule but
-        connectivity (what the lazy strategy starts from), with or without the
-        white-region count (:func:`islands_counted`)."""
+    def declarations(self) -> list[str]:
         names = list(self.black_names)
         names += [self.has(k, i) for k, cells in self.island.items() for i in cells]
-        lines = [f"(declare-fun {n} () Bool)" for n in names]
-        if connectivity:
-            lines += self.helpers
-        for rule, terms in self.rules.items():
-            if (connectivity or rule not in CONNECTIVITY) and (counted or rule != COUNT):
-                lines += [f"(assert {t})" for t in terms]
-        return "\n".join(lines) + "\n"
+        return [f"(declare-fun {n} () Bool)" for n in names]
+
+    def script(
+        self, title: Sequence[str] = (), connectivity: bool = True, counted: bool = True
+    ) -> Script:
+        """The rules (all, or all but connectivity and/or the white-region count) and
+        the facts, as one :class:`~smtpuzzles.smtlib.Script`."""
+        kept = [
+            b
+            for name, b in self.blocks.items()
+            if (connectivity or name not in CONNECTIVITY) and (counted or name != COUNT)
+        ]
+        return Script(
+            title=list(title),
+            legend=legend(self),
+            declarations=self.declarations(),
+            blocks=kept,
+            facts=facts(self, connectivity),
+        )
+
+    def text(self, connectivity: bool = True, counted: bool = True) -> str:
+        """Declarations and assertions (no ``check-sat``) of :meth:`script`."""
+        return self.script((), connectivity, counted).body()
 
     def terms(
         self, connectivity: bool = True, counted: bool = True, ctx: z3.Context | None = None
     ) -> list[z3.BoolRef]:
         """The assertions of :meth:`text` as Z3 terms (of ``ctx``)."""
-        return list(z3.parse_smt2_string(self.text(connectivity, counted), ctx=ctx))
-
-    def local(self) -> list[z3.BoolRef]:
-        """Every rule but connectivity and the count: what the lazy strategy starts from."""
-        return self.terms(connectivity=False, counted=False)
-
-    def connectivity(self) -> list[z3.BoolRef]:
-        """The connectivity rules alone."""
-        return self.terms(counted=False)[len(self.local()) :]
+        return parse_terms(self.text(connectivity, counted), ctx)
 
     def black_vars(self, ctx: z3.Context | None = None) -> list[z3.BoolRef]:
         """ "Cell ``i`` is black" as Z3 terms of ``ctx``: made where a solver needs them,
@@ -105,39 +137,60 @@ class Encoding:
         return {k: {i: z3.Bool(n, ctx) for i, n in c.items()} for k, c in self.island.items()}
 
 
-def variables(puzzle: Nurikabe, known: Deductions) -> Encoding:
+def variables(puzzle: Nurikabe, base: Deductions, known: Deductions | None) -> Encoding:
     name = [escape(n) for n in puzzle.graph.names]
     black_names = [f"black_{n}" for n in name]
     island_names = {
         k: {i: f"island_{name[k]}_has_{name[i]}" for i in sorted(cells)}
-        for k, cells in known.reach.items()
+        for k, cells in base.reach.items()
     }
-    return Encoding(puzzle, known, black_names, island_names)
+    presolved = known is not None
+    return Encoding(puzzle, base, known or base, presolved, black_names, island_names)
 
 
-def clues_are_white(enc: Encoding) -> None:
-    enc.add("clues_are_white", [enc.has(k, k) for k in enc.puzzle.clues])
+def legend(enc: Encoding) -> list[str]:
+    """What each variable family means, in the puzzle's cell names."""
+    names = enc.puzzle.graph.names
+    lines = [
+        "black_<cell> (Bool): the cell is black (part of the wall)",
+        "island_<clue>_has_<cell> (Bool): the cell is white and in the island of that clue",
+        "island_<clue>_dist_<cell> (Int): steps from the clue inside its island",
+        "wall_dist_<cell> (Int): steps from the wall's root inside the wall",
+        "wall_none_before_<k> (Bool): no black cell among the first k wall candidates",
+    ]
+    if enc.puzzle.is_grid:
+        lines.append("cells are named r<row>c<col> from r0c0 at the top left")
+    for k, cells in enc.island.items():
+        size = enc.puzzle.clues[k]
+        shown = " ".join(escape(names[i]) for i in cells)
+        lines.append(f"clue {escape(names[k])} ({'?' if size is None else size}): {shown}")
+    return lines
 
 
-def deduced_cells(enc: Encoding) -> None:
-    """The facts :func:`~.puzzle.deduce` proved, as unit constraints."""
-    facts = [enc.b(i) for i in sorted(enc.known.black)]
-    for i, k in sorted(enc.known.owner.items()):
-        facts.append(enc.has(k, i) if i in enc.island[k] else "false")
-    enc.add("deduced_cells", facts)
+def clues_are_white(enc: Encoding) -> Block:
+    return Block(
+        "clues are white",
+        "A clue's cell is white and in its own island.",
+        [enc.has(k, k) for k in enc.puzzle.clues],
+    )
 
 
-def one_clue_per_island(enc: Encoding) -> None:
+def one_clue_per_island(enc: Encoding) -> Block:
     """A white cell is in exactly one island; a black cell in none."""
     out = []
     for i in range(len(enc.puzzle)):
-        mine = [enc.has(k, i) for k in enc.known.owners(i)]
+        mine = [enc.has(k, i) for k in enc.base.owners(i)]
         out.append(f"(= {enc.w(i)} {or_(mine)})" if mine else enc.b(i))
         out.extend(f"(not (and {a} {b}))" for n, a in enumerate(mine) for b in mine[n + 1 :])
-    enc.add("one_clue_per_island", out)
+    return Block(
+        "one clue per island",
+        "A cell is white exactly when some island holds it, and no two islands hold the"
+        " same cell; a cell no clue reaches is black.",
+        out,
+    )
 
 
-def islands_are_whole(enc: Encoding) -> None:
+def islands_are_whole(enc: Encoding) -> Block:
     """A white neighbour of an island's cell is in that island: islands never touch."""
     out = []
     nbrs = enc.puzzle.neighbours
@@ -146,26 +199,33 @@ def islands_are_whole(enc: Encoding) -> None:
             for j in nbrs[i]:
                 joins = enc.b(j) if j not in cells else f"(or {enc.b(j)} {enc.has(k, j)})"
                 out.append(f"(=> {enc.has(k, i)} {joins})")
-    enc.add("islands_are_whole", out)
+    return Block(
+        "islands are whole",
+        "A neighbour of an island's cell is black or in the same island: islands never touch.",
+        out,
+    )
 
 
-def island_sizes(enc: Encoding) -> None:
+def island_sizes(enc: Encoding) -> Block:
     out = []
     for k, size in enc.puzzle.clues.items():
         if size is not None:
             out.append(f"(= {count([enc.has(k, i) for i in enc.island[k]])} {size})")
-    enc.add("island_sizes", out)
+    return Block("island sizes", "Each island has as many cells as its clue says.", out)
 
 
-def no_pools(enc: Encoding) -> None:
-    enc.add("no_pools", [or_([enc.w(i) for i in pool]) for pool in enc.puzzle.pools])
+def no_pools(enc: Encoding) -> Block:
+    return Block(
+        "no pools",
+        "Every 2x2 block (every pool of the adjacency table) has a white cell.",
+        [or_([enc.w(i) for i in pool]) for pool in enc.puzzle.pools],
+    )
 
 
-def islands_connected(enc: Encoding) -> None:
-    """Each island is a distance-to-clue region, no deeper than its size allows; its
-    known cells joined to the clue through known cells have their distances fixed."""
+def islands_connected(enc: Encoding) -> Block:
+    """Each island is a distance-to-clue region, no deeper than its size allows."""
     out: list[str] = []
-    owners = enc.known.owner
+    declared: list[str] = []
     for k, cells in enc.island.items():
         if len(cells) == 1:
             continue
@@ -173,55 +233,62 @@ def islands_connected(enc: Encoding) -> None:
         high = len(cells) - 1 if size is None else min(size, len(cells)) - 1
         member = {i: enc.has(k, i) for i in cells}
         prefix = f"island_{escape(enc.puzzle.graph.names[k])}"
-        own = [i for i in cells if owners.get(i) == k]
-        out += _region(enc, member, prefix, k, enc.known.reach[k], high, own)
-    enc.add("islands_connected", out)
+        region = connected_smtlib(
+            enc.puzzle.graph, member, prefix, k, high, step="less", low=enc.base.reach[k]
+        )
+        declared += region.declarations
+        out += region.constraints
+        enc.dist[k] = (region.dist, high)
+    return Block(
+        "islands connected",
+        "Distance to the clue: the clue is at 0, and every other cell of an island has a"
+        " neighbour in the island at a smaller distance, at most the size less one.",
+        out,
+        declared,
+    )
 
 
-def _region(
-    enc: Encoding,
-    member: dict[int, str],
-    prefix: str,
-    root: int | None,
-    low: dict[int, int],
-    high: int,
-    known: Collection[int] = (),
-) -> list[str]:
-    """One distance-to-root region (:mod:`smtpuzzles.connectivity`, "a nearer member"
-    steps, ``known`` members), its helper variables declared in ``enc``."""
-    graph = enc.puzzle.graph
-    region = connected_smtlib(graph, member, prefix, root, high, step="less", low=low, known=known)
-    enc.helpers.extend(region.declarations)
-    return region.constraints
+def wall_connected(enc: Encoding) -> Block:
+    """The wall is one distance-to-root region: rooted at the black cell of least index,
+    or under presolving at the first cell it proved black (the root is then the constant
+    0, and cells it proved white are no candidates).
 
-
-def wall_connected(enc: Encoding) -> None:
-    """The wall is one distance-to-root region, rooted at a cell known to be black.
-
-    A cell further from the root than the wall is long, or cut off from it by known
-    white cells, is white. Known black cells joined to the root through known black
-    cells have their distances fixed.
+    Its distances are at least a cell's steps from a given root through the candidates,
+    at most the number of cells the wall has less one.
     """
     puzzle = enc.puzzle
-    candidates = [i for i in range(len(puzzle)) if i not in enc.known.owner]
+    white = enc.known.owner if enc.presolved else puzzle.clues
+    candidates = [i for i in range(len(puzzle)) if i not in white]
     size = wall_size(puzzle)
+    known_black = sorted(enc.known.black.intersection(candidates)) if enc.presolved else []
+    root = known_black[0] if known_black else None
+    if root is None:
+        says = (
+            "Distance to a root: the black cell of least index is the root at 0, and every"
+            " other black cell has a black neighbour at a smaller distance."
+        )
+    else:
+        name = escape(puzzle.graph.names[root])
+        says = (
+            f"Distance to a root: {name}, a cell presolving proved black, is the root at 0,"
+            " and every other black cell has a black neighbour at a smaller distance."
+        )
     if size is not None and size <= 1 or len(candidates) <= 1:
-        return
-    known_black = sorted(enc.known.black.intersection(candidates))
-    enc.wall_root = known_black[0] if known_black else None
+        return Block("wall connected", says + " (At most one cell: always connected.)")
     high = len(candidates) - 1 if size is None else min(size, len(candidates)) - 1
     low: dict[int, int] = {}
-    if enc.wall_root is not None:
+    if root is not None:
         allowed = set(candidates)
-        steps = distances_within(
-            puzzle.neighbours, enc.wall_root, len(puzzle), allowed.__contains__
-        )
+        steps = distances_within(puzzle.neighbours, root, len(puzzle), allowed.__contains__)
         low = {i: steps.get(i, high + 1) for i in candidates}
     member = {i: enc.b(i) for i in candidates}
-    enc.add("wall_connected", _region(enc, member, "wall", enc.wall_root, low, high, known_black))
+    region = connected_smtlib(puzzle.graph, member, "wall", root, high, step="less", low=low)
+    enc.dist[WALL] = (region.dist, high)
+    enc.wall_root = root
+    return Block("wall connected", says, region.constraints, region.declarations)
 
 
-def islands_counted(enc: Encoding) -> None:
+def islands_counted(enc: Encoding) -> Block:
     """On a plain rectangle, the white cells form exactly one region per clue.
 
     Redundant with the distances, and what solves puzzles of a few huge islands: the
@@ -231,13 +298,15 @@ def islands_counted(enc: Encoding) -> None:
     whole wall, when it is not empty and touches no border cell. One linear equation, so
     the simplex sees a global count that the local rules never add up to (janko 0029,
     two islands of 36 and 37 cells: no answer in 240 s without it, 0.1 s with it).
-    "The wall is not empty" is left out of the equation when the clues or the deductions
-    already say so: written into it, it took 0029 back to no answer in 30 s.
     """
     puzzle = enc.puzzle
     graph = puzzle.graph
+    says = (
+        "Redundant: white cells less white links plus all-white 2x2 blocks (plus one when"
+        " the wall is enclosed) equals the number of clues: one white region per clue."
+    )
     if not puzzle.is_grid or len(puzzle) < 2:
-        return
+        return Block(COUNT, says + " (Only on plain rectangles.)")
     white = [enc.w(i) for i in range(len(puzzle))]
     links = [f"(and {white[i]} {white[j]})" for i, j in graph.undirected_edges()]
     blocks = [and_([white[i] for i in block]) for block in graph.squares()]
@@ -245,15 +314,67 @@ def islands_counted(enc: Encoding) -> None:
     border = [
         i for i, (r, c) in enumerate(graph.coords) if r in (0, last_row) or c in (0, last_col)
     ]
-    walled = [] if enc.known.black or wall_size(puzzle) else [or_(enc.black_names)]
+    walled = [] if wall_size(puzzle) else [or_(enc.black_names)]
     enclosed = "false" if wall_size(puzzle) == 0 else and_([*(white[i] for i in border), *walled])
     euler = f"(+ {count(white)} (- {count(links)}) {count(blocks)} (ite {enclosed} 1 0))"
-    enc.add("islands_counted", [f"(= {euler} {len(puzzle.clues)})"])
+    return Block(COUNT, says, [f"(= {euler} {len(puzzle.clues)})"])
 
 
-RULES = (
+#: The key of the wall's distances in :attr:`Encoding.dist`.
+WALL = -1
+
+
+def _labels(enc: Encoding, region: int, root: int, members: set[int]) -> list[str]:
+    """Distances for the known members joined to ``root`` through known members: their
+    steps from it inside that part (where those fit the region's bounds)."""
+    names, high = enc.dist.get(region, ({}, 0))
+    nbrs = enc.puzzle.neighbours
+    steps, queue = {root: 0}, deque([root])
+    while queue:
+        i = queue.popleft()
+        for j in nbrs[i]:
+            if j in members and j not in steps:
+                steps[j] = steps[i] + 1
+                queue.append(j)
+    low = enc.base.reach.get(region, {})
+    return [
+        f"(= {names[i]} {d})"
+        for i, d in sorted(steps.items())
+        if i != root and i in names and not names[i].isdigit() and low.get(i, 0) <= d <= high
+    ]
+
+
+def facts(enc: Encoding, labels: bool = True) -> Block | None:
+    """What presolving proved, as unit assertions: cells known black and cells known in
+    an island (cells it proved out of an island's reach have no variable: see
+    :func:`encode`); then distance labels of the
+    known cells (steps from the root through known cells: not implied, one labelling
+    of the many every solution has, which keeps the answer; left out with ``labels``
+    false, for a formula without the connectivity rules)."""
+    known = enc.known
+    if not enc.presolved:
+        return None
+    out = [enc.b(i) for i in sorted(known.black)]
+    for i, k in sorted(known.owner.items()):
+        if i != k:
+            out.append(enc.has(k, i) if i in enc.island[k] else "false")
+    for k in enc.island if labels else ():
+        mine = {i for i, o in known.owner.items() if o == k}
+        out += _labels(enc, k, k, mine)
+    if labels and enc.wall_root is not None:
+        out += _labels(enc, WALL, enc.wall_root, known.black)
+    return Block(
+        "presolve facts",
+        "Proved before the solver ran (deductions, hypotheses, searches). The cells are"
+        " implied by the rules above; the distances are one labelling that every solution"
+        " has. The answer is the same without them.",
+        out,
+    )
+
+
+#: Every rule, in the order the script states them.
+RULES: tuple[Callable[[Encoding], Block], ...] = (
     clues_are_white,
-    deduced_cells,
     one_clue_per_island,
     islands_are_whole,
     island_sizes,
@@ -265,8 +386,14 @@ RULES = (
 
 
 def encode(puzzle: Nurikabe, known: Deductions | None = None) -> Encoding:
-    """Every rule of ``puzzle`` (connectivity included; :meth:`Encoding.local` drops it)."""
-    enc = variables(puzzle, known or deduce(puzzle))
+    """Every rule of ``puzzle``, and the facts ``known`` (none when it is ``None``).
+
+    The island variables range over each clue's reach: the plain breadth-first reach
+    (:func:`reach`), or the reach presolving left (``known``): a cell it proved out of
+    an island's reach has no variable for it, so every rule is over fewer variables,
+    which the solver reads and searches faster."""
+    enc = variables(puzzle, reach(puzzle) if known is None else known, known)
     for rule in RULES:
-        rule(enc)
+        block = rule(enc)
+        enc.blocks[block.rule] = block
     return enc

@@ -7,7 +7,8 @@ a rectangle with and without the white-region count.
 ``lazy``: the method of seeds/004 - solve without connectivity, look at the model, and
 for every island or wall piece that is cut off add a constraint that rules out that
 piece (it must lose a cell or gain a neighbour), then solve again on the same solver.
-Both start from what the deductions and one level of hypotheses prove (:func:`prepare`).
+Both start from what the deductions and one level of hypotheses prove (:func:`prepare`),
+unless presolving is off (``presolve="none"``: the rules alone, and no detours).
 
 Every picture is checked by :mod:`.check` before it is returned; a failure is a bug.
 Counting and uniqueness are projected on the black/white picture: a found picture is
@@ -17,20 +18,35 @@ blocked as a whole, so different distance labellings of it count once.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import z3
 
 from ...errors import CheckFailure
 from ...result import Outcome
-from ...solving import Budget, Interrupted, Stats, TimeUp, check, deadline, new_solver
+from ...smtlib import Block, Script, or_, question
+from ...solving import (
+    Budget,
+    Interrupted,
+    Stats,
+    TimeUp,
+    check,
+    deadline,
+    new_context,
+    new_solver,
+    parse_into,
+    parse_terms,
+)
 from .check import problems
 from .model import Nurikabe, Picture
 from .presolve.backtrack import Trial, backtrack
 from .presolve.deduce import Contradiction, deduce
 from .presolve.grow import grow_wall
 from .presolve.probe import probe
-from .rules import COUNT, Encoding, encode
+from .rules import CONNECTIVITY, COUNT, PRESOLVE, Encoding, encode
+
+#: The rule name of a forbidden picture's block.
+FORBIDDEN = "a picture found, forbidden"
 
 STRATEGIES = ("distance", "lazy")
 
@@ -72,17 +88,25 @@ PROBE_SHARE = 2 / 3
 
 
 def prepare(
-    puzzle: Nurikabe, budget: Budget | None = None, stats: Stats | None = None
+    puzzle: Nurikabe,
+    budget: Budget | None = None,
+    stats: Stats | None = None,
+    presolve: str = "full",
 ) -> tuple[Encoding, bool]:
-    """The formula a search starts from: the rules over what the deductions and then
-    one level of hypotheses (:mod:`.probe`) prove; and True when the hypotheses prove
-    that there is no solution (the formula is then over the plain deductions).
+    """The formula a search starts from: the rules, and as facts what the deductions and
+    then one level of hypotheses (:mod:`.probe`) prove; and True when the hypotheses
+    prove that there is no solution (the facts are then the plain deductions).
+    ``presolve="none"``: the rules alone.
 
     Hypotheses run before any solver, on every puzzle: puzzles of many islands whose
     search stalls are often decided by them to the last cell (janko 0459, 20x36, and
     1055, 40x57: no answer in 90 s and 240 s without them, 1.4 s and 14 s with them),
     and over the corpus they cost nothing at the median (paired runs).
     """
+    if presolve not in PRESOLVE:
+        raise ValueError(f"unknown presolve {presolve!r}; expected one of {PRESOLVE}")
+    if presolve == "none":
+        return encode(puzzle), False
     known = deduce(puzzle)
     began = time.monotonic()
     left = budget.remaining() if budget is not None else None
@@ -102,13 +126,17 @@ def prepare(
 
 
 def starting_formula(enc: Encoding, strategy: str) -> list[z3.BoolRef]:
-    """The rules a strategy's search starts from (what ``--dry-run`` shows, with the
-    encoding of :func:`prepare`)."""
+    """The rules a strategy's search starts from, and the facts (what ``--dry-run``
+    shows, with the encoding of :func:`prepare`)."""
     return enc.terms(connectivity=strategy == "distance", counted=False)
 
 
 class Search:
-    """An incremental solver over one puzzle, yielding checked pictures."""
+    """An incremental solver over one puzzle, yielding checked pictures.
+
+    Each solver reads the text of the encoding's script (the rules the phase or the
+    strategy uses, and the facts), then every block added since (forbidden pictures,
+    guards, lazy cuts) as text."""
 
     def __init__(
         self,
@@ -117,6 +145,7 @@ class Search:
         budget: Budget | None = None,
         stats: Stats | None = None,
         engine: str | None = None,
+        presolve: str = "full",
     ) -> None:
         if strategy not in STRATEGIES:
             raise ValueError(f"unknown strategy {strategy!r}; expected one of {STRATEGIES}")
@@ -124,20 +153,21 @@ class Search:
         self.strategy = strategy
         self.budget = budget or Budget()
         self.stats = stats
-        self.enc, self.refuted = prepare(puzzle, self.budget, stats)
+        self.presolve = presolve
+        self.enc, self.refuted = prepare(puzzle, self.budget, stats, presolve)
         self.engine = engine or BEST_ENGINE[strategy]
         self.phased = strategy == "distance"  #: the lazy loop has one phase
-        has_count = bool(self.enc.rules.get(COUNT))
+        has_count = bool(self.enc.blocks[COUNT].asserts)
         plan = (PHASES if has_count else PLAIN_PHASES) if self.phased else ((False, None),)
         self.phases = list(plan)
         self.counted, self.limit = self.phases.pop(0)
-        self.detours = list(DETOURS) if self.phased else []  #: those still to run
+        #: the detours still to run (searches that prove facts: presolving)
+        self.detours = list(DETOURS) if self.phased and presolve == "full" else []
         #: pictures a detour found without proving them all, for :meth:`next` to give first
         self.found: list[Picture] = []
-        self.cuts: list[z3.BoolRef] = []
-        self._blocked: list[z3.BoolRef] = []
         self.blocked_pictures: set[Picture] = set()
-        self.added: list[z3.BoolRef] = []  #: blocked pictures and guards, for a new solver
+        #: blocks beyond the rules (forbidden pictures, guards, cuts), for a new solver
+        self.added: list[Block] = []
         self.rounds = 0
         self.solver = self._new_solver()
         self.began = time.monotonic()
@@ -147,20 +177,31 @@ class Search:
         has a Z3 context of its own, so the last phase repeats the first exactly before
         it goes on: in one shared context the terms left by earlier solvers change the
         order Z3 searches in (janko 0683 took 17 s where it had taken 2.2 s)."""
-        ctx = z3.Context() if self.phased else None
+        ctx = new_context() if self.phased else None
         solver = new_solver(self.engine, ctx=ctx)
-        solver.from_string(self.enc.text(self.strategy == "distance", self.counted))
+        parse_into(solver, self.enc.text(self.strategy == "distance", self.counted))
         if self.limit is not None:
             solver.set("max_conflicts", self.limit)
-        solver.add(*(self._here(c, solver) for c in self.added))
+        if self.added:
+            parse_into(solver, "".join(block.text() for block in self.added))
         self.black = self.enc.black_vars(solver.ctx)  #: the picture's variables, in its context
         self.island = self.enc.island_vars(solver.ctx) if self.strategy == "lazy" else {}
         return solver
 
-    def _here(self, term: z3.BoolRef, solver: z3.Solver | None = None) -> z3.BoolRef:
-        """``term`` in the context of ``solver`` (by default the current one)."""
-        ctx = (solver or self.solver).ctx
-        return term if term.ctx == ctx else term.translate(ctx)
+    def script(self) -> Script:
+        """The question the solver now answers: every rule (connectivity and the count
+        included, whichever the current solver reads), the facts, and every block
+        added since."""
+        p = self.puzzle
+        title = [
+            f"Nurikabe {p.name}: {len(p)} cells, {len(p.clues)} clues",
+            f"strategy {self.strategy}, presolve {self.presolve}",
+        ]
+        skipped = [] if self.strategy == "distance" else list(CONNECTIVITY)
+        skipped += [] if self.counted else [COUNT]
+        if skipped:
+            title.append("the solver read every block but " + ", ".join(skipped))
+        return self.enc.script(title).asking(self.added)
 
     def _next_phase(self) -> None:
         """Start over with the next formula of :data:`PHASES`, after a search of
@@ -205,13 +246,15 @@ class Search:
             seconds = round(time.monotonic() - began, 4)
             self.stats.probes.append({"label": name, "answer": answer, "seconds": seconds})
 
-    def add(self, *constraints: z3.BoolRef) -> None:
-        """Constraints beyond the rules (blocked pictures, guards), kept for a new solver."""
-        self.added += constraints
-        self.solver.add(*(self._here(c) for c in constraints))
+    def add(self, block: Block) -> None:
+        """A block beyond the rules (forbidden pictures, guards, cuts), kept for a new
+        solver and for the script of every later question."""
+        self.added.append(block)
+        parse_into(self.solver, block.text())
 
-    def next(self, assumptions: list[z3.BoolRef] = ()) -> Picture | None | str:
-        """A new checked picture, ``None`` when there is none, or ``"unknown"``."""
+    def next(self, assumptions: Sequence[str] = ()) -> Picture | None | str:
+        """A new checked picture, ``None`` when there is none, or ``"unknown"``
+        (``assumptions``: names of Boolean guards assumed true for this check)."""
         while True:
             if self.refuted:  # the hypotheses or a detour proved that there is no solution
                 return None
@@ -220,7 +263,7 @@ class Search:
                 if picture not in self.blocked_pictures:  # the solver may have given it already
                     return self._checked(picture)
             self.rounds += 1
-            assumed = [self._here(a) for a in assumptions]
+            assumed = [z3.Bool(a, self.solver.ctx) for a in assumptions]
             answer = check(self.solver, self.budget, assumed, self.stats, f"round {self.rounds}")
             if answer == z3.unknown:
                 if self.phases and "conflicts" in self.solver.reason_unknown():
@@ -232,10 +275,16 @@ class Search:
             model = self.solver.model()
             picture = tuple(z3.is_true(model.eval(b, True)) for b in self.black)
             if self.strategy == "lazy":
-                cuts = lazy_cuts(self.enc, self.black, self.island, model, picture)
+                cuts = lazy_cuts(self.enc, self.island, model, picture)
                 if cuts:
-                    self.cuts += cuts
-                    self.solver.add(*cuts)
+                    self.add(
+                        Block(
+                            "cuts against cut-off pieces",
+                            "Implied by the connectivity rules: a piece of an island or of"
+                            " the wall cut off in a model loses a cell or gains a neighbour.",
+                            cuts,
+                        )
+                    )
                     continue
             return self._checked(picture)
 
@@ -248,33 +297,38 @@ class Search:
 
     @property
     def formula(self) -> list[z3.BoolRef]:
-        """What the solver holds but the blocked pictures: the rules, and the lazy cuts
-        (in the solver's context, as :attr:`blocked`)."""
+        """What the solver holds but the forbidden pictures, as Z3 terms (in the
+        solver's context, as :attr:`blocked`)."""
         rules = self.enc.terms(self.strategy == "distance", self.counted, self.solver.ctx)
-        return rules + self.cuts
+        cuts = [b for b in self.added if b.rule != FORBIDDEN]
+        return rules + self._terms(cuts)
 
     @property
     def blocked(self) -> list[z3.BoolRef]:
         """The pictures ruled out, one "differs from it" each, in the solver's context."""
-        return [self._here(b) for b in self._blocked]
+        return self._terms([b for b in self.added if b.rule == FORBIDDEN])
+
+    def _terms(self, blocks: list[Block]) -> list[z3.BoolRef]:
+        text = "\n".join(self.enc.declarations()) + "".join(b.text() for b in blocks)
+        return parse_terms(text, self.solver.ctx) if blocks else []
 
     def block(self, picture: Picture) -> None:
         """Rule this picture out from now on."""
-        differs = z3.Or([z3.Not(b) if v else b for b, v in zip(self.black, picture)])
-        self._blocked.append(differs)
+        names = self.enc.black_names
+        differs = or_([f"(not {n})" if v else n for n, v in zip(names, picture)])
         self.blocked_pictures.add(picture)
-        self.add(differs)
+        says = "Some cell's colour differs from a picture found before."
+        self.add(Block(FORBIDDEN, says, [differs]))
 
 
 def lazy_cuts(
     enc: Encoding,
-    black: list[z3.BoolRef],
     island: dict[int, dict[int, z3.BoolRef]],
     model: z3.ModelRef,
     picture: Picture,
-) -> list[z3.BoolRef]:
-    """Constraints that rule out every disconnected piece of the model's islands and wall
-    (``black`` and ``island``: the variables in the model's context).
+) -> list[str]:
+    """Constraints (SMT-LIB terms) that rule out every disconnected piece of the model's
+    islands and wall (``island``: the variables in the model's context).
 
     A piece ``D`` cut off from its clue (or from the wall's root) stays cut off as long
     as ``D``'s cells keep their colour and none of its outside neighbours joins it; so
@@ -282,15 +336,15 @@ def lazy_cuts(
     """
     graph = enc.puzzle.graph
     nbrs = enc.puzzle.neighbours
-    cuts: list[z3.BoolRef] = []
+    cuts: list[str] = []
     for k, cells in island.items():
         members = [i for i, v in cells.items() if z3.is_true(model.eval(v, True))]
         for part in graph.components(members):
             if k in part:
                 continue
             rim = _rim(nbrs, part)
-            joins = [cells[j] for j in rim if j in cells]
-            cuts.extend(z3.Or(z3.Not(cells[i]), *joins) for i in part)
+            joins = [enc.has(k, j) for j in rim if j in cells]
+            cuts.extend(or_([f"(not {enc.has(k, i)})", *joins]) for i in part)
     wall = [i for i, b in enumerate(picture) if b]
     parts = graph.components(wall)
     if len(parts) > 1:
@@ -299,12 +353,12 @@ def lazy_cuts(
         for part in parts:
             if part is keep:
                 continue
-            joins = [black[j] for j in _rim(nbrs, part)]
+            joins = [enc.b(j) for j in _rim(nbrs, part)]
             if keep is None:
                 # No cell is known black: the piece must grow, or another piece vanish.
                 other = next(p for p in parts if p is not part)[0]
-                joins.append(z3.Not(black[other]))
-            cuts.extend(z3.Or(z3.Not(black[i]), *joins) for i in part)
+                joins.append(enc.w(other))
+            cuts.extend(or_([enc.w(i), *joins]) for i in part)
     return cuts
 
 
@@ -321,14 +375,17 @@ def solve(
     unique: bool = False,
     count: int | None = None,
     engine: str | None = None,
+    presolve: str = "full",
 ) -> tuple[Outcome, Search | None]:
     """Find a picture; with ``unique`` prove it unique (and find the fixed cells),
-    with ``count`` find up to that many distinct pictures."""
+    with ``count`` find up to that many distinct pictures. ``presolve``: see
+    :data:`~.rules.PRESOLVE`. Each question is recorded in ``questions``: ``puzzle``,
+    then ``another`` (``another-2``, ...) with the pictures found forbidden."""
     budget = budget or Budget()
     stats = stats if stats is not None else Stats()
     try:
         with deadline(budget):
-            search = Search(puzzle, strategy, budget, stats, engine)
+            search = Search(puzzle, strategy, budget, stats, engine, presolve)
     except TimeUp:
         return Outcome("unknown", count_complete=False, stopped="timeout", stats=stats), None
     wanted = max(count or 1, 2 if unique else 1)
@@ -342,6 +399,10 @@ def solve(
                     found = search.next()
             except TimeUp:
                 found = "unknown"
+            n = len(outcome.solutions)
+            name = "puzzle" if n == 0 else "another" if n == 1 else f"another-{n}"
+            answer = "unknown" if found == "unknown" else "unsat" if found is None else "sat"
+            outcome.questions.append(question(name, search.script(), answer))
             if found == "unknown":
                 complete = False
                 outcome.stopped = "timeout"
@@ -390,10 +451,18 @@ def fixed_cells(search: Search, outcome: Outcome) -> dict[int, bool] | None:
     if outcome.unique:
         return {i: first[i] for i in sorted(candidates)}
     while candidates:
-        black = search.black
-        guard = z3.Bool(f"differs_{search.rounds}", search.solver.ctx)
-        differs = [z3.Not(black[i]) if first[i] else black[i] for i in candidates]
-        search.add(z3.Implies(guard, z3.Or(differs)))
+        names = search.enc.black_names
+        guard = f"differs_{search.rounds}"
+        differs = [f"(not {names[i]})" if first[i] else names[i] for i in sorted(candidates)]
+        search.add(
+            Block(
+                f"guard {guard}",
+                "Assumed in one check: some cell not yet seen to change differs from the"
+                " first picture.",
+                [f"(=> {guard} {or_(differs)})"],
+                [f"(declare-fun {guard} () Bool)"],
+            )
+        )
         found = search.next([guard])
         if found == "unknown":
             return None

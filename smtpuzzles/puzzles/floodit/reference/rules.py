@@ -32,7 +32,7 @@ from typing import Any
 import z3
 
 from smtpuzzles.puzzles.floodit.model import ClusterGraph
-from smtpuzzles.solving import Budget, Stats, check
+from smtpuzzles.solving import Budget, Stats, TimeUp, check, hold
 
 
 @dataclass(frozen=True)
@@ -128,7 +128,11 @@ def reference_search(
     while lo <= hi:
         horizon = (lo + hi) // 2
         began = budget.elapsed()
-        answer, moves = reference_exact(g, horizon, budget, stats)
+        try:
+            answer, moves = reference_exact(g, horizon, budget, stats)
+        except TimeUp as exc:  # the deadline ended building this probe: keep the best so far
+            hold(exc.__traceback__)
+            break
         probes.append(
             {
                 "horizon": horizon,

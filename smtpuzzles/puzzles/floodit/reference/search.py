@@ -20,7 +20,9 @@ from ....solving import (
     Budget,
     Interrupted,
     MemoryLimitExceeded,
+    TimeUp,
     check,
+    deadline,
     formula_size,
     optimize_script,
     smtlib_script,
@@ -45,68 +47,85 @@ def run_reference(
     start: tuple[int, int] = (0, 0),
     timeout_s: float | None = None,
     print_asserts: bool = False,
+    budget: Budget | None = None,
 ) -> Outcome:
-    """Run ``mode`` the way color-flood-rs does; never raises on a limit (see run_mode)."""
+    """Run ``mode`` the way color-flood-rs does; never raises on a limit (see run_mode),
+    and like it runs everything (building its formulas too) under the deadline."""
     began = time.monotonic()
-    g = cluster_graph(board.grid, start)
-    budget = Budget(timeout_s)
+    budget = budget if budget is not None else Budget(timeout_s)
     out = Outcome(mode=mode)
     out.strategy = "reference"
-    horizon: int | None = None
     try:
-        if mode in ("min", "search"):
-            lo, hi = (0, loose_bound(g)) if mode == "min" else args
-            out.derived = (lo, hi)
-            length, moves, probes = reference_search(g, lo, hi, budget, out.stats)
-            out.notes.append(
-                "probes: " + ", ".join(f"T={p['horizon']} {p['answer']}" for p in probes)
-            )
-            if moves is not None:
-                horizon = length
-                _accept(board, moves, start, out, "solved")
-                out.notes.append("not proven optimal: exact-length answers are not monotone")
-            if budget.expired():  # its search was not over: keep the best, say so
-                out.stopped = "timeout"
-            elif moves is None:
-                out.status = "unsat"
-                out.notes.append(f"the old tool answers: no solution in {lo}..{hi}")
-        elif mode in ("exact", "solve"):
-            horizon = args[0] if mode == "exact" else loose_bound(g)
-            answer, moves = reference_exact(g, horizon, budget, out.stats)
-            if answer == z3.sat and moves is not None:
-                _accept(board, moves, start, out, "solved")
-            elif answer == z3.unsat:
-                out.status = "unsat"
-                out.notes.append(f"the old tool answers: no solution of exactly {horizon} moves")
-            else:
-                out.stopped = "timeout"
-        elif mode == "opt":
-            horizon = loose_bound(g)
-            opt, formula = reference_optimize(g, horizon)
-            answer = check(opt, budget, (), out.stats, f"optimize T<={horizon}")
-            if answer == z3.sat:
-                moves = reference_moves(opt.model(), formula)
-                _accept(board, moves, start, out, "solved")
-                check_solution(board.grid, moves, start)  # no no-op moves: Optimize proved it
-                out.status, out.lower_bound = "optimal", len(moves)
-            elif answer == z3.unsat:
-                out.status = "unsat"
-                out.notes.append(f"the old tool answers: no solution within {horizon} moves")
-            else:
-                out.stopped = "timeout"
-        else:
-            raise ValueError(f"unknown mode {mode!r}")
-    except MemoryLimitExceeded:
-        out.stopped = "memory limit"
+        with deadline(budget):
+            _run_reference(board, mode, args, start, budget, print_asserts, out)
+    except TimeUp:
+        out.stopped = "timeout"
+    except (MemoryLimitExceeded, MemoryError):
+        out.stopped = "memory"
     except (Interrupted, KeyboardInterrupt):
         out.stopped = "interrupted"
     if out.stopped is not None:
         out.status = "unknown"
+        out.smtlib = None
+    out.elapsed_s = time.monotonic() - began
+    return out
+
+
+def _run_reference(
+    board: Board,
+    mode: str,
+    args: tuple[int, ...],
+    start: tuple[int, int],
+    budget: Budget,
+    print_asserts: bool,
+    out: Outcome,
+) -> None:
+    g = cluster_graph(board.grid, start)
+    out.clusters = len(g)
+    horizon: int | None = None
+    if mode in ("min", "search"):
+        lo, hi = (0, loose_bound(g)) if mode == "min" else args
+        out.derived = (lo, hi)
+        length, moves, probes = reference_search(g, lo, hi, budget, out.stats)
+        out.notes.append("probes: " + ", ".join(f"T={p['horizon']} {p['answer']}" for p in probes))
+        if moves is not None:
+            horizon = length
+            _accept(board, moves, start, out, "solved")
+            out.notes.append("not proven optimal: exact-length answers are not monotone")
+        if budget.expired():  # its search was not over: keep the best, say so
+            out.stopped = "timeout"
+        elif moves is None:
+            out.status = "unsat"
+            out.notes.append(f"the old tool answers: no solution in {lo}..{hi}")
+    elif mode in ("exact", "solve"):
+        horizon = args[0] if mode == "exact" else loose_bound(g)
+        answer, moves = reference_exact(g, horizon, budget, out.stats)
+        if answer == z3.sat and moves is not None:
+            _accept(board, moves, start, out, "solved")
+        elif answer == z3.unsat:
+            out.status = "unsat"
+            out.notes.append(f"the old tool answers: no solution of exactly {horizon} moves")
+        else:
+            out.stopped = "timeout"
+    elif mode == "opt":
+        horizon = loose_bound(g)
+        opt, formula = reference_optimize(g, horizon)
+        answer = check(opt, budget, (), out.stats, f"optimize T<={horizon}")
+        if answer == z3.sat:
+            moves = reference_moves(opt.model(), formula)
+            _accept(board, moves, start, out, "solved")
+            check_solution(board.grid, moves, start)  # no no-op moves: Optimize proved it
+            out.status, out.lower_bound = "optimal", len(moves)
+        elif answer == z3.unsat:
+            out.status = "unsat"
+            out.notes.append(f"the old tool answers: no solution within {horizon} moves")
+        else:
+            out.stopped = "timeout"
+    else:
+        raise ValueError(f"unknown mode {mode!r}")
     if print_asserts and horizon is not None and out.stopped is None:
         title = f"{board.name}: Flood-It, color-flood-rs formula, exactly {horizon} moves"
         out.smtlib = smtlib_script(reference_formula(g, horizon).assertions, "QF_LIA", [title])
-    out.elapsed_s = time.monotonic() - began
-    return out
 
 
 def _accept(
@@ -124,10 +143,19 @@ def reference_dry_run(
     args: tuple[int, ...],
     start: tuple[int, int] = (0, 0),
     counting: bool = True,
+    budget: Budget | None = None,
 ) -> tuple[dict[str, Any], str]:
     """The first formula the baseline would ask (``exact``: N; ``search``: the middle of
     LO..HI; ``min``: the middle of 0..its loose bound; ``solve``, ``opt``: the loose
-    bound), not solved: sizes and script. ``counting`` is not used (no such rule)."""
+    bound), not solved: sizes and script. ``counting`` is not used (no such rule).
+    Raises :class:`TimeUp` when ``budget`` runs out."""
+    with deadline(budget if budget is not None else Budget()):
+        return _reference_dry_run(board, mode, args, start)
+
+
+def _reference_dry_run(
+    board: Board, mode: str, args: tuple[int, ...], start: tuple[int, int]
+) -> tuple[dict[str, Any], str]:
     g = cluster_graph(board.grid, start)
     if mode == "exact":
         horizon = args[0]

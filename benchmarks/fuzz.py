@@ -1,0 +1,579 @@
+"""Fuzz the command line as a hostile user would, and count what must never happen.
+
+Each case runs ``python -m smtpuzzles`` once on a mutated puzzle (every format of every
+puzzle, small and large) with random options, sometimes with a time limit, a memory cap
+or a Ctrl-C at a random moment. Counted per puzzle:
+
+- ``tracebacks``: a Python traceback on stderr;
+- ``hangs``: still running ``HANG_AFTER_S`` after its time limit (then killed);
+- ``bad_json``: with ``--json``, a run that ended with an answer, a limit or Ctrl-C but
+  did not print exactly one JSON object;
+- ``wrong_answers``: an answer the independent checker rejects (``check.problems``), a
+  Flood-It optimum other than A*'s on small boards, or exit 70 (the checker refused);
+- ``timeout_overshoots``: a run with ``--timeout S`` still alive at S + 0.5 s;
+- ``slow_ctrl_c``: a run alive 0.5 s after its Ctrl-C;
+- ``bad_exit``: an exit code outside the documented 0, 1, 2, 3, 70, 130.
+
+Usage: ``python benchmarks/fuzz.py --cases 10000 --jobs 2`` (cases per puzzle); writes
+``benchmarks/results/fuzz.json``. Timings are honest only with ``--jobs`` at most the
+number of idle cores: an overloaded machine makes every limit look late.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import z3  # noqa: E402
+
+import smtpuzzles  # noqa: E402
+from smtpuzzles.formats.puzzlink import encode_4cell, encode_number16, format_url  # noqa: E402
+from smtpuzzles.puzzles.floodit import check as floodit_check  # noqa: E402
+from smtpuzzles.puzzles.floodit.formats import parse_board, parse_start  # noqa: E402
+from smtpuzzles.puzzles.floodit.model import cluster_graph  # noqa: E402
+from smtpuzzles.puzzles.floodit.presolve import optimum_by_search  # noqa: E402
+from smtpuzzles.puzzles.koburin import check as koburin_check  # noqa: E402
+from smtpuzzles.puzzles.koburin import formats as koburin_formats  # noqa: E402
+from smtpuzzles.puzzles.nurikabe import check as nurikabe_check  # noqa: E402
+from smtpuzzles.puzzles.nurikabe import formats as nurikabe_formats  # noqa: E402
+from smtpuzzles.sources import decode_text  # noqa: E402
+
+PUZZLES = ("floodit", "nurikabe", "koburin")
+EXIT_CODES = {0, 1, 2, 3, 70, 130}
+PROMPT_S = 0.5  #: how soon after its limit or Ctrl-C a run must have ended
+HANG_AFTER_S = 20.0  #: a run still alive this long after its limit is a hang
+NO_LIMIT_S = 60.0  #: runs without --timeout get this long before they count as hangs
+KEEP_EXAMPLES = 30  #: failures kept per kind and puzzle in the results file
+
+
+# -- inputs ---------------------------------------------------------------------------------
+
+
+def _grid_text(rows: list[list[str]], header: bool) -> str:
+    head = f"{len(rows)} {len(rows[0])}\n" if header else ""
+    return head + "".join(" ".join(row) + "\n" for row in rows)
+
+
+def floodit_input(rng: random.Random) -> tuple[str, list[str]]:
+    """A board as text in one of the three formats, and format options to read it."""
+    if rng.random() < 0.15:
+        name = rng.choice(sorted((ROOT / "instances" / "floodit").glob("*.txt")))
+        return name.read_text(), []
+    big = rng.random() < 0.05
+    rows = rng.randint(30, 120) if big else rng.randint(1, 9)
+    cols = rng.randint(30, 120) if big else rng.randint(1, 9)
+    k = rng.randint(1, min(8, rows * cols))
+    cells = [[rng.randrange(k) for _ in range(cols)] for _ in range(rows)]
+    for c in range(k):
+        cells[c // cols][c % cols] = c
+    fmt = rng.choice(("grid", "mnk", "lines") if rows == cols else ("grid", "mnk"))
+    if fmt == "grid":
+        return "".join("".join(str(c) for c in row) + "\n" for row in cells), []
+    if fmt == "mnk":
+        body = " ".join(str(c + 1) for row in cells for c in row)
+        return f"{rows} {cols} {k}\n{body}\n", []
+    return "".join(str(c + 1) for row in cells for c in row) + "\n", ["--format", "lines"]
+
+
+def nurikabe_input(rng: random.Random) -> tuple[str, list[str]]:
+    if rng.random() < 0.15:
+        name = rng.choice(sorted((ROOT / "instances" / "nurikabe").glob("*.txt")))
+        return name.read_text(), []
+    big = rng.random() < 0.03
+    rows = rng.randint(20, 200) if big else rng.randint(1, 8)
+    cols = rng.randint(20, 200) if big else rng.randint(1, 8)
+    clues = {}
+    for _ in range(rng.randint(1, max(1, rows * cols // 5))):
+        clues[(rng.randrange(rows), rng.randrange(cols))] = rng.choice(
+            [rng.randint(1, 6), rng.randint(1, 6), "?"]
+        )
+    fmt = rng.choice(("grid", "seed004", "puzzlink", "table"))
+    if fmt == "seed004":
+        known = {k: v for k, v in clues.items() if v != "?"} or {(0, 0): 1}
+        parts = [f"{cols},{rows}"] + [f"{s},{c},{r}" for (r, c), s in sorted(known.items())]
+        return " ".join(parts) + "\n", []
+    if fmt == "puzzlink":
+        values = [clues.get((r, c)) for r in range(rows) for c in range(cols)]
+        return format_url("nurikabe", cols, rows, encode_number16(values)), []
+    if fmt == "table":
+        name = lambda r, c: f"r{r}c{c}"  # noqa: E731
+        lines = []
+        for r in range(rows):
+            for c in range(cols):
+                near = [(r + dr, c + dc) for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0))]
+                ok = [name(a, b) for a, b in near if 0 <= a < rows and 0 <= b < cols]
+                lines.append(f"{name(r, c)}: {' '.join(ok)}")
+        lines += [f"clue {name(r, c)} {v}" for (r, c), v in sorted(clues.items())]
+        return "\n".join(lines) + "\n", []
+    cells = [[str(clues.get((r, c), "-")) for c in range(cols)] for r in range(rows)]
+    return _grid_text(cells, rng.random() < 0.5), []
+
+
+def koburin_input(rng: random.Random) -> tuple[str, list[str]]:
+    if rng.random() < 0.15:
+        name = rng.choice(sorted((ROOT / "instances" / "koburin").glob("*.txt")))
+        return name.read_text(), []
+    big = rng.random() < 0.03
+    rows = rng.randint(20, 150) if big else rng.randint(2, 8)
+    cols = rng.randint(20, 150) if big else rng.randint(2, 8)
+    numbers = {}
+    for _ in range(rng.randint(0, max(1, rows * cols // 6))):
+        numbers[(rng.randrange(rows), rng.randrange(cols))] = rng.choice([0, 0, 1, 1, 2, 3, "?"])
+    fmt = rng.choice(("grid", "puzzlink", "table"))
+    if fmt == "puzzlink":
+        values = [numbers.get((r, c)) for r in range(rows) for c in range(cols)]
+        return format_url("koburin", cols, rows, encode_4cell(values)), []
+    if fmt == "table":
+        name = lambda r, c: f"c{r}_{c}"  # noqa: E731
+        lines = []
+        for r in range(rows):
+            for c in range(cols):
+                near = [(r + dr, c + dc) for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0))]
+                ok = [name(a, b) for a, b in near if 0 <= a < rows and 0 <= b < cols]
+                lines.append(f"{name(r, c)}: {' '.join(ok)}")
+        lines += [f"{name(r, c)} = {v}" for (r, c), v in sorted(numbers.items())]
+        return "\n".join(lines) + "\n", []
+    cells = [[str(numbers.get((r, c), "-")) for c in range(cols)] for r in range(rows)]
+    return _grid_text(cells, True), []
+
+
+INPUTS: dict[str, Callable[[random.Random], tuple[str, list[str]]]] = {
+    "floodit": floodit_input,
+    "nurikabe": nurikabe_input,
+    "koburin": koburin_input,
+}
+
+_JUNK = ["9" * 5000, "-1", "0", "?", "#", "\x00", "\x1b", "é", "\ufeff", "//", "=", ",", " ", "\n"]
+
+
+def mutate(text: str, rng: random.Random) -> str:
+    """One to three random edits: characters, numbers, lines, truncation, junk."""
+    for _ in range(rng.randint(1, 3)):
+        kind = rng.randrange(8)
+        at = rng.randrange(len(text) + 1)
+        if kind == 0 and text:
+            text = text[:at] + text[at + 1 :]
+        elif kind == 1:
+            ch = chr(rng.choice([rng.randrange(32, 127), rng.randrange(0, 0x3000)]))
+            text = text[:at] + ch + text[at:]
+        elif kind == 2:
+            text = text[:at] + rng.choice(_JUNK) + text[at:]
+        elif kind == 3:
+            text = text[:at]
+        elif kind == 4:
+            lines = text.split("\n")
+            i = rng.randrange(len(lines))
+            lines.insert(i, lines[rng.randrange(len(lines))])
+            text = "\n".join(lines)
+        elif kind == 5:
+            digits = [i for i, ch in enumerate(text) if ch.isdigit()]
+            if digits:
+                i = rng.choice(digits)
+                number = rng.choice([0, 1, 7, 99, 4096, 12288, 10**9])
+                text = text[:i] + str(number) + text[i + 1 :]
+        elif kind == 6:
+            text = text.replace("\n", "\r\n") if rng.random() < 0.5 else text.replace(" ", "\t")
+        else:
+            text = text + rng.choice(_JUNK)
+    return text
+
+
+# -- options --------------------------------------------------------------------------------
+
+
+def options(puzzle: str, rng: random.Random) -> tuple[list[str], float | None]:
+    """A command line after the puzzle word (mode and options, without the input) and
+    its ``--timeout``, if any."""
+    argv: list[str] = []
+    if puzzle == "floodit":
+        mode = rng.choice(["solve", "min", "min", "opt", "exact", "search"])
+        argv.append(mode)
+        if mode == "exact":
+            argv.append(str(rng.randint(0, 12)))
+        elif mode == "search":
+            lo = rng.randint(0, 10)
+            argv += [str(lo), str(lo + rng.randint(0, 8))]
+        if rng.random() < 0.1:
+            argv += ["--encoding", "reference"]
+        if rng.random() < 0.1:
+            argv += ["--start", f"{rng.randint(0, 3)},{rng.randint(0, 3)}"]
+        if rng.random() < 0.1:
+            argv += ["--engine", rng.choice(["sat", "smt"])]
+    else:
+        argv.append("solve")
+        if rng.random() < 0.2:
+            argv.append(rng.choice(["--unique", "--count=3"]))
+        if rng.random() < 0.15:
+            argv += ["--connectivity", rng.choice(["distance", "lazy"])]
+    if rng.random() < 0.08:
+        argv.append("--dry-run")
+    if rng.random() < 0.08:
+        argv.append("--print-asserts")
+    if rng.random() < 0.75:
+        argv.append("--json")
+    timeout = None
+    if rng.random() < 0.7:
+        timeout = round(rng.choice([0.05, 0.2, 0.5, 1.0, 2.0, rng.uniform(0.05, 4.0)]), 3)
+        argv += ["--timeout", str(timeout)]
+    elif rng.random() < 0.1:
+        argv += ["--timeout", rng.choice(["inf", "nan", "-1", "1e10", "0", "x", "9" * 400])]
+    if rng.random() < 0.08:
+        argv += ["--memory", str(rng.choice([16, 40, 100, 400, 99999999999]))]
+    return argv, timeout
+
+
+# -- one case -------------------------------------------------------------------------------
+
+
+@dataclass
+class Case:
+    puzzle: str
+    index: int
+    argv: list[str]
+    text: str
+    timeout: float | None
+    ctrl_c_at: float | None
+
+
+@dataclass
+class Outcome:
+    case: Case
+    code: int | None
+    stdout: str
+    stderr: str
+    seconds: float
+    killed: bool
+    ctrl_c_to_end: float | None
+    problems: list[str] = field(default_factory=list)
+
+
+def make_case(puzzle: str, index: int, seed: int) -> Case:
+    rng = random.Random(f"{seed}:{puzzle}:{index}")
+    text, fmt_argv = INPUTS[puzzle](rng)
+    if rng.random() < 0.6:
+        text = mutate(text, rng)
+    argv, timeout = options(puzzle, rng)
+    if timeout is None and len(text) > 2000:  # a large puzzle may take long without one
+        timeout = 4.0
+        argv += ["--timeout", "4"]
+    ctrl_c = round(rng.uniform(0.02, 2.5), 3) if rng.random() < 0.06 else None
+    return Case(puzzle, index, [puzzle, *argv, *fmt_argv], text, timeout, ctrl_c)
+
+
+def run_case(case: Case, workdir: Path) -> Outcome:
+    """Run one case in its own process; kill it when it hangs."""
+    is_url = case.text.startswith("http") and "\n" not in case.text.strip()
+    path = workdir / f"{case.puzzle}-{case.index}.txt"
+    if not is_url:
+        path.write_bytes(case.text.encode("utf-8", "surrogatepass"))
+    target = case.text.strip() if is_url else str(path)
+    argv = [sys.executable, "-m", "smtpuzzles", *case.argv, target]
+    limit = (case.timeout + HANG_AFTER_S) if case.timeout is not None else NO_LIMIT_S
+    began = time.monotonic()
+    proc = subprocess.Popen(
+        argv,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=workdir,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    sent: list[float] = []
+    if case.ctrl_c_at is not None:
+
+        def interrupt() -> None:
+            if proc.poll() is None:
+                sent.append(time.monotonic())
+                proc.send_signal(signal.SIGINT)
+
+        timer = threading.Timer(case.ctrl_c_at, interrupt)
+        timer.start()
+    killed = False
+    try:
+        out, err = proc.communicate(timeout=limit)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out, err = proc.communicate()
+        killed = True
+    ended = time.monotonic()
+    if case.ctrl_c_at is not None:
+        timer.cancel()
+    path.unlink(missing_ok=True)
+    return Outcome(
+        case,
+        None if killed else proc.returncode,
+        out.decode("utf-8", "replace"),
+        err.decode("utf-8", "replace"),
+        ended - began,
+        killed,
+        (ended - sent[0]) if sent else None,
+    )
+
+
+# -- judging --------------------------------------------------------------------------------
+
+
+def judge(o: Outcome) -> list[str]:
+    """The kinds of failure one outcome shows (empty: all well)."""
+    found: list[str] = []
+    case = o.case
+    if o.killed:
+        return ["hangs"]
+    if "Traceback (most recent call last)" in o.stderr:
+        found.append("tracebacks")
+    if o.code not in EXIT_CODES:
+        found.append("bad_exit")
+    if o.code == 70:
+        found.append("wrong_answers")
+        o.problems.append("the checker refused an answer (exit 70)")
+    if case.timeout is not None and o.seconds > case.timeout + PROMPT_S and o.code != 2:
+        found.append("timeout_overshoots")
+    if o.ctrl_c_to_end is not None and o.ctrl_c_to_end > PROMPT_S:
+        found.append("slow_ctrl_c")
+    obj = None
+    if "--json" in case.argv and o.code in (0, 1, 3, 130):
+        obj = _one_json_object(o.stdout)
+        if obj is None:
+            found.append("bad_json")
+    if obj is not None and o.code in (0, 3, 130) and "--dry-run" not in case.argv:
+        try:
+            o.problems += check_answer(case, obj)
+        except Exception as exc:  # an input the harness itself cannot read back
+            o.problems.append(f"harness could not check: {type(exc).__name__}: {exc}")
+            return found
+        if o.problems:
+            found.append("wrong_answers")
+    return found
+
+
+def _one_json_object(stdout: str) -> dict[str, Any] | None:
+    text = stdout.strip()
+    if not text or "\n" in text:
+        return None
+    try:
+        obj = json.loads(text)
+    except ValueError:
+        return None
+    return obj if isinstance(obj, dict) else None
+
+
+def _input_text(case: Case) -> str:
+    """The input as the command read it (BOM, line ends and size rules alike)."""
+    return decode_text(case.text.encode("utf-8", "surrogatepass"), "<text>")
+
+
+def _option(argv: list[str], name: str) -> str | None:
+    return argv[argv.index(name) + 1] if name in argv else None
+
+
+def check_answer(case: Case, obj: dict[str, Any]) -> list[str]:
+    """What is wrong with the answer in ``obj``, by the independent checkers."""
+    status = obj.get("status")
+    if status not in ("solved", "optimal"):
+        return []
+    source = "<text>"
+    if case.puzzle == "floodit":
+        fmt = _option(case.argv, "--format") or "auto"
+        board = parse_board(_input_text(case), source, fmt)
+        start = parse_start(_option(case.argv, "--start"), board)
+        moves = obj.get("moves", obj.get("solution"))
+        if not isinstance(moves, list):
+            return [f"status {status} without moves"]
+        if "reference" in case.argv:  # the baseline's answers may hold moves doing nothing
+            try:
+                floodit_check.replay_lenient(board.grid, moves, start)
+            except Exception as exc:
+                return [str(exc)]
+            return []
+        found = floodit_check.problems(board.grid, moves, start)
+        if found or status != "optimal" or board.rows * board.cols > 64:
+            return found
+        best = optimum_by_search(cluster_graph(board.grid, start), limit_nodes=20_000)
+        if best is not None and best != len(moves):
+            return [f"called optimal with {len(moves)} moves; A* finds {best}"]
+        return []
+    if case.puzzle == "nurikabe":
+        p = nurikabe_formats.parse(_input_text(case), source)
+        black = _nurikabe_picture(p, obj.get("solution"))
+        return nurikabe_check.problems(p.graph, p.clues, p.pools, black)
+    p = koburin_formats.parse(_input_text(case), source)
+    answer = obj.get("solution") if isinstance(obj.get("solution"), dict) else obj
+    black = {_cell(p, c) for c in answer.get("black", [])}
+    loop = [_cell(p, c) for c in answer.get("loop", [])]
+    links = [(loop[i], loop[(i + 1) % len(loop)]) for i in range(len(loop))] if loop else []
+    return koburin_check.problems(p, black, links, loop)
+
+
+def _nurikabe_picture(p: Any, shown: Any) -> list[bool]:
+    if isinstance(shown, dict):
+        return [shown.get(name) == "#" for name in p.graph.names]
+    rows = [list(row) for row in shown]
+    return [rows[r][c] == "#" for r, c in p.graph.coords]
+
+
+def _cell(p: Any, cell: Any) -> int:
+    if isinstance(cell, list):
+        return p.graph.at(cell[0], cell[1])
+    return p.graph.index[cell]
+
+
+# -- the run --------------------------------------------------------------------------------
+
+
+def machine() -> dict[str, Any]:
+    return {
+        "platform": platform.platform(),
+        "processor": platform.processor() or platform.machine(),
+        "cpus": os.cpu_count(),
+        "python": platform.python_version(),
+    }
+
+
+def startup_s(workdir: Path) -> float:
+    """The median wall time of a trivial solve: Python's start, the imports and the exit,
+    which every ``--timeout`` covers too (read the overshoots against it)."""
+    board = workdir / "tiny.txt"
+    board.write_text("01\n10\n")
+    times = []
+    for _ in range(5):
+        began = time.monotonic()
+        subprocess.run(
+            [sys.executable, "-m", "smtpuzzles", "floodit", "min", str(board), "--json"],
+            capture_output=True,
+            cwd=workdir,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+        )
+        times.append(time.monotonic() - began)
+    return sorted(times)[2]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--cases", type=int, default=10_000, help="cases per puzzle")
+    parser.add_argument("--jobs", type=int, default=2, help="cases run at once")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--puzzles", default=",".join(PUZZLES))
+    parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "fuzz.json")
+    args = parser.parse_args(argv)
+    puzzles = [p for p in args.puzzles.split(",") if p]
+    cases = [make_case(p, i, args.seed) for i in range(args.cases) for p in puzzles]
+    totals = {p: Counter() for p in puzzles}
+    worst = {p: {"overshoot_s": 0.0, "ctrl_c_s": 0.0} for p in puzzles}
+    examples: list[dict[str, Any]] = []
+    kept: Counter[tuple[str, str]] = Counter()
+    began = time.monotonic()
+    with (
+        tempfile.TemporaryDirectory(prefix="smtpuzzles-fuzz-") as tmp,
+        ThreadPoolExecutor(args.jobs) as pool,
+    ):
+        startup = startup_s(Path(tmp))
+        for done, o in enumerate(pool.map(lambda c: run_case(c, Path(tmp)), cases), 1):
+            t = totals[o.case.puzzle]
+            t["cases"] += 1
+            t[f"exit_{o.code}"] += 1
+            if o.case.timeout is not None:
+                t["timeout_runs"] += 1
+                if o.code != 2:
+                    over = o.seconds - o.case.timeout
+                    worst[o.case.puzzle]["overshoot_s"] = max(
+                        worst[o.case.puzzle]["overshoot_s"], over
+                    )
+            if o.ctrl_c_to_end is not None:
+                t["ctrl_c_runs"] += 1
+                worst[o.case.puzzle]["ctrl_c_s"] = max(
+                    worst[o.case.puzzle]["ctrl_c_s"], o.ctrl_c_to_end
+                )
+            failures = judge(o)
+            if o.problems and "wrong_answers" not in failures:
+                t["unchecked_answers"] += 1
+            elif o.code in (0, 3) and "--json" in o.case.argv and not failures:
+                t["checked_runs"] += 1
+            for kind in failures:
+                t[kind] += 1
+                if kept[(o.case.puzzle, kind)] < KEEP_EXAMPLES:
+                    kept[(o.case.puzzle, kind)] += 1
+                    examples.append(
+                        {
+                            "kind": kind,
+                            "puzzle": o.case.puzzle,
+                            "case": o.case.index,
+                            "argv": o.case.argv,
+                            "input": o.case.text[:2000],
+                            "exit": o.code,
+                            "seconds": round(o.seconds, 3),
+                            "ctrl_c_at": o.case.ctrl_c_at,
+                            "problems": o.problems[:5],
+                            "stdout": o.stdout[-1000:],
+                            "stderr": o.stderr[-2000:],
+                        }
+                    )
+            if done % 200 == 0:
+                print(f"{done}/{len(cases)} cases, {time.monotonic() - began:.0f} s", flush=True)
+    kinds = (
+        "tracebacks",
+        "hangs",
+        "bad_json",
+        "wrong_answers",
+        "timeout_overshoots",
+        "slow_ctrl_c",
+        "bad_exit",
+    )
+    report = {
+        "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "package_version": smtpuzzles.__version__,
+        "z3_version": z3.get_version_string(),
+        "machine": machine(),
+        "jobs": args.jobs,
+        "seed": args.seed,
+        "cases_per_puzzle": args.cases,
+        "wall_s": round(time.monotonic() - began, 1),
+        "prompt_s": PROMPT_S,
+        "startup_s": round(startup, 3),
+        "totals": {
+            p: {
+                **{k: totals[p][k] for k in ("cases", *kinds)},
+                "timeout_runs": totals[p]["timeout_runs"],
+                "max_overshoot_s": round(worst[p]["overshoot_s"], 3),
+                "ctrl_c_runs": totals[p]["ctrl_c_runs"],
+                "max_ctrl_c_to_end_s": round(worst[p]["ctrl_c_s"], 3),
+                "checked_runs": totals[p]["checked_runs"],
+                "unchecked_answers": totals[p]["unchecked_answers"],
+                "exit_codes": {
+                    k[5:]: v for k, v in sorted(totals[p].items()) if k.startswith("exit_")
+                },
+            }
+            for p in puzzles
+        },
+        "examples": examples,
+    }
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(report, indent=1) + "\n")
+    bad = sum(report["totals"][p][k] for p in puzzles for k in kinds)
+    for p in puzzles:
+        line = ", ".join(f"{k} {report['totals'][p][k]}" for k in ("cases", *kinds))
+        print(f"{p}: {line}")
+    print(f"written {args.out}")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,188 @@
+"""DIMACS CNF of a formula, bit-blasted by Z3 from the same SMT-LIB text that is solved.
+
+Every bounded integer becomes a few bits of its own (``nla2bv`` turns the linear
+arithmetic into bit-vector circuits, ``bit-blast`` and ``tseitin-cnf`` into clauses);
+no tactic that eliminates variables runs, so each puzzle variable keeps its literal.
+``c`` lines map the puzzle's variables to literals: a Boolean to one literal
+(``c black_r3c4 12``), an integer of a small range to the literals that hold at each
+value (``c colour_t5 = 2 -11 12``), a wider one to its bits (``c wall_dist_r0c1 = 1 +
+bits 40 41 42``: the lowest value plus the bits' binary number). A SAT solver's model
+(the true and false literals) gives the variables back through :func:`from_dimacs_model`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+import z3
+
+#: The tactics, in order: no variable is eliminated, every integer must be bounded by
+#: the formula's own unit constraints.
+TACTICS = ("simplify", "nla2bv", "simplify", "bit-blast", "tseitin-cnf")
+
+#: Integers with at most this many values get one ``c`` line per value, others their bits.
+SMALL_RANGE = 16
+
+_BIT = "{}!bit{}"
+
+#: The CNF of a formula the tactics refute on their own: one empty clause.
+UNSAT = "c the formula is unsatisfiable on its own\np cnf 0 1\n0\n"
+
+
+def _bounds(goal: z3.Goal) -> dict[str, list[int | None]]:
+    """Each integer variable's range, from the goal's top-level bounds (``x >= c``,
+    ``x <= c`` and their negations, as ``simplify`` writes them)."""
+    found: dict[str, list[int | None]] = {}
+
+    def note(name: str, low: int | None, high: int | None) -> None:
+        now = found.setdefault(name, [None, None])
+        if low is not None:
+            now[0] = low if now[0] is None else max(now[0], low)
+        if high is not None:
+            now[1] = high if now[1] is None else min(now[1], high)
+
+    def atom(e: z3.ExprRef, positive: bool) -> None:
+        if z3.is_not(e):
+            atom(e.arg(0), not positive)
+            return
+        if not (z3.is_le(e) or z3.is_ge(e)) or e.num_args() != 2:
+            return
+        a, b = e.arg(0), e.arg(1)
+        if _is_var(a) and z3.is_int_value(b):
+            var, value, upper = a, b.as_long(), z3.is_le(e)
+        elif _is_var(b) and z3.is_int_value(a):
+            var, value, upper = b, a.as_long(), z3.is_ge(e)
+        else:
+            return
+        if not positive:  # not (x <= c): x >= c + 1; not (x >= c): x <= c - 1
+            upper, value = not upper, value + (1 if upper else -1)
+        note(str(var), None if upper else value, value if upper else None)
+
+    for e in goal:
+        for part in e.children() if z3.is_and(e) else [e]:
+            atom(part, True)
+    return found
+
+
+def _is_var(e: z3.ExprRef) -> bool:
+    return z3.is_const(e) and e.decl().kind() == z3.Z3_OP_UNINTERPRETED and z3.is_int(e)
+
+
+def _variables(goal: z3.Goal) -> tuple[list[str], list[str]]:
+    """The Boolean and integer variables of ``goal``, by name."""
+    bools: set[str] = set()
+    ints: set[str] = set()
+    seen: set[int] = set()
+    stack = list(goal)
+    while stack:
+        e = stack.pop()
+        if e.get_id() in seen:
+            continue
+        seen.add(e.get_id())
+        if z3.is_const(e) and e.decl().kind() == z3.Z3_OP_UNINTERPRETED:
+            (bools if z3.is_bool(e) else ints).add(str(e))
+            continue
+        stack.extend(e.children())
+    return sorted(bools), sorted(ints)
+
+
+def to_dimacs(script_text: str) -> str:
+    """The CNF of ``script_text`` (a complete SMT-LIB script over bounded integers), with
+    ``c`` lines mapping its variables to literals (see the module's description).
+
+    An unsatisfiable formula the tactics refute on their own comes out as one empty
+    clause; a variable the clauses do not mention is listed as ``free``.
+    """
+    ctx = z3.Context()
+    goal = z3.Goal(ctx=ctx)
+    goal.add(z3.parse_smt2_string(script_text, ctx=ctx))
+    simple = z3.Tactic("simplify", ctx)(goal)[0]
+    if simple.inconsistent():
+        return UNSAT
+    bools, ints = _variables(goal)
+    ranges = _bounds(simple)
+    widths: dict[str, tuple[int, int]] = {}
+    for name in ints:
+        low, high = ranges.get(name, [None, None])
+        if low is None or high is None:
+            raise ValueError(f"integer {name} has no bounds of its own: no CNF")
+        width = max(1, (high - low).bit_length())
+        widths[name] = (low, width)
+        x = z3.Int(name, ctx)
+        bits = [z3.Bool(_BIT.format(name, b), ctx) for b in range(width)]
+        terms = [z3.If(bit, 2**b, 0) for b, bit in enumerate(bits)]
+        goal.add(x == low + z3.Sum(terms))
+    cnf = z3.Then(*(z3.Tactic(t, ctx) for t in TACTICS))(goal)
+    if len(cnf) != 1:
+        raise ValueError("the tactics split the formula: no single CNF")
+    clauses = cnf[0]
+    if clauses.inconsistent():
+        return UNSAT
+    dimacs = clauses.dimacs(True)
+    index = {}
+    body = []
+    for line in dimacs.splitlines():
+        if line.startswith("c "):
+            _, number, name = line.split(" ", 2)
+            index[name] = int(number)
+        else:
+            body.append(line)
+    out = []
+    for name in bools:
+        out.append(f"c {name} {index.get(name, 'free')}")
+    for name in ints:
+        low, width = widths[name]
+        high = ranges[name][1]
+        lits = [index.get(_BIT.format(name, b)) for b in range(width)]
+        if any(lit is None for lit in lits):
+            out.append(f"c {name} free")
+            continue
+        assert high is not None
+        if high - low < SMALL_RANGE:
+            for value in range(low, high + 1):
+                at = value - low
+                signed = [lit if at >> b & 1 else -lit for b, lit in enumerate(lits)]
+                out.append(f"c {name} = {value} {' '.join(map(str, signed))}")
+        else:
+            out.append(f"c {name} = {low} + bits {' '.join(map(str, lits))}")
+    return "\n".join(out + body) + "\n"
+
+
+_VALUE = re.compile(r"^c (\S+) = (-?\d+) ((?:-?\d+ ?)+)$")
+_BITS = re.compile(r"^c (\S+) = (-?\d+) \+ bits ((?:\d+ ?)+)$")
+_BOOL = re.compile(r"^c (\S+) (\d+|free)$")
+
+
+def from_dimacs_model(dimacs: str, model: Iterable[int]) -> dict[str, bool | int]:
+    """The variables' values under a SAT solver's ``model`` (the literals it made true,
+    as DIMACS numbers), read through the ``c`` lines of ``dimacs``. A free variable is
+    false (or its range's lowest value)."""
+    true = {lit for lit in model if lit > 0}
+    values: dict[str, bool | int] = {}
+    for line in dimacs.splitlines():
+        if not line.startswith("c "):
+            continue
+        if m := _BITS.match(line):
+            bits = [int(x) for x in m.group(3).split()]
+            values[m.group(1)] = int(m.group(2)) + sum(
+                1 << b for b, x in enumerate(bits) if x in true
+            )
+        elif m := _VALUE.match(line):
+            name, value = m.group(1), int(m.group(2))
+            lits = [int(x) for x in m.group(3).split()]
+            if name not in values or all((x in true) == (x > 0) for x in lits):
+                values[name] = value
+        elif m := _BOOL.match(line):
+            values[m.group(1)] = m.group(2) != "free" and int(m.group(2)) in true
+    return values
+
+
+def clauses(dimacs: str) -> list[list[int]]:
+    """The clauses of ``dimacs`` as lists of literals (for a SAT solver's API)."""
+    out: list[list[int]] = []
+    for line in dimacs.splitlines():
+        if line.startswith(("c", "p")) or not line.strip():
+            continue
+        out.append([int(x) for x in line.split()[:-1]])
+    return out

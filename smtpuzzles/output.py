@@ -1,0 +1,158 @@
+"""Output files (``-o``, ``--svg``): decided before any solving, written atomically.
+
+An output is only ever a regular file. A device, FIFO, socket or folder at the path (or
+behind a symlink) is refused, and so is an existing file unless the user forces it: a
+rename over it would replace a device node or a link, and silently drop a read-only
+file's protection. :func:`check_outputs` says all of this up front, so a run that will
+be refused never prints its answer first; :func:`write_output` then writes through a
+temporary file in the same folder and a rename, so a reader never sees half a file.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+
+from .errors import InputError
+
+
+def _describe(mode: int) -> str | None:
+    """What a non-regular file is, in words (``None`` for a regular file)."""
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+def _identity(path: str | Path) -> tuple[int, int] | None:
+    """(device, inode) of what ``path`` names after following links, if it exists."""
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return st.st_dev, st.st_ino
+
+
+def _check_one(path: Path, force: bool) -> None:
+    """Refuse ``path`` as an output unless it is, or will become, a regular file."""
+    name = str(path)
+    if name in ("", "-"):
+        raise InputError("an output file needs a name ('-' is not one)", name or "''")
+    try:
+        link = os.lstat(path)
+    except FileNotFoundError:
+        link = None
+    except (OSError, ValueError) as exc:
+        reason = getattr(exc, "strerror", None) or exc
+        raise InputError(f"cannot use as output: {reason}", name) from None
+    if link is not None:
+        try:
+            target = os.stat(path)
+        except OSError:
+            target = None  # a dangling symlink: the rename would replace the link
+        if stat.S_ISLNK(link.st_mode):
+            what = "a broken symlink" if target is None else "a symlink"
+            shown = _describe(target.st_mode) if target is not None else None
+            if shown is not None:
+                what += f" to {shown}"
+            raise InputError(f"refusing to write over {what}; name the file itself", name)
+        shown = _describe(link.st_mode)
+        if shown is not None:
+            raise InputError(f"refusing to write to {shown}: outputs are regular files", name)
+        if not force:
+            read_only = not link.st_mode & 0o222 or not os.access(path, os.W_OK)
+            what = "read-only file exists" if read_only else "file exists"
+            raise InputError(f"{what}; use --force to replace it", name)
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        raise InputError("the folder does not exist", name)
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise InputError("cannot write in this folder (permission denied)", name)
+
+
+def check_outputs(paths: Sequence[Path | None], inputs: Sequence[str], force: bool) -> None:
+    """Decide, before any solving, that every output in ``paths`` may be written.
+
+    Refuses (one :class:`InputError` line naming the path): devices, FIFOs, sockets,
+    folders and symlinks (to anything: a rename would replace the link itself), an
+    existing file unless ``force`` (read-only or not: it keeps its mode), a missing or
+    unwritable folder, two outputs naming the same file, and an output that is one of
+    ``inputs`` (``-`` and URLs among them are skipped). ``None`` entries are outputs not
+    asked for.
+    """
+    given = [Path(p) for p in paths if p is not None]
+    seen: dict[str, Path] = {}
+    for path in given:
+        key = os.path.normcase(os.path.abspath(path))
+        if key in seen:
+            raise InputError(
+                "names two outputs (-o and --svg); give them different files", str(path)
+            )
+        seen[key] = path
+    targets = [(path, _identity(path)) for path in given]
+    for i, (path, ident) in enumerate(targets):
+        for other, other_ident in targets[i + 1 :]:
+            if ident is not None and ident == other_ident:
+                raise InputError(f"is the same file as {other}; give two files", str(path))
+    for source in inputs:
+        if source == "-" or "\n" in source:
+            continue
+        ident = _identity(source)
+        for path, out in targets:
+            same_name = os.path.abspath(path) == os.path.abspath(source)
+            if same_name or (ident is not None and out == ident):
+                raise InputError("refusing to overwrite an input file", str(path))
+    for path in given:
+        _check_one(path, force)
+
+
+def write_output(path: Path, text: str, force: bool = False) -> None:
+    """Write ``text`` to the regular file ``path`` atomically (a temporary file in the
+    same folder, then a rename), after the same checks as :func:`check_outputs`.
+
+    A forced replacement keeps the old file's permission bits; a new file gets the
+    usual ``0666`` less the umask. Raises :class:`InputError` (one line) when the file
+    may not or cannot be written; never leaves the temporary file behind.
+    """
+    path = Path(path)
+    _check_one(path, force)
+    try:
+        mode = stat.S_IMODE(os.stat(path).st_mode)
+    except FileNotFoundError:
+        mode = 0o666 & ~_umask()
+    except OSError as exc:
+        raise InputError(f"cannot write: {exc.strerror or exc}", str(path)) from None
+    folder = path.parent if str(path.parent) else Path(".")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    except OSError as exc:
+        raise InputError(f"cannot write: {exc.strerror or exc}", str(path)) from None
+    try:
+        os.fchmod(fd, mode)
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    except BaseException as exc:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        if isinstance(exc, OSError):
+            raise InputError(f"cannot write: {exc.strerror or exc}", str(path)) from None
+        raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask

@@ -1,0 +1,341 @@
+"""Reliability on hostile input: limits checked before allocation, no traceback on any
+number, time or output path, ``-o`` that never clobbers, ``opt`` telling a timeout from
+Ctrl-C, the memory cap over the whole process, and puzz.link read strictly.
+
+Every case runs the command as a user would (``python -m smtpuzzles``) and asserts the
+documented exit code and one ``smtpuzzles: error:`` line where input is refused.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import stat
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+BOARDS = ROOT / "instances" / "floodit"
+HUGE = "9" * 5000  #: past Python's 4,300-digit limit on reading numbers
+ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
+
+
+@dataclass
+class Run:
+    code: int
+    stdout: str
+    stderr: str
+    seconds: float
+    peak_mb: float  #: the child's peak resident memory
+
+
+def run(*argv: str, stdin: str = "", timeout: float = 120.0) -> Run:
+    """``python -m smtpuzzles ARGV``: exit code, output, wall time and peak memory (read
+    from ``wait4``, so the child is reaped here, with its pipes read by threads)."""
+    began = time.monotonic()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "smtpuzzles", *argv],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+        env=ENV,
+        text=True,
+    )
+    texts: dict[str, str] = {}
+
+    def pump(name: str, stream: IO[str]) -> None:
+        texts[name] = stream.read()
+
+    pumps = [
+        threading.Thread(target=pump, args=(name, stream))
+        for name, stream in (("out", proc.stdout), ("err", proc.stderr))
+    ]
+    for t in pumps:
+        t.start()
+    killer = threading.Timer(timeout, proc.kill)
+    killer.start()
+    try:
+        assert proc.stdin is not None
+        try:
+            proc.stdin.write(stdin)
+            proc.stdin.close()
+        except BrokenPipeError:
+            pass
+        _, status, usage = os.wait4(proc.pid, 0)
+    finally:
+        killer.cancel()
+    for t in pumps:
+        t.join()
+    proc.returncode = code = os.waitstatus_to_exitcode(status)
+    assert code != -signal.SIGKILL, f"killed after {timeout} s: {argv}"
+    return Run(code, texts["out"], texts["err"], time.monotonic() - began, usage.ru_maxrss / 1024)
+
+
+def refused(result: Run, *words: str) -> None:
+    """Exit 2 with exactly one ``smtpuzzles: error:`` line naming ``words``, no traceback."""
+    assert result.code == 2, (result.code, result.stderr[-2000:])
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr[-2000:]
+    assert lines[0].startswith("smtpuzzles: error: "), lines[0]
+    assert "Traceback" not in result.stderr
+    for word in words:
+        assert word in lines[0], (word, lines[0])
+
+
+# -- sizes are checked before anything is allocated ------------------------------------------
+
+
+def test_mnk_header_is_refused_before_the_board_is_allocated() -> None:
+    result = run("floodit", "min", "-", stdin="20000 20000 6\n1 2 3\n")
+    refused(result, "<stdin>:1:1", "20000x20000", "limit")
+    assert result.peak_mb < 300, result.peak_mb  # a 20000x20000 board is 3 GB in lists
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("floodit", "generate", "100000", "100000", "4"),
+        ("floodit", "generate", "1", "100000000", "4"),
+    ],
+)
+def test_generate_refuses_sizes_over_the_limit(argv: tuple[str, ...]) -> None:
+    result = run(*argv)
+    refused(result, "cells", "limit")
+    assert result.stdout == ""
+
+
+def test_seed004_and_clue_grid_headers_are_refused_over_the_limit() -> None:
+    refused(run("nurikabe", "solve", "-", stdin="9000,9000 1,0,0\n"), "9000x9000", "limit")
+    grid = "200000 2\n- -\n- -\n"
+    refused(run("nurikabe", "solve", "-", stdin=grid), "<stdin>:1:1", "200000x2", "limit")
+
+
+# -- numbers of any length ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("argv", "stdin", "where"),
+    [
+        (("floodit", "min", "-"), f"{HUGE} 2 2\n1 2\n2 1\n", "<stdin>:1:1"),
+        (("floodit", "min", "-"), f"2 2 2\n1 2\n2 1\n{HUGE}\n", "<stdin>:4:1"),
+        (("floodit", "min", "-"), f"2 2 2\n1 {HUGE}\n2 1\n", "<stdin>:2:3"),
+        (("nurikabe", "solve", "-"), f"2 2\n{HUGE} -\n- -\n", "<stdin>:2:1"),
+        (("nurikabe", "solve", "-"), f"5,5 {HUGE},1,1\n", "<stdin>:1:5"),
+        (("nurikabe", "solve", "-"), f"{HUGE},5 1,1,1\n", "<stdin>:1:1"),
+        (("nurikabe", "solve", "-"), f"A: B\nB: A\nclue A {HUGE}\n", "<stdin>:3:8"),
+        (("koburin", "solve", "-"), f"2 2\n{HUGE} -\n- -\n", "<stdin>:2:1"),
+        (("koburin", "solve", "-"), f"A: B\nB: A\nA = {HUGE}\n", "<stdin>:3:5"),
+    ],
+)
+def test_numbers_of_thousands_of_digits_are_one_located_line(
+    argv: tuple[str, ...], stdin: str, where: str
+) -> None:
+    refused(run(*argv, stdin=stdin), where, "too large")
+
+
+@pytest.mark.parametrize("puzzle", ["nurikabe", "koburin"])
+def test_a_url_too_long_for_a_file_name_is_read_as_a_url(puzzle: str) -> None:
+    url = f"https://puzz.link/p?{puzzle}/6/7/sbnan5bh{'9' * 400}"
+    refused(run(puzzle, "solve", url), "URL character")
+
+
+def test_a_huge_start_cell_is_refused() -> None:
+    refused(run("floodit", "min", str(BOARDS / "b05x05c4.txt"), "--start", f"{HUGE},0"), "--start")
+
+
+@pytest.mark.parametrize("value", ["inf", "nan", "1e10", "-1", "0"])
+def test_timeouts_that_are_no_time_limit_are_refused(value: str) -> None:
+    result = run("floodit", "min", str(BOARDS / "b05x05c4.txt"), "--timeout", value)
+    assert result.code == 2, result.stderr
+    assert "Traceback" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_a_memory_cap_beyond_what_can_be_set_is_refused_not_dropped() -> None:
+    result = run("nurikabe", "solve", "-", "--memory", "99999999999", stdin="1\n")
+    refused(result, "--memory")
+
+
+def test_puzzlink_output_of_a_clue_too_large_for_the_format_is_one_line() -> None:
+    result = run(
+        "nurikabe", "solve", "-", "--to", "puzzlink", stdin="3 3\n- - -\n- 12288 -\n- - -\n"
+    )
+    refused(result, "puzz.link")
+
+
+# -- output files ---------------------------------------------------------------------------
+
+B5 = str(BOARDS / "b05x05c4.txt")
+
+
+def test_output_into_a_missing_folder_is_refused_before_solving(tmp_path: Path) -> None:
+    result = run("floodit", "min", B5, "-o", str(tmp_path / "no" / "such" / "out.txt"))
+    refused(result, "folder")
+    assert result.stdout == ""
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes into any folder")
+def test_output_into_an_unwritable_folder_is_refused(tmp_path: Path) -> None:
+    folder = tmp_path / "locked"
+    folder.mkdir()
+    folder.chmod(0o500)
+    try:
+        refused(run("floodit", "min", B5, "--svg", str(folder / "x.svg")), "permission")
+    finally:
+        folder.chmod(0o700)
+
+
+def test_output_onto_a_fifo_is_refused_and_the_fifo_kept(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    result = run("floodit", "min", B5, "-o", str(fifo), "--force")
+    refused(result, "FIFO")
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+    assert result.stdout == ""
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="making a device node needs root")
+def test_output_onto_a_device_is_refused_and_the_device_kept(tmp_path: Path) -> None:
+    device = tmp_path / "null"
+    os.mknod(device, 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+    result = run("koburin", "solve", str(ROOT / "instances" / "koburin" / "gen_8x8_s1.txt"),
+                 "-o", str(device), "--force")  # fmt: skip
+    refused(result, "device")
+    assert stat.S_ISCHR(os.lstat(device).st_mode)
+
+
+def test_output_onto_a_symlink_or_a_folder_is_refused(tmp_path: Path) -> None:
+    target = tmp_path / "real.txt"
+    target.write_text("keep\n")
+    link = tmp_path / "link.txt"
+    link.symlink_to(target)
+    refused(run("floodit", "min", B5, "-o", str(link), "--force"), "symlink")
+    assert link.is_symlink() and target.read_text() == "keep\n"
+    refused(run("floodit", "min", B5, "-o", str(tmp_path), "--force"), "folder")
+
+
+def test_an_existing_file_is_kept_unless_forced_and_keeps_its_mode(tmp_path: Path) -> None:
+    out = tmp_path / "out.txt"
+    out.write_text("old\n")
+    out.chmod(0o444)
+    result = run("floodit", "min", B5, "-o", str(out))
+    refused(result, "exists", "--force")
+    assert out.read_text() == "old\n" and result.stdout == ""
+    forced = run("floodit", "min", B5, "-o", str(out), "--force")
+    assert forced.code == 0, forced.stderr
+    assert "length" in out.read_text()
+    assert stat.S_IMODE(out.stat().st_mode) == 0o444
+
+
+def test_one_path_for_two_outputs_is_refused(tmp_path: Path) -> None:
+    same = tmp_path / "x"
+    result = run("floodit", "min", B5, "-o", str(same), "--svg", str(same))
+    refused(result, "two")
+    assert not same.exists() and result.stdout == ""
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("floodit", "min"),
+        ("koburin", "solve"),
+        ("nurikabe", "solve"),
+    ],
+)
+def test_an_input_as_output_is_refused_before_the_answer_is_printed(
+    tmp_path: Path, argv: tuple[str, ...]
+) -> None:
+    source = {
+        "floodit": BOARDS / "b05x05c4.txt",
+        "koburin": ROOT / "instances" / "koburin" / "gen_8x8_s1.txt",
+        "nurikabe": None,
+    }[argv[0]]
+    board = tmp_path / "in.txt"
+    board.write_text(source.read_text() if source else "2 2\n1 -\n- 1\n")
+    before = board.read_text()
+    result = run(*argv, str(board), "-o", str(board), "--force")
+    refused(result, "input")
+    assert result.stdout == "" and board.read_text() == before
+
+
+# -- opt: timeout is a timeout, Ctrl-C is Ctrl-C ------------------------------------------
+
+HARD = str(BOARDS / "b20x20c6.txt")  #: Optimize needs far more than 2 s on it
+
+
+def test_opt_reports_its_timeout_as_a_timeout() -> None:
+    result = run("floodit", "opt", HARD, "--timeout", "2", "--json")
+    assert result.code == 3, result.stderr
+    assert json.loads(result.stdout)["status"] == "unknown"
+    assert "interrupted" not in result.stderr
+
+
+def test_opt_reports_ctrl_c_as_an_interruption() -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "smtpuzzles", "floodit", "opt", HARD],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+        env=ENV,
+        text=True,
+    )
+    time.sleep(3.0)  # past the playout: Optimize is checking
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, (proc.returncode, err)
+    assert "stopped: interrupted" in out
+    assert "stopped: timeout" not in out
+
+
+# -- the memory cap holds over the whole process --------------------------------------------
+
+
+def test_the_memory_cap_ends_a_large_flood_it_with_exit_3_and_bounded_memory(
+    tmp_path: Path,
+) -> None:
+    board = tmp_path / "b60.txt"
+    assert run("floodit", "generate", "60", "60", "4", "--seed", "1", "-o", str(board)).code == 0
+    base = run("floodit", "min", B5, "--json")
+    assert base.code == 0
+    result = run("floodit", "min", str(board), "--memory", "40", "--timeout", "60", "--json")
+    assert result.code == 3, result.stderr
+    assert "Traceback" not in result.stderr
+    assert json.loads(result.stdout)["status"] == "unknown"
+    assert result.peak_mb < base.peak_mb + 40 + 30, (result.peak_mb, base.peak_mb)
+
+
+# -- puzz.link ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("url", "words"),
+    [
+        ("https://puzz.link/p?nurikabe/99999999/5/1", ("URL character 30", "out of range")),
+        ("https://puzz.link/p?nurikabe/5/5/g5k2o1k3gzz", ("URL character 43", "after the last")),
+        ("https://puzz.link/p?nurikabe/x/5/5/g5k2o1k3g", ("URL character 30", "flag")),
+        ("https://puzz.link/p?nurikabe/5/5/g5k2o1k3g/more", ("URL character 43", "'/'")),
+        ("https://puzz.link/p?nurikabe/5/5/g5k!", ("URL character 37", "'!'")),
+        ("https://puzz.link/p?nurikabe/05/5/g", ("URL character 30",)),
+    ],
+)
+def test_puzzlink_urls_are_read_strictly(url: str, words: tuple[str, ...]) -> None:
+    refused(run("nurikabe", "solve", url), *words)
+
+
+def test_a_koburin_url_flag_must_be_one_pzprjs_writes() -> None:
+    refused(run("koburin", "solve", "https://puzz.link/p?koburin/q/5/5/"), "flag", "URL character")
+
+
+def test_a_well_formed_url_still_solves() -> None:
+    result = run("nurikabe", "solve", "https://puzz.link/p?nurikabe/5/5/g5k2o1k3g", "--json")
+    assert result.code == 0, result.stderr
+    assert json.loads(result.stdout)["status"] == "solved"
