@@ -75,6 +75,7 @@ def solve(
     limit_memory(parse_memory(shared.memory))
     inputs = [source]
     check_outputs(shared, inputs)
+    puzzle_class(kind)  # imported before any deadline: a module is never left half made
     try:
         with deadline(budget):
             puzzle = read(kind, source, shared, fmt, **(load or {}))
