@@ -188,10 +188,10 @@ class Search:
         self.island = self.enc.island_vars(solver.ctx) if self.strategy == "lazy" else {}
         return solver
 
-    def script(self) -> Script:
+    def script(self, upto: int | None = None) -> Script:
         """The question the solver now answers: every rule (connectivity and the count
         included, whichever the current solver reads), the facts, and every block
-        added since."""
+        added since (``upto``: only the first that many)."""
         p = self.puzzle
         title = [
             f"Nurikabe {p.name}: {len(p)} cells, {len(p.clues)} clues",
@@ -201,7 +201,7 @@ class Search:
         skipped += [] if self.counted else [COUNT]
         if skipped:
             title.append("the solver read every block but " + ", ".join(skipped))
-        return self.enc.script(title).asking(self.added)
+        return self.enc.script(title).asking(self.added[:upto])
 
     def _next_phase(self) -> None:
         """Start over with the next formula of :data:`PHASES`, after a search of
@@ -379,8 +379,9 @@ def solve(
 ) -> tuple[Outcome, Search | None]:
     """Find a picture; with ``unique`` prove it unique (and find the fixed cells),
     with ``count`` find up to that many distinct pictures. ``presolve``: see
-    :data:`~.rules.PRESOLVE`. Each question is recorded in ``questions``: ``puzzle``,
-    then ``another`` (``another-2``, ...) with the pictures found forbidden."""
+    :data:`~.rules.PRESOLVE`. The first and the last question asked are recorded in
+    ``questions``: ``puzzle``, then ``another`` (``another-N`` after N pictures) with
+    the pictures found forbidden."""
     budget = budget or Budget()
     stats = stats if stats is not None else Stats()
     try:
@@ -392,6 +393,7 @@ def solve(
     outcome = Outcome("unknown", stats=stats)
     outcome.notes.append(f"connectivity {strategy}")
     complete = True
+    last: tuple[str, str, int] | None = None  #: the last question: name, answer, blocks
     try:
         while len(outcome.solutions) < wanted:
             try:
@@ -400,9 +402,11 @@ def solve(
             except TimeUp:
                 found = "unknown"
             n = len(outcome.solutions)
-            name = "puzzle" if n == 0 else "another" if n == 1 else f"another-{n}"
             answer = "unknown" if found == "unknown" else "unsat" if found is None else "sat"
-            outcome.questions.append(question(name, search.script(), answer))
+            if n == 0:
+                outcome.questions.append(question("puzzle", search.script(), answer))
+            else:  # its script is written once the search is over
+                last = ("another" if n == 1 else f"another-{n}", answer, len(search.added))
             if found == "unknown":
                 complete = False
                 outcome.stopped = "timeout"
@@ -418,6 +422,9 @@ def solve(
         complete = False
         outcome.stopped = "interrupted"
     outcome.count_complete = complete
+    if last is not None:
+        name, answer, blocks = last
+        outcome.questions.append(question(name, search.script(blocks), answer))
     if not outcome.solutions:
         outcome.status = "unknown" if not complete else "unsat"
         return outcome, search
