@@ -1,0 +1,336 @@
+"""Make docs/results.md, and the marked figure blocks of the other docs pages, from the
+results files in benchmarks/results/, so that every published figure comes from a file a
+benchmark script wrote. `--check` fails when a page differs from what the files give."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+DOCS = HERE.parent / "docs"
+RESULTS = HERE / "results"
+BLOCK = re.compile(r"(<!-- results: (\w+) -->\n).*?(<!-- /results -->)", re.S)
+
+
+def _s(value: Any, digits: int = 2) -> str:
+    """Seconds for a table cell."""
+    return "-" if value is None else f"{value:.{digits}f}"
+
+
+def _table(head: list[str], rows: list[list[Any]]) -> str:
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def provenance(data: dict[str, Any], name: str) -> str:
+    """Where a table comes from: script, versions, machine (the date is in the file)."""
+    if "command" not in data:  # a results file of its own shape (limits.py)
+        m = data["machine"]
+        return (
+            f"*smtpuzzles {data['package_version']}, z3 {data['z3_version']}, Python "
+            f"{m.get('python')}; {m.get('processor')}, {m.get('cpus')} cores. Made by "
+            f"`python benchmarks/{name}.py`; the runs and the date are in "
+            f"`benchmarks/results/{name}.json`.*"
+        )
+    m = data["machine"]
+    load = ", ".join(str(x) for x in m.get("load_at_start", []))
+    script = data["command"].split()[0]
+    commit = f" (commit {data['commit']})" if data.get("commit") else ""
+    args = " ".join(data["command"].split()[1:])
+    return (
+        f"*smtpuzzles {data['package_version']}{commit}, z3 {data['z3_version']}, Python "
+        f"{data['python']}; {m['cpu']}, {m['cores']} cores, load {load} at the start. "
+        f"Made by `python {script}{' ' + args if args else ''}`; the rows and the date are "
+        f"in `benchmarks/results/{name}.json`.*"
+    )
+
+
+def _slowest(v: dict[str, Any]) -> str:
+    return f"{_s(v['slowest_wall_s'])} ({v['slowest']})" if v.get("slowest") else "-"
+
+
+def floodit_pc19(d: dict[str, Any]) -> str:
+    s, t = d["summary"], d["settings"]
+    head = ["boards", "proven optimal", "wrong", "median s", "90th pct s", "max s"]
+    head += ["median CPU s", "solver's own median s", "total s"]
+    row = [t["boards"], s["optimal"], s["wrong"], _s(s["median_wall_s"]), _s(s["p90_wall_s"])]
+    row += [_s(s["max_wall_s"]), _s(s.get("median_cpu_s")), _s(s["median_elapsed_s"])]
+    row += [_s(s["total_wall_s"], 1)]
+    return (
+        _table(head, [row])
+        + (
+            f"\n\nWhole processes, `min`, `--jobs {t['jobs']}`, {t['timeout_s']:g} s limit; every "
+            "length compared with the dataset's known optimum."
+        )
+        + _open(d["rows"], ("optimal",))
+    )
+
+
+def floodit_99problems(d: dict[str, Any]) -> str:
+    head = ["family (rows_cols_colours)", "boards", "proven optimal", "median s"]
+    head += ["median CPU s", "slowest s", "peak MB"]
+    rows = [
+        [f, v["boards"], v["proven"], _s(v["median_wall_s"]), _s(v.get("median_cpu_s"))]
+        + [_slowest(v), round(v["peak_mb"])]
+        for f, v in d["by_family"].items()
+    ]
+    s, t = d["summary"], d["settings"]
+    return (
+        _table(head, rows)
+        + (
+            f"\n\n{s['optimal']} of {s['instances']} proven optimal within {t['timeout_s']:g} s, "
+            f"{s['wrong']} wrong (every length compared with the file's optimum)."
+        )
+        + _open(d["rows"], ("optimal",))
+    )
+
+
+def _run_cell(r: dict[str, Any]) -> str:
+    return f"{_s(r['wall_s'])} s ({_s(r.get('cpu_s'))} CPU), {r['status']}, {r.get('length')}"
+
+
+def floodit_baseline(d: dict[str, Any]) -> str:
+    by = {(r["instance"], r["variant"]): r for r in d["rows"]}
+    rows = []
+    for board in d["settings"]["boards"]:
+        ours, ref = by[(board, "smtpuzzles")], by[(board, "reference")]
+        ratio = f"{ref['cpu_s'] / ours['cpu_s']:.1f}x" if ours.get("cpu_s") else "-"
+        rows.append([board, _run_cell(ours), _run_cell(ref), ratio])
+    s = d["summary"]
+    head = ["board", "smtpuzzles (time, status, length)"]
+    head += ["`--encoding reference` (time, status, length)", "CPU ratio"]
+    return _table(head, rows) + (
+        f"\n\nMedian CPU time ratio {d['median_ratio_reference_to_smtpuzzles']}x; peak memory "
+        f"{round(s['smtpuzzles']['peak_mb'])} MB against {round(s['reference']['peak_mb'])} MB. "
+        "Both run board by board in the same run, whole processes, "
+        f"{d['settings']['timeout_s']:g} s limit."
+    )
+
+
+def floodit_ideas(d: dict[str, Any]) -> str:
+    totals = d["total_cpu_s"]
+    rows = []
+    for name in d["settings"]["variants"]:
+        s = d["summary"][name]
+        rows.append(
+            [f"`{name}`" if name != "default" else "default", d["median_ratio_to_default"][name]]
+            + [_s(totals["pc19"][name], 1), _s(totals["99problems"][name], 1)]
+            + [f"{s['optimal']} / {s['instances']}"]
+        )
+    pc19 = sum(1 for b in d["settings"]["boards"] if b.startswith("pc19"))
+    hard = ", ".join(b for b in d["settings"]["boards"] if not b.startswith("pc19"))
+    head = ["variant", "median CPU time ratio to default", f"total CPU s, first {pc19} pc19"]
+    head += [f"total CPU s, {hard}", "proven optimal"]
+    return _table(head, rows) + (
+        "\n\n`min`, whole processes, the variants of one board back to back, "
+        f"{d['settings']['timeout_s']:g} s limit."
+    )
+
+
+def nurikabe_janko_distance(d: dict[str, Any]) -> str:
+    head = ["cells", "puzzles", "solved", "median s", "median CPU s", "slowest solved s"]
+    rows = [
+        [c, v["puzzles"], v["solved"], _s(v["median_wall_s"]), _s(v.get("median_cpu_s"))]
+        + [_slowest(v)]
+        for c, v in d["by_class"].items()
+    ]
+    s, t = d["summary"], d["settings"]
+    return (
+        _table(head, rows)
+        + (
+            f"\n\n{s['answered']} of {s['instances']} solved within {t['timeout_s']:g} s, "
+            f"{s['wrong']} wrong (every answer compared with its `.sol`); the solver's own median "
+            f"{_s(s['median_elapsed_s'], 3)} s; whole processes, `--jobs {t['jobs']}`."
+        )
+        + _open(d["rows"], ("solved",))
+    )
+
+
+def _variant(row: dict[str, Any]) -> str:
+    """`lazy: ` for a run of a named variant of a side-by-side table, else nothing."""
+    name = row.get("variant", "")
+    return f"{name}: " if name and not name.startswith("#") and name != "min" else ""
+
+
+def _open(rows: list[dict[str, Any]], answered: tuple[str, ...]) -> str:
+    """A sentence naming the runs without an answer, with the CPU time each had."""
+    missed = [r for r in rows if r["status"] not in answered]
+    if not missed:
+        return ""
+    named = ", ".join(
+        f"{r['instance']} ({_variant(r)}{r['status']} after {_s(r['wall_s'], 1)} s, "
+        f"{_s(r.get('cpu_s'), 1)} s of CPU)"
+        for r in missed
+    )
+    return f" Not answered within the limit: {named}."
+
+
+def _strategies(d: dict[str, Any], names: tuple[str, ...]) -> str:
+    head = ["connectivity", "solved", "wrong", "median s", "max s", "median CPU s"]
+    head += ["solver's own median s", "total s", "peak MB"]
+    rows = []
+    for name in names:
+        s = d["summary"][name]
+        rows.append(
+            [f"`{name}`", f"{s['answered']} / {s['instances']}", s["wrong"]]
+            + [_s(s["median_wall_s"]), _s(s["max_wall_s"]), _s(s.get("median_cpu_s"))]
+            + [_s(s["median_elapsed_s"], 3), _s(s["total_wall_s"], 1), round(s["peak_mb"])]
+        )
+    return _table(head, rows)
+
+
+def nurikabe_connectivity(d: dict[str, Any]) -> str:
+    t = d["settings"]
+    return (
+        _strategies(d, ("distance", "lazy"))
+        + (
+            f"\n\nEvery {t['every']}th janko puzzle and the seed004 ones ({t['puzzles']} "
+            f"puzzles), both strategies back to back per puzzle, {t['timeout_s']:g} s limit. "
+            f"Median CPU time ratio lazy / distance {d['median_ratio_lazy_to_distance']}; lazy "
+            f"faster on {d['lazy_faster']}."
+        )
+        + _open(d["rows"], ("solved",))
+    )
+
+
+def koburin_janko(d: dict[str, Any]) -> str:
+    return (
+        _strategies(d, ("lazy", "distance"))
+        + (
+            f"\n\nThe janko corpus ({d['settings']['puzzles']} puzzles, 8x8 to 12x12), both "
+            "strategies back to back per puzzle, whole processes; answers compared with the "
+            "`.sol` files. Median CPU time ratio distance / lazy "
+            f"{d['median_ratio_distance_to_lazy']}."
+        )
+        + _open(d["rows"], ("solved",))
+    )
+
+
+def floodit_peer_astar(d: dict[str, Any]) -> str:
+    s, c = d["summary"], d["colorfill"]
+    jvm = c["jvm"]
+    head = ["solver", "boards right", "median per board", "max per board", "total CPU s"]
+    head += ["peak MB"]
+    ours = [f"{s['optimal']} / {s['instances']} proven optimal"]
+    ours += [f"{_s(s['median_wall_s'])} s ({_s(s.get('median_cpu_s'))} s CPU)"]
+    ours += [f"{_s(s['max_wall_s'])} s", _s(s.get("total_cpu_s"), 1), round(s["peak_mb"])]
+    peer = [f"{c['right']} / {d['settings']['boards']} optimal"]
+    peer += [f"{c['median_ms']} ms", f"{c['max_ms']} ms", _s(jvm["cpu_s"], 1)]
+    peer += [round(jvm["peak_mb"])]
+    rows = [["smtpuzzles `min`, a process per board", *ours]]
+    rows.append(["ColorFill A* (Puchert), one JVM for all boards", *peer])
+    return _table(head, rows) + (
+        "\n\nThe first pc19 boards, both in the same run. ColorFill is built from its source "
+        "with javac and solves the boards in one process, as its `-benchmark` mode does, so "
+        "its per-board times leave out start-up (the JVM's whole run took "
+        f"{_s(jvm['wall_s'])} s); smtpuzzles' times are whole processes."
+    )
+
+
+def limits(d: dict[str, Any]) -> str:
+    head = ["case", "`--timeout`", "`--memory`", "runs", "latest end past the limit", "peak MB"]
+    head += ["held"]
+    rows = []
+    for c in d["cases"]:
+        over = c["max_over_s"]
+        rows.append(
+            [c["case"], f"{c['timeout_s']:g} s", f"{c['memory_mb']} MB" if c["memory_mb"] else "-"]
+            + [len(c["runs"]), f"{over:.2f} s" if over >= 0 else "ended before it"]
+            + [round(c["max_peak_mb"]), "yes" if c["held"] else "**no**"]
+        )
+    return _table(head, rows) + (
+        f"\n\nEach case alone, a whole process as a user runs it; held: every run ended within "
+        f"{d['prompt_s']:g} s of its `--timeout`, and under `--memory` peaked within the cap "
+        f"above a trivial run's {d['baseline_peak_mb']} MB."
+    )
+
+
+RENDER: dict[str, tuple[str, Callable[[dict[str, Any]], str]]] = {
+    "floodit_pc19": ("Flood-It: pc19, `min`", floodit_pc19),
+    "floodit_99problems": ("Flood-It: 99problems, `min`", floodit_99problems),
+    "floodit_baseline": ("Flood-It: against the baseline", floodit_baseline),
+    "floodit_peer_astar": ("Flood-It: beside an optimal A*", floodit_peer_astar),
+    "floodit_ideas": ("Flood-It: each idea on and off", floodit_ideas),
+    "nurikabe_janko_distance": ("Nurikabe: the janko corpus", nurikabe_janko_distance),
+    "nurikabe_connectivity": ("Nurikabe: distance against lazy", nurikabe_connectivity),
+    "koburin_janko": ("Koburin: the janko corpus", koburin_janko),
+    "limits": ("Time and memory limits", limits),
+}
+
+
+def section(name: str) -> str | None:
+    """A table and its provenance from one results file, or None when there is none."""
+    path = RESULTS / f"{name}.json"
+    if not path.exists():
+        return None
+    data = json.loads(path.read_text())
+    return RENDER[name][1](data) + "\n\n" + provenance(data, name)
+
+
+def results_page() -> str:
+    parts = [
+        "# Benchmarks",
+        "",
+        "Every table here is made by `python benchmarks/make_results.py` from a results file "
+        "that a script in `benchmarks/` wrote; run the script again to measure on your "
+        "machine (the corpora are read from `../shared/data` beside the project, or from "
+        "`--data`). Times are wall-clock seconds of whole processes, start-up included. "
+        '"CPU" is the CPU time the process used, which a loaded machine disturbs far less, '
+        'so comparisons between variants use it; "solver\'s own" is the `elapsed_s` the '
+        "tool reports. The load at the start of each run is given with its table.",
+    ]
+    for name, (title, _) in RENDER.items():
+        text = section(name)
+        if text is not None:
+            anchor = name.replace("_", "-")
+            parts += ["", f"## {title} {{#{anchor}}}", "", text]
+    return "\n".join(parts) + "\n"
+
+
+def fill_blocks(text: str) -> str:
+    """Fill each `<!-- results: NAME -->` block of a page with NAME's table."""
+
+    def one(match: re.Match[str]) -> str:
+        body = section(match.group(2))
+        if body is None:
+            body = f"*No results file yet: run `python benchmarks/{match.group(2)}.py`.*"
+        return f"{match.group(1)}{body}\n{match.group(3)}"
+
+    return BLOCK.sub(one, text)
+
+
+def pages() -> dict[Path, str]:
+    """Every generated page and filled page, as it should read."""
+    out = {DOCS / "results.md": results_page()}
+    for path in sorted(DOCS.glob("*.md")):
+        if path.name != "results.md":
+            text = path.read_text()
+            filled = fill_blocks(text)
+            if filled != text or BLOCK.search(text):
+                out[path] = filled
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--check", action="store_true", help="fail if a page is stale")
+    args = parser.parse_args()
+    stale = []
+    for path, text in pages().items():
+        if not path.exists() or path.read_text() != text:
+            stale.append(path)
+            if not args.check:
+                path.write_text(text)
+    if args.check and stale:
+        sys.exit("stale: " + ", ".join(str(p.relative_to(HERE.parent)) for p in stale))
+
+
+if __name__ == "__main__":
+    main()
