@@ -92,9 +92,9 @@ def decode_text(data: bytes, source: str) -> str:
     return text
 
 
-#: Control characters other than tab and newline. One regular-expression scan instead of
-#: a Python loop per character: the loop took 0.15 s on the 200 kB pc19 dataset, in every
-#: process that read one board of it.
+#: Control characters other than tab and newline, found by one regular-expression scan:
+#: a Python loop per character is slow on large datasets, in every process that reads
+#: one board of them.
 _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f]")
 
 

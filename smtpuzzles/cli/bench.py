@@ -104,6 +104,10 @@ Connectivity = Annotated[
     str | None,
     typer.Option("--connectivity", help="The solver's --connectivity: distance or lazy."),
 ]
+Presolve = Annotated[
+    str | None,
+    typer.Option("--presolve", help="The solver's --presolve: none (the encoding alone) or full."),
+]
 Variant = Annotated[
     str | None, typer.Option("--variant", help="The solver's --variant: four or eight.")
 ]
@@ -128,6 +132,7 @@ def floodit(
     resume: Resume = None,
     as_json: AsJson = False,
     memory: Memory = None,
+    presolve: Presolve = None,
     engine: Engine = None,
     encoding: Encoding = None,
     bound_nodes: BoundNodes = None,
@@ -138,11 +143,13 @@ def floodit(
     from ..solving import ENGINES
 
     _one_of("--mode", mode, ("solve", "min", "opt"))
+    _one_of("--presolve", presolve, ("none", "full"))
     _one_of("--engine", engine, ENGINES)
     _one_of("--encoding", encoding, ("layered", "reference"))
     _one_of("--strategy", strategy, STRATEGIES)
     own = _passed(
         memory=memory,
+        presolve=presolve,
         engine=engine,
         encoding=encoding,
         bound_nodes=bound_nodes,
@@ -171,6 +178,7 @@ def nurikabe(
     resume: Resume = None,
     as_json: AsJson = False,
     memory: Memory = None,
+    presolve: Presolve = None,
     engine: Engine = None,
     unique: Unique = False,
     connectivity: Connectivity = None,
@@ -181,7 +189,14 @@ def nurikabe(
     _one_of("--mode", mode, ("solve",))
     _one_of("--engine", engine, ENGINES)
     _one_of("--connectivity", connectivity, STRATEGIES)
-    own = _passed(memory=memory, engine=engine, unique=unique, connectivity=connectivity)
+    _one_of("--presolve", presolve, ("none", "full"))
+    own = _passed(
+        memory=memory,
+        presolve=presolve,
+        engine=engine,
+        unique=unique,
+        connectivity=connectivity,
+    )
     _bench("nurikabe", mode, own, locals())
 
 
@@ -204,6 +219,7 @@ def koburin(
     resume: Resume = None,
     as_json: AsJson = False,
     memory: Memory = None,
+    presolve: Presolve = None,
     unique: Unique = False,
     connectivity: Connectivity = None,
     variant: Variant = None,
@@ -213,7 +229,14 @@ def koburin(
     _one_of("--mode", mode, ("solve",))
     _one_of("--connectivity", connectivity, CONNECTIVITY)
     _one_of("--variant", variant, VARIANTS)
-    own = _passed(memory=memory, unique=unique, connectivity=connectivity, variant=variant)
+    _one_of("--presolve", presolve, ("none", "full"))
+    own = _passed(
+        memory=memory,
+        presolve=presolve,
+        unique=unique,
+        connectivity=connectivity,
+        variant=variant,
+    )
     _bench("koburin", mode, own, locals())
 
 

@@ -16,7 +16,7 @@ import typer
 from .. import api
 from ..errors import InputError
 from ..output import write_output
-from ..puzzle import Puzzle, puzzle_class
+from ..puzzle import Formula, Puzzle, puzzle_class
 from ..result import Outcome, Result, Status
 from ..smtlib import Question, join_questions, write_questions
 from ..solving import (
@@ -75,6 +75,7 @@ def solve(
     limit_memory(parse_memory(shared.memory))
     inputs = [source]
     check_outputs(shared, inputs)
+    puzzle_class(kind)  # imported before any deadline: a module is never left half made
     try:
         with deadline(budget):
             puzzle = read(kind, source, shared, fmt, **(load or {}))
@@ -84,12 +85,19 @@ def solve(
         _stopped_before_answer(kind, mode, source, budget, shared, "timeout")
     except (MemoryError, MemoryLimitExceeded):
         _stopped_before_answer(kind, mode, source, budget, shared, "memory")
-    if shared.dry_run:
-        _dry_run(
-            puzzle, mode, args or {}, shared, {**(solve or {}), "presolve": shared.presolve}, inputs
-        )
-        return
     options = {**(solve or {}), "presolve": shared.presolve}
+    if shared.dry_run:
+        try:
+            with deadline(budget):
+                formula = puzzle.formula(**_formula_options(puzzle, mode, args or {}, options))
+        except KeyboardInterrupt:
+            _stopped_before_answer(kind, mode, source, budget, shared, "interrupted")
+        except TimeUp:
+            _stopped_before_answer(kind, mode, source, budget, shared, "timeout")
+        except (MemoryError, MemoryLimitExceeded):
+            _stopped_before_answer(kind, mode, source, budget, shared, "memory")
+        _dry_run(puzzle, formula, mode, shared, inputs)
+        return
     scripts = shared.print_asserts or shared.print_dimacs or shared.smtlib or shared.cnf
     if scripts:
         options["print_asserts"] = True
@@ -160,7 +168,8 @@ def exit_code(result: Result, shared: Shared) -> int:
 def _stopped_before_answer(
     kind: str, mode: str, source: str, budget: Budget, shared: Shared, why: str
 ) -> NoReturn:
-    """Ctrl-C before the puzzle was read: say so (one JSON object with ``--json``)."""
+    """A limit or Ctrl-C before there was anything to report (the puzzle being read, or
+    its formula built for ``--dry-run``): say so, one JSON object with ``--json``."""
     if shared.json:
         obj = {
             "puzzle": kind,
@@ -174,20 +183,15 @@ def _stopped_before_answer(
             **puzzle_class(kind).extra_json(Outcome()),
         }
         typer.echo(dump_json(obj))
-    error_line(why if why == "interrupted" else f"{why} limit reached before the puzzle was read")
+    limit = {"timeout": "time", "memory": "memory"}.get(why)
+    error_line(f"{limit} limit reached before an answer" if limit else why)
     raise typer.Exit(EXIT_INTERRUPTED if why == "interrupted" else EXIT_LIMIT)
 
 
 def _dry_run(
-    puzzle: Puzzle,
-    mode: str,
-    args: dict[str, int],
-    shared: Shared,
-    options: dict[str, Any],
-    inputs: list[str],
+    puzzle: Puzzle, formula: Formula, mode: str, shared: Shared, inputs: list[str]
 ) -> None:
-    """Build the formula a solve would start from; print its size or its script."""
-    formula = puzzle.formula(**_formula_options(puzzle, mode, args, options))
+    """Print the size or the script of the formula a solve would start from."""
     if shared.print_asserts and not shared.json:
         _emit(formula.script, shared, inputs)
         return

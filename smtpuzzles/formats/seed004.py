@@ -1,4 +1,4 @@
-"""The one-line Nurikabe format of seeds/004: ``W,H size,x,y size,x,y ...``.
+"""The one-line Nurikabe format ``W,H size,x,y size,x,y ...`` (``seed004``).
 
 ``W,H`` is the grid's width and height; each ``size,x,y`` is a clue at column ``x``,
 row ``y`` (0-based, row 0 at the top). A file may hold several puzzles, one a line.

@@ -24,7 +24,8 @@ from smtpuzzles.puzzles.floodit.reference.rules import (
     reference_formula,
     reference_min,
 )
-from smtpuzzles.solving import Budget, smtlib_script
+from smtpuzzles.smtlib import smtlib_script
+from smtpuzzles.solving import Budget
 
 
 def parse(text: str) -> list[list[int]]:

@@ -15,7 +15,9 @@ from pathlib import Path
 
 import pytest
 
+from smtpuzzles.puzzles.floodit import presolve
 from smtpuzzles.puzzles.floodit.check import check_solution, problems
+from smtpuzzles.puzzles.floodit.model import cluster_graph
 from smtpuzzles.sources import MAX_CELLS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -132,6 +134,36 @@ def test_the_checker_never_copies_the_board_per_move() -> None:
     finally:
         tracemalloc.stop()
     assert peak < 100 * cols, peak  # bytes: linear in the cells
+
+
+# -- bounds in linear memory ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_bounds_on_sets_equal_the_bitset_bounds(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Large graphs get the playout and the lower bound computed on sets: the same
+    answers as the bitset versions, which take memory quadratic in the clusters."""
+    rng = random.Random(seed)
+    rows, cols = rng.randint(1, 12), rng.randint(1, 12)
+    k = min(rng.randint(1, 6), rows * cols)
+    g = cluster_graph(random_grid(rows, cols, k, seed), (rng.randrange(rows), rng.randrange(cols)))
+    bitsets = (presolve.greedy_moves(g), presolve.lower_bound(g), presolve.upper_bound(g))
+    monkeypatch.setattr(presolve, "BITSET_CLUSTERS", 0)
+    on_sets = (presolve.greedy_moves(g), presolve.lower_bound(g), presolve.upper_bound(g))
+    assert on_sets[:2] == bitsets[:2]
+    assert on_sets[2] == on_sets[0]  # no beam search on large graphs: the greedy playout
+    assert problems(g_grid(g), on_sets[0], g.cells[g.start][0]) == []
+
+
+def g_grid(g: presolve.ClusterGraph) -> list[list[int]]:
+    """The board behind a cluster graph, cell by cell."""
+    rows = 1 + max(r for cells in g.cells for r, _ in cells)
+    cols = 1 + max(c for cells in g.cells for _, c in cells)
+    grid = [[0] * cols for _ in range(rows)]
+    for colour, cells in zip(g.colours, g.cells, strict=True):
+        for r, c in cells:
+            grid[r][c] = colour
+    return grid
 
 
 # -- sizes ----------------------------------------------------------------------------------

@@ -80,7 +80,9 @@ def run_process(
 ) -> Run:
     """Run ``python -m smtpuzzles ARGV``; measure wall time and peak memory (os.wait4).
 
-    ``interrupt_after`` sends SIGINT after that many seconds, as Ctrl-C would. Output goes
+    ``interrupt_after`` sends SIGINT, as Ctrl-C would, once the child has had that many
+    seconds of processor time (on a loaded machine the clock runs further while it has
+    done less; where ``/proc`` is absent, that many seconds on the clock). Output goes
     to temporary files so that a large answer cannot block the child.
     """
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
@@ -101,7 +103,7 @@ def run_process(
             if pid:
                 break
             now = time.monotonic() - began
-            if not interrupted and now >= interrupt_after:
+            if not interrupted and _worked(proc.pid, now) >= interrupt_after:
                 proc.send_signal(signal.SIGINT)
                 interrupted = True
             if now > hard_limit_s:
@@ -121,3 +123,13 @@ def run_process(
             usage.ru_maxrss / 1024,
             usage.ru_utime + usage.ru_stime,
         )
+
+
+def _worked(pid: int, clock_s: float) -> float:
+    """The processor time (user and system, all threads) process ``pid`` has had so far,
+    read from ``/proc``; ``clock_s`` where that cannot be read."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return clock_s
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")

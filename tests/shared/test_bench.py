@@ -123,6 +123,15 @@ def test_shipped_instances_give_one_row_shape_and_every_verdict_ok(puzzle: str) 
     assert obj["summary"]["checked"] == obj["summary"]["instances"] == len(obj["rows"])
 
 
+def test_the_encoding_alone_is_benched_with_presolve_none() -> None:
+    """``--presolve none`` reaches every solver: the encoding alone gives the same answers."""
+    code, obj, _ = report("nurikabe", str(INSTANCES / "nurikabe"), "--presolve", "none")
+    assert code == 0 and {r["verdict"] for r in obj["rows"]} == {"ok"}
+    assert all("--presolve none" in r["options"] for r in obj["rows"])
+    done = bench("nurikabe", str(INSTANCES / "nurikabe"), "--presolve", "some")
+    assert done.returncode == 2 and done.stderr.count("\n") == 1
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("puzzle", ["floodit", "nurikabe", "koburin"])
 def test_a_local_cluster_gives_the_rows_of_a_local_run(puzzle: str) -> None:

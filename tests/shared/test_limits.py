@@ -205,11 +205,14 @@ def test_output_files_are_written_whole_and_never_over_an_input(
         os.link(source, link)
         assert_bad_input(cli(*argv, str(source), flag, str(link)))
         assert source.read_text() == original
-        # A fresh file: written whole, no temporary file left behind.
+        # An existing file: refused without --force, untouched.
         target = tmp_path / f"out{flag.strip('-')}.txt"
         target.write_text("old contents\n")
+        assert_bad_input(cli(*argv, str(source), "--json", flag, str(target)))
+        assert target.read_text() == "old contents\n"
+        # With --force: written whole, no temporary file left behind.
         before = target.stat().st_ino
-        result = cli(*argv, str(source), "--json", flag, str(target))
+        result = cli(*argv, str(source), "--json", flag, str(target), "--force")
         assert result.exit_code == 0, result.stderr
         written = target.read_text()
         assert written != "old contents\n" and written.strip()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import z3
 
-from smtpuzzles.solving import formula_size, smtlib_script
+from smtpuzzles.smtlib import formula_size, smtlib_script
 
 
 def test_smtlib_script_is_standard_and_complete() -> None:

@@ -11,6 +11,11 @@ search below evaluates thousands of them.
 - :func:`greedy_moves`: a quick playout, the safe fallback.
 - :func:`optimum_by_search`: exact A* with the same heuristic (small boards, tests).
 - :func:`lower_bound_by_search`: a bounded A* run, a stronger lower bound.
+
+A bitset of cluster i's neighbours is a number as long as i bits, so the bitsets of a
+graph take memory quadratic in its clusters. Graphs of more than :data:`BITSET_CLUSTERS`
+clusters get the same bound and the greedy playout computed on sets instead (linear in
+the graph), and no beam search, which could not finish on them anyway.
 """
 
 from __future__ import annotations
@@ -55,6 +60,9 @@ class _Bits:
             clusters ^= low
         return total
 
+
+#: The most clusters the bitset searches take (see the module's notes).
+BITSET_CLUSTERS = 20_000
 
 _CACHE: dict[int, tuple[ClusterGraph, _Bits]] = {}
 
@@ -121,6 +129,8 @@ def lower_bound(g: ClusterGraph, flooded: frozenset[int] | None = None) -> int:
     Never above the optimum; at least the start cluster's eccentricity and at least
     the number of colours still on the board.
     """
+    if len(g) > BITSET_CLUSTERS:
+        return _puchert_on_sets(g, {g.start} if flooded is None else set(flooded))
     bits = _bits(g)
     mask = 1 << g.start
     if flooded is not None:
@@ -130,6 +140,85 @@ def lower_bound(g: ClusterGraph, flooded: frozenset[int] | None = None) -> int:
                 raise ValueError(f"no cluster {i}: the graph has clusters 0..{len(g) - 1}")
             mask |= 1 << i
     return _puchert(bits, mask, bits.border(mask))
+
+
+def _puchert_on_sets(g: ClusterGraph, flooded: set[int]) -> int:
+    """:func:`_puchert` on sets and counts: linear in the graph for one whole bound."""
+    n = len(g)
+    for i in flooded:
+        if not 0 <= i < n:
+            raise ValueError(f"no cluster {i}: the graph has clusters 0..{n - 1}")
+    done = bytearray(n)
+    remaining = [0] * g.n_colours  #: unflooded clusters of each colour
+    for i, colour in enumerate(g.colours):
+        if i in flooded:
+            done[i] = 1
+        else:
+            remaining[colour] += 1
+    border: set[int] = set()
+    in_border = [0] * g.n_colours
+    for i in flooded:
+        for j in g.neighbours[i]:
+            if not done[j] and j not in border:
+                border.add(j)
+                in_border[g.colours[j]] += 1
+    left = n - len(flooded)
+    moves = 0
+    while left:
+        complete = [c for c in range(g.n_colours) if remaining[c] and remaining[c] == in_border[c]]
+        if complete:
+            moves += len(complete)
+            wanted = set(complete)
+            absorbed = [i for i in border if g.colours[i] in wanted]
+        elif border:
+            moves += 1
+            absorbed = list(border)
+        else:
+            raise ValueError("the flood cannot reach every cluster: is the graph connected?")
+        for i in absorbed:
+            done[i] = 1
+            border.discard(i)
+            remaining[g.colours[i]] -= 1
+            in_border[g.colours[i]] -= 1
+        left -= len(absorbed)
+        for i in absorbed:
+            for j in g.neighbours[i]:
+                if not done[j] and j not in border:
+                    border.add(j)
+                    in_border[g.colours[j]] += 1
+    return moves
+
+
+def _greedy_on_sets(g: ClusterGraph) -> list[int]:
+    """:func:`greedy_moves` on sets and counts: the same moves, linear memory."""
+    size = [len(cs) for cs in g.cells]
+    done = bytearray(len(g))
+    done[g.start] = 1
+    border: list[set[int]] = [set() for _ in range(g.n_colours)]
+    cells = [0] * g.n_colours  #: cells in the border clusters of each colour
+
+    def reach(i: int) -> None:
+        for j in g.neighbours[i]:
+            if not done[j] and j not in border[g.colours[j]]:
+                border[g.colours[j]].add(j)
+                cells[g.colours[j]] += size[j]
+
+    reach(g.start)
+    left = len(g) - 1
+    moves: list[int] = []
+    while left:
+        best = max(
+            (c for c in range(g.n_colours) if border[c]),
+            key=lambda c: (cells[c], len(border[c]), -c),
+        )
+        absorbed, border[best], cells[best] = border[best], set(), 0
+        for i in absorbed:
+            done[i] = 1
+        left -= len(absorbed)
+        for i in absorbed:
+            reach(i)
+        moves.append(best)
+    return moves
 
 
 def _flood(bits: _Bits, flooded: int, border: int, colour_mask: int) -> tuple[int, int]:
@@ -152,6 +241,8 @@ def greedy_moves(g: ClusterGraph) -> list[int]:
     move floods something, so the length is at most the number of clusters minus one;
     a safe horizon for ``solve``.
     """
+    if len(g) > BITSET_CLUSTERS:
+        return _greedy_on_sets(g)
     bits = _bits(g)
     colours = _colour_index(g)
     flooded = 1 << g.start
@@ -199,6 +290,8 @@ def upper_bound(g: ClusterGraph, width: int = 20, budget_s: float | None = None)
     """
     began = time.monotonic()
     best = greedy_moves(g)
+    if len(g) > BITSET_CLUSTERS:
+        return best
     bits = _bits(g)
     colours = _colour_index(g)
     start = 1 << g.start

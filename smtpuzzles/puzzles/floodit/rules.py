@@ -52,14 +52,9 @@ RULES: dict[str, str] = {
 Layer = list[str | None]
 
 
-#: Z3's SAT core without failed-literal probing: its probing pass took about 40% of the
-#: SAT time on pc19's unsat probes (12 boards, in-process CPU: median 0.32 s -> 0.23 s)
-#: and never paid on harder ones (18x18 with 6 and 8 colours, 14x14 with 10: 5-15% faster).
-#: Nor subsumption: six 8-colour unsat probes (16x16, 18x18) took 8% fewer conflicts
-#: without it over four seeds (median 108k against 117k in total; fewer in all four),
-#: and pc19 is no slower (80 boards, median 0.40 s against 0.41 s). One run per board
-#: can mislead: a single cold probe on the hardest boards moves by a third with the seed
-#: or the numbering of terms.
+#: Z3's SAT core without failed-literal probing, whose pass took a large share of the SAT
+#: time on unsat probes and never paid on harder ones; nor subsumption, without which
+#: hard unsat probes took fewer conflicts over several seeds (docs/decisions.md).
 SAT_PARAMS = {"sat.probing": False, "sat.subsumption": False}
 
 
@@ -84,14 +79,12 @@ class FloodFormula:
         self.dist = g.distances()
         self.counting = counting
         #: Write the flood rule as clauses rather than as one equivalence per cluster.
-        #: Z3's SAT core then searches about twice as fast (the same conflicts in half
-        #: the time on hard unsat probes), but reads and preprocesses twice the terms
-        #: first (pc19: 0.2 s against 0.1 s a board), which dominates easy boards.
+        #: Z3's SAT core then searches faster on hard unsat probes, but reads and
+        #: preprocesses twice the terms first, which dominates easy boards.
         self.clauses = clauses
         #: Require every move before done to flood something new. ``exact`` needs it (N
         #: moves that each do something); for "done within T" it only breaks symmetry,
-        #: and leaving it out made cold unsat probes faster (pc19 median 0.12 s against
-        #: 0.18 s; five 16x16 and 18x18 8-colour boards 15-20% over two seeds):
+        #: and leaving it out made cold unsat probes faster (docs/decisions.md):
         #: :meth:`moves` then drops the moves of a model that flood nothing.
         self.progress = progress
         self.solver: z3.Solver | None = new_solver(engine, sat_params=SAT_PARAMS) if feed else None

@@ -39,15 +39,15 @@ from .rules import FloodFormula
 T = TypeVar("T")
 
 #: ``min`` searches upward from the lower bound when the bounds are at most this far
-#: apart, and by bisection otherwise. Measured on 20 boards of 99problems (12x12 with 10
-#: colours, 14x14 with 6 and 8): upward probing of gaps up to 3 took twice as long in total
-#: as bisection, whose first probe below the optimum is the hard one either way.
+#: apart, and by bisection otherwise: on wider gaps upward probing cost more than
+#: bisection, whose first probe below the optimum is the hard one either way (figures:
+#: docs/decisions.md).
 UPWARD_GAP = 1
 
 #: ``min`` runs a beam of :data:`WIDE_WIDTH` (within :data:`WIDE_BUDGET_S` seconds) when
 #: the default beam ends this many moves or more above the lower bound. On such boards Z3
-#: spends long on each sat probe above the optimum (003b.txt: 60 s to find 39 moves, 33 s
-#: for 38), while a width-200 beam finds 38 in 4 s. 996 of the 1000 pc19 boards end closer.
+#: spends long on each sat probe above the optimum, while a wide beam finds short plays
+#: at once; most boards end closer and never pay for it (docs/decisions.md).
 WIDE_GAP = 6
 WIDE_WIDTH = 200
 WIDE_BUDGET_S = 10.0
@@ -55,23 +55,21 @@ WIDE_BUDGET_S = 10.0
 #: How ``min`` and ``search`` walk the horizons once a solution of length HI is known:
 #: ``downward`` asks HI-1 first (unsat there proves HI optimal with one probe, and the
 #: beam playout is often optimal) and then below each shorter model; ``mixed`` goes
-#: upward from LO or bisects, as above. Measured in-process, CPU time, best of two,
-#: paired: first 30 pc19 boards, median 0.33 s downward against 0.36 s mixed (faster
-#: on 19); six harder boards (14x14 to 20x20) 18.3 s against 20.7 s in total.
+#: upward from LO or bisects, as above. ``downward`` is the faster of the two on easy
+#: and hard boards alike (docs/decisions.md).
 STRATEGIES = ("downward", "mixed")
 STRATEGY = "downward"
 
 #: States a bounded A* search expands to raise the lower bound before any SMT probe
 #: (``--bound-nodes``; 0 turns it off). When the bound meets the playout's length the
-#: optimum is proven without Z3. Off by default: on the first 30 pc19 boards, 2000
-#: states proved 15 optima without Z3 but doubled the median time (0.96 s against
-#: 0.47-0.67 s), as this A* in Python expands only a few thousand states a second.
+#: optimum is proven without Z3. Off by default: it proves some optima without Z3 but
+#: costs more than it saves, as this A* in Python expands few states a second
+#: (docs/decisions.md).
 BOUND_NODES = 0
 
 #: Conflicts after which a probe moves to the formula with the flood rule as clauses
-#: (0: never). Cold unsat probes of pc19 boards need about 500 conflicts (90th
-#: percentile 2,000, at most 5,500 on 200 boards), so they keep the compact formula,
-#: which Z3 reads in half the time; 18x18 8-colour boards need 100,000 and more.
+#: (0: never). Easy boards' unsat probes end far below it and keep the compact formula,
+#: which Z3 reads in half the time; hard boards pass it early (docs/decisions.md).
 CLAUSES_AFTER = 10_000
 UNLIMITED_CONFLICTS = 2**32 - 1  #: Z3's "no limit" for ``max_conflicts``
 
@@ -230,8 +228,7 @@ class Search:
 
     def _in_time(self, build: Callable[[], T]) -> T:
         """``build()``, ended by the time-out like a check: Z3 stops itself in a check, but
-        building layers is Python (under load, a 20x20 board's layers ran 0.8 s past a
-        2 s limit)."""
+        building layers is Python, which would otherwise run past the limit."""
         try:
             with deadline(self.budget):
                 return build()

@@ -1,4 +1,4 @@
-"""The rules of Koburin as constraints, one function per rule of seeds/002.
+"""The rules of Koburin as constraints, one function per rule (A to H).
 
 A  Paint some empty white cells black:        ``black_<cell>`` for every cell.
 B  One closed loop through all other cells:   :func:`loop_exists`, :func:`loop_connected`.

@@ -81,19 +81,25 @@ class Search:
             title.append(
                 f"solved lazily: the solver read every block but '{CONNECTED}', and the cuts"
             )
-        self.script: Script = self.enc.script(title)
+        self.rules: Script = self.enc.script(title)
+        self.added: list[Block] = []  #: cuts and forbidden solutions, in order
         self.solver = new_solver(engine or ENGINE[connectivity], ctx)
         fed = replace(
-            self.script,
-            blocks=[b for b in self.script.blocks if not (self.lazy and b.rule == CONNECTED)],
+            self.rules,
+            blocks=[b for b in self.rules.blocks if not (self.lazy and b.rule == CONNECTED)],
         )
         parse_into(self.solver, fed.body())
         self.cuts = 0
 
     def add(self, block: Block) -> None:
-        """Feed ``block`` to the solver and keep it in the script of later questions."""
+        """Feed ``block`` to the solver and keep it for the script of later questions."""
         parse_into(self.solver, block.text())
-        self.script = self.script.asking([block])
+        self.added.append(block)
+
+    def script(self) -> Script:
+        """The question the solver now answers: every rule (rule B's distances
+        included), then the cuts and forbidden solutions added so far."""
+        return self.rules.asking(self.added)
 
     def next(
         self, budget: Budget, stats: Stats | None, assumptions: Sequence[z3.BoolRef] = ()
@@ -153,6 +159,11 @@ class Search:
         )
 
 
+def _answer(result: Solution | str) -> str:
+    """A check's answer as a script's: a solution is ``sat``."""
+    return "sat" if not isinstance(result, str) else "unsat" if result == "unsat" else "unknown"
+
+
 def blocking_term(enc: Encoding, solution: Solution) -> str:
     """SMT-LIB for "not this picture": some loop link differs."""
     differ = [f"(not {enc.v(e)})" if e in solution.edges else enc.v(e) for e in enc.link]
@@ -179,8 +190,9 @@ def solve(
     presolve: str = "full",
 ) -> Outcome:
     """Find a solution; with ``unique`` look for a second one; with ``count`` find up to
-    ``count`` solutions. Each question asked is recorded in ``questions``: ``puzzle``,
-    then ``another`` (``another-2``, ...) with the solutions found forbidden."""
+    ``count`` solutions. The first and the last question asked are recorded in
+    ``questions``: ``puzzle``, then ``another`` (``another-N`` after N solutions) with
+    the solutions found forbidden."""
     budget = budget or Budget()
     stats = stats if stats is not None else Stats()
     try:
@@ -200,16 +212,19 @@ def solve(
             answer = "interrupted"
         except TimeUp:
             answer = "unknown"
-        name = "puzzle" if not found else "another" if len(found) == 1 else f"another-{len(found)}"
-        said = "sat" if not isinstance(answer, str) else "unsat" if answer == "unsat" else "unknown"
-        # the script after the answer: with the cuts a lazy search added on the way
-        questions.append(question(name, search.script, said))
+        if not found:  # the first question, with the cuts a lazy search added on the way
+            questions.append(question("puzzle", search.script(), _answer(answer)))
         if isinstance(answer, str):
             last = answer
             break
         found.append(answer)
         if len(found) < wanted:
             search.block(answer)
+    asked = len(found) - (len(found) == wanted)  #: solutions forbidden in the last question
+    if asked > 0:  # the last question: every solution found before it forbidden
+        name = "another" if asked == 1 else f"another-{asked}"
+        said = "sat" if len(found) > asked else _answer(last)
+        questions.append(question(name, search.script(), said))
     outcome = Outcome(
         status="unsat",
         solutions=found,

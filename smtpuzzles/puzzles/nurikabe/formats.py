@@ -3,7 +3,7 @@
 * ``grid``: a clue grid (:mod:`smtpuzzles.formats.grid`), pools are the 2x2 blocks;
 * ``janko``: a ``[begin] ... [problem] ... [end]`` block around such a grid;
 * ``puzzlink``: ``https://puzz.link/p?nurikabe/COLS/ROWS/BODY`` (decodeNumber16);
-* ``seed004``: the ``W,H size,x,y ...`` line of seeds/004;
+* ``seed004``: one puzzle per line, ``W,H size,x,y ...``;
 * ``table``: an adjacency table with clue and pool lines (any shape: holes, tori,
   hex grids, hand-made graphs)::
 

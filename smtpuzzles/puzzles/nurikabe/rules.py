@@ -296,8 +296,8 @@ def islands_counted(enc: Encoding) -> Block:
     blocks) is the number of white regions less the number of holes in them. Every
     hole holds a black cell, and with one connected wall the only possible hole is the
     whole wall, when it is not empty and touches no border cell. One linear equation, so
-    the simplex sees a global count that the local rules never add up to (janko 0029,
-    two islands of 36 and 37 cells: no answer in 240 s without it, 0.1 s with it).
+    the simplex sees a global count that the local rules never add up to (what decides
+    puzzles of two or three huge islands; docs/decisions.md).
     """
     puzzle = enc.puzzle
     graph = puzzle.graph

@@ -4,7 +4,8 @@
 in phases (:data:`PHASES`): a first check cut short after a few conflicts, then a
 backtracking search over the deductions (:mod:`.backtrack`), then the solver again, on
 a rectangle with and without the white-region count.
-``lazy``: the method of seeds/004 - solve without connectivity, look at the model, and
+``lazy``: the incremental method of lazy connectivity cuts - solve without connectivity,
+look at the model, and
 for every island or wall piece that is cut off add a constraint that rules out that
 piece (it must lose a cell or gain a neighbour), then solve again on the same solver.
 Both start from what the deductions and one level of hypotheses prove (:func:`prepare`),
@@ -58,10 +59,9 @@ BEST_ENGINE = {"distance": "smt", "lazy": "sat"}
 #: The distance strategy's plan on a plain rectangle, as (white-region count?, conflicts each check
 #: gets; ``None``: no limit): the formula without the count, briefly; with it, briefly; then without
 #: it for good (elsewhere there is no count: see :data:`PLAIN_PHASES`). The count
-#: (:func:`.encode.islands_counted`) decides some puzzles of a few huge islands at once (janko 0029:
-#: no conflict at all, against no answer in 240 s without it) but slows others down (0683: no answer
-#: in 40 s, against 2.2 s and 21,000 conflicts without it), and tried first it cost every puzzle its
-#: larger formula (the corpus median 12% slower). Each phase starts a new solver; the last one
+#: (:func:`.rules.islands_counted`) decides some puzzles of a few huge islands at once but slows
+#: others down, and tried first it cost every puzzle its larger formula (docs/decisions.md).
+#: Each phase starts a new solver; the last one
 #: repeats the first phase's conflicts, a small price on puzzles that need more than a few thousand.
 #: Between the phases run the searches of :data:`DETOURS` (:meth:`Search.detour`).
 PHASES: tuple[tuple[bool, int | None], ...] = ((False, 2000), (True, 1000), (False, None))
@@ -72,11 +72,10 @@ PLAIN_PHASES: tuple[tuple[bool, int | None], ...] = ((False, 2000), (False, None
 #: The searches run between phases, one after each phase but the last ones, which all
 #: run before the last phase: each with the least time it may take (it may also take
 #: as long as the search has taken so far). Backtracking over the deductions
-#: (:mod:`.backtrack`) settles most puzzles the first phase leaves open (janko 1091:
-#: 0.45 s, after a first phase of 0.5 s); growing the wall (:mod:`.grow`) settles
-#: puzzles of a few big islands (0753: 5 s, where the solver and the backtracking gave
-#: no answer in 60 s) but is slower on most others, so it comes after the count's
-#: phase, which settles 0029 at once, and only where few wall cells are open.
+#: (:mod:`.presolve.backtrack`) settles most puzzles the first phase leaves open; growing
+#: the wall (:mod:`.presolve.grow`) settles puzzles of a few big islands where the solver
+#: and the backtracking stall, but is slower on most others, so it comes after the
+#: count's phase and only where few wall cells are open (docs/decisions.md).
 DETOURS: dict[str, tuple[Callable[..., Trial], float]] = {
     "backtracking": (backtrack, 1.0),
     "growing the wall": (grow_wall, 10.0),
@@ -99,9 +98,8 @@ def prepare(
     ``presolve="none"``: the rules alone.
 
     Hypotheses run before any solver, on every puzzle: puzzles of many islands whose
-    search stalls are often decided by them to the last cell (janko 0459, 20x36, and
-    1055, 40x57: no answer in 90 s and 240 s without them, 1.4 s and 14 s with them),
-    and over the corpus they cost nothing at the median (paired runs).
+    search stalls are often decided by them to the last cell, and over the corpus they
+    cost nothing at the median (docs/decisions.md).
     """
     if presolve not in PRESOLVE:
         raise ValueError(f"unknown presolve {presolve!r}; expected one of {PRESOLVE}")
@@ -176,7 +174,7 @@ class Search:
         """A solver over the rules and everything added so far. With phases, each solver
         has a Z3 context of its own, so the last phase repeats the first exactly before
         it goes on: in one shared context the terms left by earlier solvers change the
-        order Z3 searches in (janko 0683 took 17 s where it had taken 2.2 s)."""
+        order Z3 searches in, which can cost a phase many times its time."""
         ctx = new_context() if self.phased else None
         solver = new_solver(self.engine, ctx=ctx)
         parse_into(solver, self.enc.text(self.strategy == "distance", self.counted))
@@ -188,10 +186,10 @@ class Search:
         self.island = self.enc.island_vars(solver.ctx) if self.strategy == "lazy" else {}
         return solver
 
-    def script(self) -> Script:
+    def script(self, upto: int | None = None) -> Script:
         """The question the solver now answers: every rule (connectivity and the count
         included, whichever the current solver reads), the facts, and every block
-        added since."""
+        added since (``upto``: only the first that many)."""
         p = self.puzzle
         title = [
             f"Nurikabe {p.name}: {len(p)} cells, {len(p.clues)} clues",
@@ -201,7 +199,7 @@ class Search:
         skipped += [] if self.counted else [COUNT]
         if skipped:
             title.append("the solver read every block but " + ", ".join(skipped))
-        return self.enc.script(title).asking(self.added)
+        return self.enc.script(title).asking(self.added[:upto])
 
     def _next_phase(self) -> None:
         """Start over with the next formula of :data:`PHASES`, after a search of
@@ -218,8 +216,8 @@ class Search:
 
     def detour(self, name: str) -> None:
         """Run the search ``name`` of :data:`DETOURS` over the cells left open, for its
-        least time or as long as the search has taken so far, if longer (a portfolio's balance:
-        on a puzzle of 40x57 a backtracking node costs 5 ms). Searched whole, its tree
+        least time or as long as the search has taken so far, if longer (a portfolio's
+        balance: on the largest grids a node is costly). Searched whole, its tree
         proves the solutions: none (the search is then over), or one, whose every cell
         the formula of the next phases states (and no other detour runs). Cut short, it
         proves nothing, but the pictures it found are solutions all the same: :meth:`next`
@@ -379,8 +377,9 @@ def solve(
 ) -> tuple[Outcome, Search | None]:
     """Find a picture; with ``unique`` prove it unique (and find the fixed cells),
     with ``count`` find up to that many distinct pictures. ``presolve``: see
-    :data:`~.rules.PRESOLVE`. Each question is recorded in ``questions``: ``puzzle``,
-    then ``another`` (``another-2``, ...) with the pictures found forbidden."""
+    :data:`~.rules.PRESOLVE`. The first and the last question asked are recorded in
+    ``questions``: ``puzzle``, then ``another`` (``another-N`` after N pictures) with
+    the pictures found forbidden."""
     budget = budget or Budget()
     stats = stats if stats is not None else Stats()
     try:
@@ -392,6 +391,7 @@ def solve(
     outcome = Outcome("unknown", stats=stats)
     outcome.notes.append(f"connectivity {strategy}")
     complete = True
+    last: tuple[str, str, int] | None = None  #: the last question: name, answer, blocks
     try:
         while len(outcome.solutions) < wanted:
             try:
@@ -400,9 +400,11 @@ def solve(
             except TimeUp:
                 found = "unknown"
             n = len(outcome.solutions)
-            name = "puzzle" if n == 0 else "another" if n == 1 else f"another-{n}"
             answer = "unknown" if found == "unknown" else "unsat" if found is None else "sat"
-            outcome.questions.append(question(name, search.script(), answer))
+            if n == 0:
+                outcome.questions.append(question("puzzle", search.script(), answer))
+            else:  # its script is written once the search is over
+                last = ("another" if n == 1 else f"another-{n}", answer, len(search.added))
             if found == "unknown":
                 complete = False
                 outcome.stopped = "timeout"
@@ -418,6 +420,9 @@ def solve(
         complete = False
         outcome.stopped = "interrupted"
     outcome.count_complete = complete
+    if last is not None:
+        name, answer, blocks = last
+        outcome.questions.append(question(name, search.script(blocks), answer))
     if not outcome.solutions:
         outcome.status = "unknown" if not complete else "unsat"
         return outcome, search

@@ -2,7 +2,7 @@
 
 This module exists to be measured against (``--encoding reference``), not to be
 improved: its flaws are the point of the comparison. What it reproduces, from the
-README of color-flood-rs (``shared/seeds/003``) and the behaviour the issues record:
+README of color-flood-rs and its recorded behaviour:
 
 - Integer colour ``colour_t`` per move, Boolean ``flooded_c{i}_t{t}`` for *every*
   cluster and every ``t`` in ``0..T`` (no variables fixed by distance), and the

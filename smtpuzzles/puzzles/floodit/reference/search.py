@@ -16,6 +16,7 @@ from typing import Any
 
 import z3
 
+from ....smtlib import formula_size, optimize_script, smtlib_script
 from ....solving import (
     Budget,
     Interrupted,
@@ -23,9 +24,6 @@ from ....solving import (
     TimeUp,
     check,
     deadline,
-    formula_size,
-    optimize_script,
-    smtlib_script,
 )
 from ..check import check_solution, replay_lenient
 from ..model import Board, cluster_graph

@@ -4,8 +4,8 @@ Where one level of hypotheses (:mod:`.probe`) leaves cells open and the solver s
 on the first conflicts, a plain depth-first search often settles the rest: a guess,
 then :func:`~.puzzle.deduce` in its strict mode from there, then the next guess, until
 a rule breaks (back up) or every cell is decided (a solution, which the independent
-rule checker must pass too). Janko 1091 (15x15) is searched whole in 332 nodes,
-0.5 s, while Z3 gave no answer in 60 s. Searched whole, the tree proves what the
+rule checker must pass too); it settles puzzles the solver stalls on in a few
+hundred nodes (docs/decisions.md). Searched whole, the tree proves what the
 puzzle's solutions are: none, or the one it found, and the solver then only confirms.
 A search cut short by its budget proves nothing, and the solver goes on as before.
 """
@@ -20,11 +20,8 @@ from ..check import problems
 from ..model import Nurikabe
 from .deduce import Contradiction, Deductions, deduce
 
-#: Nodes a search may visit. Searched whole, the janko puzzles the hypotheses leave
-#: open need 332 nodes at most among those the solver does not settle in its first
-#: phase (1091); most of the others need a few hundred and are solved faster by Z3.
-#: A node costs 0.5-2 ms up to 20x36 and 5 ms at 40x57, so the time is bounded too
-#: (see :meth:`~.solve.Search.detour`).
+#: Nodes a search may visit: enough for the puzzles the solver's first phase leaves
+#: open, and the time is bounded too (see :meth:`~.search.Search.detour`).
 NODES = 1000
 
 

@@ -278,10 +278,9 @@ class _Deducer:
 
 
 #: Islands whose reach has at most this many cells are searched for cut cells (up to
-#: one search per cell of the reach: the cost can grow with its square). 300 takes janko
-#: 0683 (14x24) from no answer in 90 s to 2.2 s; 500 cost 4.6 s of deductions on 1055
-#: (40x57) and no limit 76 s, neither solving it (both before the dominance filter of
-#: :func:`_cut_cells`, which made the deductions 2.7 times faster over the corpus).
+#: one search per cell of the reach: the cost can grow with its square). Large enough to
+#: settle the mid-sized puzzles that need cut cells, small enough that the largest
+#: grids do not spend their time here (docs/decisions.md).
 CUT_REACH = 300
 
 

@@ -34,13 +34,12 @@ from ..model import Nurikabe
 from .backtrack import Trial
 from .deduce import Contradiction, Deductions, deduce, wall_size
 
-#: Nodes a search may visit; a node costs about 0.1 ms at 10x10.
+#: Nodes a search may visit (a node is cheap on grids of corpus size).
 NODES = 200_000
 
 #: The most wall cells left open that a search is tried on: the walls to list grow
-#: exponentially with them. On the janko puzzles the hypotheses leave open, every search
-#: with up to 27 open wall cells finished in 5 s (janko 0753: 19, 60,000 nodes), and
-#: none with 29 or more in 10 s.
+#: exponentially with them. Searches up to this many open wall cells finish within
+#: seconds on the corpus, and none with more (docs/decisions.md).
 MOST_OPEN = 28
 
 OPEN, WALL, WHITE = 0, 1, 2

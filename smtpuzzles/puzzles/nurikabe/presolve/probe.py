@@ -5,12 +5,11 @@ A cell is assumed black, then white in each island that can reach it, and
 break a rule is ruled out. A cell left with one way takes it, with everything that
 guess deduced; a cell that can only be white, in one of several islands, keeps what
 all of those guesses deduced. Every fact found this way holds in every solution, so
-counting and uniqueness are unaffected. It costs a deduction run per guess (a few
-milliseconds, as only the islands near the guess are worked out again, but the wall
-is searched whole each time): 0.1-1 s on the corpus puzzles of 720-1,400 cells, 14 s
-on 40x57. It is what solves puzzles of many islands whose solver search stalls:
-janko 0459 (20x36), 0667 (14x24) and 1055 (40x57) are known to the last cell before
-the solver runs (see :func:`~.solve.prepare`).
+counting and uniqueness are unaffected. It costs a deduction run per guess (only
+the islands near the guess are worked out again, but the wall is searched whole each
+time), so it grows with the square of the cells. It is what solves puzzles of many
+islands whose solver search stalls: they are known to the last cell before the solver
+runs (see :func:`~.search.prepare`; figures in docs/decisions.md).
 """
 
 from __future__ import annotations
