@@ -7,7 +7,10 @@ The command modules only declare options; this module turns a command line into
 
 from __future__ import annotations
 
+import functools
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -76,26 +79,13 @@ def solve(
     inputs = [source]
     check_outputs(shared, inputs)
     puzzle_class(kind)  # imported before any deadline: a module is never left half made
-    try:
-        with deadline(budget):
-            puzzle = read(kind, source, shared, fmt, **(load or {}))
-    except KeyboardInterrupt:
-        _stopped_before_answer(kind, mode, source, budget, shared, "interrupted")
-    except TimeUp:
-        _stopped_before_answer(kind, mode, source, budget, shared, "timeout")
-    except (MemoryError, MemoryLimitExceeded):
-        _stopped_before_answer(kind, mode, source, budget, shared, "memory")
+    stops = functools.partial(_before_answer, kind, mode, source, budget, shared)
+    with stops():
+        puzzle = read(kind, source, shared, fmt, **(load or {}))
     options = {**(solve or {}), "presolve": shared.presolve}
     if shared.dry_run:
-        try:
-            with deadline(budget):
-                formula = puzzle.formula(**_formula_options(puzzle, mode, args or {}, options))
-        except KeyboardInterrupt:
-            _stopped_before_answer(kind, mode, source, budget, shared, "interrupted")
-        except TimeUp:
-            _stopped_before_answer(kind, mode, source, budget, shared, "timeout")
-        except (MemoryError, MemoryLimitExceeded):
-            _stopped_before_answer(kind, mode, source, budget, shared, "memory")
+        with stops():
+            formula = puzzle.formula(**_formula_options(puzzle, mode, args or {}, options))
         _dry_run(puzzle, formula, mode, shared, inputs)
         return
     scripts = shared.print_asserts or shared.print_dimacs or shared.smtlib or shared.cnf
@@ -163,6 +153,23 @@ def exit_code(result: Result, shared: Shared) -> int:
         if not (shared.count is not None and counted_all):
             return EXIT_LIMIT
     return EXIT_OK
+
+
+@contextmanager
+def _before_answer(
+    kind: str, mode: str, source: str, budget: Budget, shared: Shared
+) -> Iterator[None]:
+    """Run a step that has nothing to report yet (reading the puzzle, building the
+    formula of ``--dry-run``) under the deadline; a limit or Ctrl-C there ends the run."""
+    try:
+        with deadline(budget):
+            yield
+    except KeyboardInterrupt:
+        _stopped_before_answer(kind, mode, source, budget, shared, "interrupted")
+    except TimeUp:
+        _stopped_before_answer(kind, mode, source, budget, shared, "timeout")
+    except (MemoryError, MemoryLimitExceeded):
+        _stopped_before_answer(kind, mode, source, budget, shared, "memory")
 
 
 def _stopped_before_answer(
