@@ -212,14 +212,6 @@ def parse_terms(text: str, ctx: z3.Context | None = None) -> list[z3.BoolRef]:
     return list(z3.parse_smt2_string(text, ctx=ctx))
 
 
-def set_memory_limit(megabytes: int | None) -> None:
-    """Cap Z3's memory during every :func:`check` (``None`` leaves it unlimited); the
-    front end calls :func:`limit_memory` instead, which caps the whole process."""
-    global _memory_cap_mb
-    if megabytes is not None:
-        _memory_cap_mb = int(megabytes)
-
-
 @contextmanager
 def _memory_capped() -> Iterator[None]:
     if not _memory_cap_mb:

@@ -1,5 +1,5 @@
 """Running jobs on a Dask cluster: ``--cluster tcp://HOST:PORT`` (a running scheduler) or
-``--cluster local:N`` (a ``LocalCluster`` of N worker processes on this machine).
+``--cluster local:N`` (a ``LocalCluster`` of N worker processes on the local machine).
 
 Each job is one task; the worker that takes it runs :func:`.run.run_job`, so the case
 is still a solver process of its own, with its own time limit and peak memory, and the

@@ -1,4 +1,4 @@
-"""Running jobs on this machine: ``--jobs N`` solver processes at once, each waited for
+"""Running jobs on the local machine: ``--jobs N`` solver processes at once, each waited for
 by a thread of a pool."""
 
 from __future__ import annotations

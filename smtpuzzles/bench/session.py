@@ -1,4 +1,4 @@
-"""One bench run: cases in, rows out, on this machine or a cluster, streamed to files as
+"""One bench run: cases in, rows out, locally or on a cluster, streamed to files as
 they finish, skipping what a resumed file holds, and stopping cleanly on Ctrl-C or
 SIGTERM with every finished row kept."""
 

@@ -48,7 +48,9 @@ Timeout = Annotated[
         "--timeout", min=0.1, help="Seconds per case (the solver's --timeout; killed 30 s later)."
     ),
 ]
-Jobs = Annotated[int, typer.Option("--jobs", min=1, help="Cases solved at once on this machine.")]
+Jobs = Annotated[
+    int, typer.Option("--jobs", min=1, help="Cases solved at once here (without --cluster).")
+]
 First = Annotated[
     int | None,
     typer.Option("--first", min=1, help="Only the first N cases of each PATH (file or folder)."),

@@ -170,16 +170,6 @@ def blocking_term(enc: Encoding, solution: Solution) -> str:
     return f"(or {' '.join(differ)} false)"
 
 
-def whole_script(
-    puzzle: Koburin, blocked: Sequence[Solution] = (), comments: Sequence[str] = ()
-) -> str:
-    """The puzzle itself as an SMT-LIB script (every rule, B by distances to a root),
-    with the ``blocked`` solutions forbidden."""
-    enc = encode(puzzle)
-    extra = [Block("the solutions found, forbidden", "", [blocking_term(enc, s) for s in blocked])]
-    return enc.script(comments).asking(extra if blocked else []).text()
-
-
 def solve(
     puzzle: Koburin,
     budget: Budget | None = None,

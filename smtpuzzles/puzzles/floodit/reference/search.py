@@ -12,11 +12,10 @@ proves its answer, when the horizon is long enough.
 from __future__ import annotations
 
 import time
-from typing import Any
 
 import z3
 
-from ....smtlib import formula_size, optimize_script, smtlib_script
+from ....smtlib import smtlib_script
 from ....solving import (
     Budget,
     Interrupted,
@@ -133,43 +132,3 @@ def _accept(
     if useful < len(moves):
         out.notes.append(f"{len(moves) - useful} of its {len(moves)} moves flood nothing")
     out.moves, out.upper_bound, out.status = moves, len(moves), status
-
-
-def reference_dry_run(
-    board: Board,
-    mode: str,
-    args: tuple[int, ...],
-    start: tuple[int, int] = (0, 0),
-    counting: bool = True,
-    budget: Budget | None = None,
-) -> tuple[dict[str, Any], str]:
-    """The first formula the baseline would ask (``exact``: N; ``search``: the middle of
-    LO..HI; ``min``: the middle of 0..its loose bound; ``solve``, ``opt``: the loose
-    bound), not solved: sizes and script. ``counting`` is not used (no such rule).
-    Raises :class:`TimeUp` when ``budget`` runs out."""
-    with deadline(budget if budget is not None else Budget()):
-        return _reference_dry_run(board, mode, args, start)
-
-
-def _reference_dry_run(
-    board: Board, mode: str, args: tuple[int, ...], start: tuple[int, int]
-) -> tuple[dict[str, Any], str]:
-    g = cluster_graph(board.grid, start)
-    if mode == "exact":
-        horizon = args[0]
-    elif mode == "search":
-        horizon = (args[0] + args[1]) // 2
-    elif mode == "min":
-        horizon = loose_bound(g) // 2
-    else:
-        horizon = loose_bound(g)
-    title = f"{board.name}: Flood-It, color-flood-rs {mode}, exactly {horizon} moves (not solved)"
-    if mode == "opt":
-        opt, _ = reference_optimize(g, horizon)
-        script = optimize_script(opt, [title])
-        facts = list(opt.assertions())
-    else:
-        facts = reference_formula(g, horizon).assertions
-        script = smtlib_script(facts, "QF_LIA", [title])
-    sizes = {"horizon": horizon, "clusters": len(g), **formula_size(facts)}
-    return sizes, script
