@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 from smtpuzzles.cli import app
 from smtpuzzles.puzzles.floodit.check import check_solution
+from smtpuzzles.puzzles.floodit.generate import random_board
 
 ROOT = Path(__file__).resolve().parents[2]
 BOARD = str(ROOT / "instances" / "floodit" / "b10x10c4.txt")
@@ -116,15 +117,21 @@ def test_stdin_start_format_and_index(tmp_path: Path) -> None:
     assert forced.exit_code == 2
 
 
-def test_timeout_reports_what_is_known() -> None:
-    board = str(ROOT / "instances" / "floodit" / "b20x20c6.txt")
-    early = json.loads(run("min", board, "--json", "--timeout", "0.001").stdout)
+def test_timeout_reports_what_is_known(tmp_path: Path) -> None:
+    """A board far beyond the limit (30x30, 8 colours: no optimum within 30 s): the run
+    stops at the limit with the bounds proven and a checked play of the upper bound's
+    length; stopped at once, the JSON still has every key."""
+    board = tmp_path / "big.txt"
+    board.write_text(random_board(30, 30, 8, 3).text())
+    early = json.loads(run("min", str(board), "--json", "--timeout", "0.001").stdout)
     assert list(early) == KEYS and early["stopped"] == "timeout"
-    result = run("min", board, "--json", "--timeout", "2")
+    result = run("min", str(board), "--json", "--timeout", "2")
     assert result.exit_code == 3, result.output
     obj = json.loads(result.stdout)
     assert obj["status"] == "unknown" and obj["stopped"] == "timeout"
-    assert obj["lower_bound"] <= 28 <= obj["upper_bound"]
+    assert obj["lower_bound"] < obj["upper_bound"] == obj["length"]
+    grid = [[int(c) for c in line] for line in board.read_text().split()]
+    check_solution(grid, obj["moves"])
 
 
 BAD = [
