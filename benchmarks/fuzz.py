@@ -16,7 +16,9 @@ or a Ctrl-C at a random moment. Counted per puzzle:
 
 Usage: ``python benchmarks/fuzz.py --cases 10000 --jobs 2`` (cases per puzzle); writes
 ``benchmarks/results/fuzz.json``. Timings are honest only with ``--jobs`` at most the
-number of idle cores: an overloaded machine makes every limit look late.
+number of idle cores: an overloaded machine makes every limit look late. ``--puzzles
+nurikabe,koburin --merge`` tests some puzzles and keeps the others' results in the file,
+each puzzle with the record of the run (commit, date, machine) that tested it.
 """
 
 from __future__ import annotations
@@ -24,7 +26,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import random
 import signal
 import subprocess
@@ -36,16 +37,15 @@ from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-import z3  # noqa: E402
 
-import smtpuzzles  # noqa: E402
+import _harness  # noqa: E402
+
 from smtpuzzles.formats.puzzlink import encode_4cell, encode_number16, format_url  # noqa: E402
 from smtpuzzles.puzzles.floodit import check as floodit_check  # noqa: E402
 from smtpuzzles.puzzles.floodit.formats import parse_board, parse_start  # noqa: E402
@@ -281,7 +281,9 @@ def make_case(puzzle: str, index: int, seed: int) -> Case:
 
 def run_case(case: Case, workdir: Path) -> Outcome:
     """Run one case in its own process; kill it when it hangs."""
-    is_url = case.text.startswith("http") and "\n" not in case.text.strip()
+    is_url = (
+        case.text.startswith("http") and "\n" not in case.text.strip() and "\x00" not in case.text
+    )  # a command line cannot hold a NUL: such a URL goes in a file
     path = workdir / f"{case.puzzle}-{case.index}.txt"
     if not is_url:
         path.write_bytes(case.text.encode("utf-8", "surrogatepass"))
@@ -439,15 +441,6 @@ def _cell(p: Any, cell: Any) -> int:
 # -- the run --------------------------------------------------------------------------------
 
 
-def machine() -> dict[str, Any]:
-    return {
-        "platform": platform.platform(),
-        "processor": platform.processor() or platform.machine(),
-        "cpus": os.cpu_count(),
-        "python": platform.python_version(),
-    }
-
-
 def startup_s(workdir: Path) -> float:
     """The median wall time of a trivial solve: Python's start, the imports and the exit,
     which every ``--timeout`` covers too (read the overshoots against it)."""
@@ -466,6 +459,30 @@ def startup_s(workdir: Path) -> float:
     return sorted(times)[2]
 
 
+#: What must never happen, counted per puzzle.
+KINDS = (
+    "tracebacks",
+    "hangs",
+    "bad_json",
+    "wrong_answers",
+    "timeout_overshoots",
+    "slow_ctrl_c",
+    "bad_exit",
+)
+
+
+def _merged(out: Path, totals: dict[str, Any], examples: list[dict[str, Any]]) -> dict[str, Any]:
+    """This run's puzzles over the results already in ``out`` (each puzzle keeps the
+    record of the run that tested it)."""
+    try:
+        old = json.loads(out.read_text())
+    except (OSError, ValueError):
+        old = {}
+    kept = {p: t for p, t in old.get("totals", {}).items() if p not in totals and "run" in t}
+    old_examples = [e for e in old.get("examples", []) if e.get("puzzle") in kept]
+    return {"totals": {**kept, **totals}, "examples": old_examples + examples}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cases", type=int, default=10_000, help="cases per puzzle")
@@ -473,6 +490,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--puzzles", default=",".join(PUZZLES))
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "fuzz.json")
+    parser.add_argument(
+        "--merge",
+        action="store_true",
+        help="keep the other puzzles' results already in --out (puzzles run at different times)",
+    )
     args = parser.parse_args(argv)
     puzzles = [p for p in args.puzzles.split(",") if p]
     cases = [make_case(p, i, args.seed) for i in range(args.cases) for p in puzzles]
@@ -528,48 +550,43 @@ def main(argv: list[str] | None = None) -> int:
                     )
             if done % 200 == 0:
                 print(f"{done}/{len(cases)} cases, {time.monotonic() - began:.0f} s", flush=True)
-    kinds = (
-        "tracebacks",
-        "hangs",
-        "bad_json",
-        "wrong_answers",
-        "timeout_overshoots",
-        "slow_ctrl_c",
-        "bad_exit",
-    )
-    report = {
-        "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        "package_version": smtpuzzles.__version__,
-        "z3_version": z3.get_version_string(),
-        "machine": machine(),
+    kinds = KINDS
+    run = {
+        **_harness.environment(),
         "jobs": args.jobs,
         "seed": args.seed,
         "cases_per_puzzle": args.cases,
         "wall_s": round(time.monotonic() - began, 1),
         "prompt_s": PROMPT_S,
         "startup_s": round(startup, 3),
-        "totals": {
-            p: {
-                **{k: totals[p][k] for k in ("cases", *kinds)},
-                "timeout_runs": totals[p]["timeout_runs"],
-                "max_overshoot_s": round(worst[p]["overshoot_s"], 3),
-                "ctrl_c_runs": totals[p]["ctrl_c_runs"],
-                "max_ctrl_c_to_end_s": round(worst[p]["ctrl_c_s"], 3),
-                "checked_runs": totals[p]["checked_runs"],
-                "unchecked_answers": totals[p]["unchecked_answers"],
-                "exit_codes": {
-                    k[5:]: v for k, v in sorted(totals[p].items()) if k.startswith("exit_")
-                },
-            }
-            for p in puzzles
-        },
-        "examples": examples,
     }
+    totals_now = {
+        p: {
+            **{k: totals[p][k] for k in ("cases", *kinds)},
+            "timeout_runs": totals[p]["timeout_runs"],
+            "max_overshoot_s": round(worst[p]["overshoot_s"], 3),
+            "ctrl_c_runs": totals[p]["ctrl_c_runs"],
+            "max_ctrl_c_to_end_s": round(worst[p]["ctrl_c_s"], 3),
+            "checked_runs": totals[p]["checked_runs"],
+            "unchecked_answers": totals[p]["unchecked_answers"],
+            "exit_codes": {k[5:]: v for k, v in sorted(totals[p].items()) if k.startswith("exit_")},
+            "run": run,
+        }
+        for p in puzzles
+    }
+    report = (
+        _merged(args.out, totals_now, examples)
+        if args.merge
+        else {
+            "totals": totals_now,
+            "examples": examples,
+        }
+    )
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, indent=1) + "\n")
-    bad = sum(report["totals"][p][k] for p in puzzles for k in kinds)
+    bad = sum(report["totals"][p][k] for p in puzzles for k in KINDS)
     for p in puzzles:
-        line = ", ".join(f"{k} {report['totals'][p][k]}" for k in ("cases", *kinds))
+        line = ", ".join(f"{k} {report['totals'][p][k]}" for k in ("cases", *KINDS))
         print(f"{p}: {line}")
     print(f"written {args.out}")
     return 1 if bad else 0

@@ -27,7 +27,7 @@ from .formats.puzzlink import looks_like_url, parse_url
 from .puzzle import KINDS, Formula, Puzzle, Request, Source, puzzle_class
 from .result import Outcome, Result, Status
 from .solving import Budget, Interrupted, MemoryLimitExceeded, parse_timeout
-from .sources import read_source
+from .sources import path_exists, read_source
 
 if TYPE_CHECKING:
     from .puzzles.floodit.puzzle import FloodIt
@@ -102,9 +102,9 @@ def _read(source: str | Path) -> tuple[str, str, bool]:
         raise InputError(f"expected a path, a text or a URL, not {type(source).__name__}")
     if "\n" in source.strip():
         return source, "<text>", False
-    if looks_like_url(source) and not Path(source).exists():
+    if looks_like_url(source) and not path_exists(source):
         return source.strip(), "<url>", True
-    if source == "-" or Path(source).exists() or _looks_like_path(source):
+    if source == "-" or path_exists(source) or _looks_like_path(source):
         text, name = read_source(source)
         return text, name, False
     return source, "<text>", False

@@ -32,6 +32,7 @@ from ..solving import (
     parse_memory,
     parse_timeout,
 )
+from ..sources import path_exists
 from .common import (
     EXIT_INTERRUPTED,
     EXIT_LIMIT,
@@ -52,7 +53,7 @@ def _source(source: str) -> str | Path:
     """A path stays a path even when it holds no slash (so ``board.txt`` is a file)."""
     from ..formats.puzzlink import looks_like_url
 
-    if looks_like_url(source) and not Path(source).exists():
+    if looks_like_url(source) and not path_exists(source):
         return source
     return Path(source)
 

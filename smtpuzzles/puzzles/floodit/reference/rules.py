@@ -57,9 +57,20 @@ def loose_bound(g: ClusterGraph) -> int:
 
 
 def reference_formula(g: ClusterGraph, horizon: int) -> ReferenceFormula:
-    """color-flood-rs's formula for a solution of exactly ``horizon`` moves."""
-    colours = [z3.Int(f"colour_t{t}") for t in range(horizon)]
-    flooded = [[z3.Bool(f"flooded_c{i}_t{t}") for t in range(horizon + 1)] for i in range(len(g))]
+    """color-flood-rs's formula for a solution of exactly ``horizon`` moves.
+
+    Built in plain loops into local lists: when the deadline stops the building, the
+    caught traceback keeps this frame, and so the terms made so far, alive (see
+    ``solving.hold``); a comprehension's half-built list would be freed term by term
+    while the exception unwinds, which takes long on large boards."""
+    colours: list[z3.ArithRef] = []
+    for t in range(horizon):
+        colours.append(z3.Int(f"colour_t{t}"))
+    flooded: list[list[z3.BoolRef]] = []
+    for i in range(len(g)):
+        flooded.append([])
+        for t in range(horizon + 1):
+            flooded[i].append(z3.Bool(f"flooded_c{i}_t{t}"))
     asserts: list[z3.BoolRef] = []
     for colour in colours:  # every colour in its range
         asserts += [colour >= 0, colour < g.n_colours]

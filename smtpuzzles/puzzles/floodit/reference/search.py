@@ -23,6 +23,7 @@ from ....solving import (
     TimeUp,
     check,
     deadline,
+    hold,
 )
 from ..check import check_solution, replay_lenient
 from ..model import Board, cluster_graph
@@ -55,7 +56,8 @@ def run_reference(
     try:
         with deadline(budget):
             _run_reference(board, mode, args, start, budget, print_asserts, out)
-    except TimeUp:
+    except TimeUp as exc:
+        hold(exc.__traceback__)  # the half-built formula is freed after the answer
         out.stopped = "timeout"
     except (MemoryLimitExceeded, MemoryError):
         out.stopped = "memory"
