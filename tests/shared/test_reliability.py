@@ -282,6 +282,7 @@ def test_an_input_as_output_is_refused_before_the_answer_is_printed(
 
 # -- opt: timeout is a timeout, Ctrl-C is Ctrl-C ------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def hard(tmp_path_factory: pytest.TempPathFactory) -> str:
     """A board Optimize takes far longer than these tests wait on (30x30, 8 colours; the
