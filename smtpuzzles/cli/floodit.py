@@ -11,7 +11,13 @@ import typer
 from ..output import write_output
 from ..puzzles.floodit.formats import FORMATS
 from ..puzzles.floodit.puzzle import ENCODINGS, ENGINES, FloodIt
-from ..puzzles.floodit.search import BOUND_NODES, STRATEGIES, STRATEGY
+from ..puzzles.floodit.search import (
+    AUTO_CLUSTERS_PER_COLOUR,
+    AUTO_NODES,
+    BOUND_NODES,
+    STRATEGIES,
+    STRATEGY,
+)
 from . import run
 from .common import cli_errors
 from .options import OUTPUT, SOLVING, Shared, choice, command, format_option
@@ -98,12 +104,15 @@ HORIZONS = {
     ),
     "bound_nodes": (
         Annotated[
-            int,
+            int | None,
             typer.Option(
                 "--bound-nodes",
                 min=0,
-                help="States a bounded A* search may expand to raise the lower bound before "
-                "Z3 (0 = off).",
+                show_default="auto",
+                help="States an A* search may expand before Z3: it raises the lower bound "
+                "and, when it finishes, proves the optimum itself (0 = off; auto: "
+                f"{AUTO_NODES} on boards of at most {AUTO_CLUSTERS_PER_COLOUR:g} clusters "
+                "per colour, else off).",
             ),
         ],
         BOUND_NODES,

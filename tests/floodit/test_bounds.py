@@ -20,6 +20,7 @@ from smtpuzzles.puzzles.floodit.presolve import (
     lower_bound,
     lower_bound_by_search,
     optimum_by_search,
+    shortest_by_search,
     upper_bound,
 )
 
@@ -163,6 +164,40 @@ def test_search_bound_stops_at_the_ceiling_and_never_passes_the_optimum() -> Non
             bound = lower_bound_by_search(g, limit_nodes=10**6, ceiling=ceiling)
             assert bound <= optimum, grid
             assert bound >= min(ceiling, optimum), grid
+
+
+def test_a_star_returns_a_shortest_solution_or_proves_the_ceiling() -> None:
+    """Its moves flood the board in the brute-force optimum (so playing a colour that
+    the border completes first loses nothing); with the optimum as ceiling it finds
+    nothing shorter and proves the ceiling; cut short, its bound stays admissible."""
+    rng = random.Random(23)
+    for _ in range(60):
+        grid = random_grid(rng, rng.randint(1, 6), rng.randint(1, 6), rng.randint(2, 7))
+        g = cluster_graph(grid)
+        optimum = optimum_by_bfs(grid)
+        found = shortest_by_search(g)
+        assert found.moves is not None and len(found.moves) == found.proven == optimum, grid
+        assert_solves(grid, found.moves)
+        at_ceiling = shortest_by_search(g, ceiling=optimum)
+        assert (at_ceiling.moves, at_ceiling.proven) == (None, optimum), grid
+        cut = shortest_by_search(g, limit_nodes=2)
+        assert cut.proven <= optimum, grid
+
+
+def test_min_is_proven_by_a_star_on_boards_of_few_clusters_per_colour() -> None:
+    """10x10 with 15 colours: the default A* finishes and proves the optimum without a
+    probe; with ``bound_nodes=0`` Z3 proves the same length."""
+    from smtpuzzles.puzzles.floodit.generate import random_board
+    from smtpuzzles.puzzles.floodit.search import run_mode
+
+    board = random_board(10, 10, 15, seed=1002)
+    by_a_star = run_mode(board, "min")
+    assert (by_a_star.status, by_a_star.proven_by, by_a_star.stats.checks) == ("optimal", "A*", 0)
+    by_z3 = run_mode(board, "min", bound_nodes=0)
+    assert (by_z3.status, by_z3.proven_by) == ("optimal", "z3")
+    assert by_a_star.moves is not None and by_z3.moves is not None
+    assert len(by_a_star.moves) == len(by_z3.moves)
+    assert is_flooded(replay(board.grid, by_a_star.moves)[0])
 
 
 @pytest.mark.slow

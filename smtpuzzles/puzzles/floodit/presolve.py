@@ -11,6 +11,8 @@ search below evaluates thousands of them.
 - :func:`greedy_moves`: a quick playout, the safe fallback.
 - :func:`optimum_by_search`: exact A* with the same heuristic (small boards, tests).
 - :func:`lower_bound_by_search`: a bounded A* run, a stronger lower bound.
+- :func:`shortest_by_search`: a bounded A* run that returns a shortest solution when it
+  finishes, which proves the optimum without a solver.
 
 A bitset of cluster i's neighbours is a number as long as i bits, so the bitsets of a
 graph take memory quadratic in its clusters. Graphs of more than :data:`BITSET_CLUSTERS`
@@ -99,13 +101,15 @@ def _puchert(bits: _Bits, flooded: int, border: int) -> int:
     """
     moves = 0
     everything = bits.everything
+    of_colour = bits.of_colour
+    neighbours = bits.neighbours
     while flooded != everything:
+        outside = everything & ~(flooded | border)
         completed = 0
         count = 0
-        for mask in bits.of_colour:
-            left = mask & ~flooded
-            if left and not left & ~border:
-                completed |= left
+        for mask in of_colour:  # complete: unflooded clusters all on the border
+            if mask & border and not mask & outside:
+                completed |= mask & border
                 count += 1
         if count:
             moves += count
@@ -116,7 +120,11 @@ def _puchert(bits: _Bits, flooded: int, border: int) -> int:
         else:
             raise ValueError("the flood cannot reach every cluster: is the graph connected?")
         flooded |= absorbed
-        border = (border | bits.spread(absorbed)) & ~flooded
+        while absorbed:  # bits.spread, inlined: this loop is most of every A* search
+            low = absorbed & -absorbed
+            border |= neighbours[low.bit_length() - 1]
+            absorbed ^= low
+        border &= ~flooded
     return moves
 
 
@@ -229,6 +237,26 @@ def _flood(bits: _Bits, flooded: int, border: int, colour_mask: int) -> tuple[in
     return flooded, (border | bits.spread(absorbed)) & ~flooded
 
 
+def _moves_worth_trying(bits: _Bits, flooded: int, border: int) -> list[tuple[int, int]]:
+    """The moves a search needs to try from a flooded set: ``(index, mask)`` of each
+    colour on the border, or only the first colour whose every unflooded cluster is on
+    the border, when there is one.
+
+    Why that one move is enough: some shortest solution plays it now. Flooding is
+    monotone (a larger flooded set stays at least as large after the same move), and
+    that colour's clusters can only be taken by a move of its colour, which takes all
+    of them at once from here; so moving its first move in any solution to the front
+    floods at least as much after every later move, and the solution is no longer.
+    """
+    moves = []
+    for i, mask in enumerate(bits.of_colour):
+        if border & mask:
+            if not mask & ~flooded & ~border:
+                return [(i, mask)]
+            moves.append((i, mask))
+    return moves
+
+
 def _colour_index(g: ClusterGraph) -> list[int]:
     """The colour behind each entry of ``_Bits.of_colour`` (colours in use only)."""
     return sorted(set(g.colours))
@@ -303,9 +331,7 @@ def upper_bound(g: ClusterGraph, width: int = 20, budget_s: float | None = None)
         depth += 1
         seen: dict[int, tuple[int, int, _Node]] = {}
         for node in beam:
-            for i, mask in enumerate(bits.of_colour):
-                if not node.border & mask:
-                    continue
+            for i, mask in _moves_worth_trying(bits, node.flooded, node.border):
                 flooded, border = _flood(bits, node.flooded, node.border, mask)
                 if flooded in seen:
                     continue
@@ -329,7 +355,8 @@ def optimum_by_search(g: ClusterGraph, limit_nodes: int | None = None) -> int | 
     oracle independent of any SMT encoding. Returns ``None`` once more than
     ``limit_nodes`` states have been expanded.
     """
-    return _a_star(g, limit_nodes)[0]
+    moves = _a_star(g, limit_nodes).moves
+    return None if moves is None else len(moves)
 
 
 def lower_bound_by_search(
@@ -347,8 +374,32 @@ def lower_bound_by_search(
     ``ceiling`` (the length of a known solution: then that length is optimal), or
     when ``budget_s`` seconds have passed.
     """
-    optimum, proven = _a_star(g, limit_nodes, ceiling, budget_s)
-    return optimum if optimum is not None else proven
+    return _a_star(g, limit_nodes, ceiling, budget_s).proven
+
+
+@dataclass
+class SearchResult:
+    """What a bounded A* run ended with."""
+
+    moves: list[int] | None  #: a shortest solution, when the search finished below the ceiling
+    proven: int  #: a proven lower bound on the optimum (the optimum when ``moves`` is set)
+    expanded: int  #: states expanded
+
+
+def shortest_by_search(
+    g: ClusterGraph,
+    limit_nodes: int | None = None,
+    ceiling: int | None = None,
+    budget_s: float | None = None,
+) -> SearchResult:
+    """A* for a shortest solution shorter than ``ceiling`` (the length of one in hand),
+    within ``limit_nodes`` expanded states and ``budget_s`` seconds.
+
+    ``moves`` is an optimal solution when the search found one; otherwise ``proven`` is
+    the lower bound the search reached (``ceiling`` itself when it proved that nothing
+    shorter exists). States whose estimate reaches ``ceiling`` are never queued.
+    """
+    return _a_star(g, limit_nodes, ceiling, budget_s)
 
 
 def _a_star(
@@ -356,13 +407,15 @@ def _a_star(
     limit_nodes: int | None,
     ceiling: int | None = None,
     budget_s: float | None = None,
-) -> tuple[int | None, int]:
-    """A* from the start: (the optimum or ``None`` past the limit, a proven lower bound)."""
+) -> SearchResult:
+    """A* from the start over the moves :func:`_moves_worth_trying` keeps."""
     began = time.monotonic()
     bits = _bits(g)
+    colours = _colour_index(g)
     start = 1 << g.start
     border = bits.border(start)
     best_cost = {start: 0}
+    came_from: dict[int, tuple[int, int]] = {}  #: state -> (state before, colour index)
     queue = [(_puchert(bits, start, border), 0, start, border)]  # (f, -g, set, border)
     proven = queue[0][0]
     expanded = 0
@@ -370,25 +423,32 @@ def _a_star(
         estimate, negative_cost, flooded, border = queue[0]
         proven = max(proven, estimate)  # the least f in the queue bounds the optimum
         if ceiling is not None and proven >= ceiling:
-            return None, proven
+            return SearchResult(None, proven, expanded)
         heapq.heappop(queue)
         cost = -negative_cost
         if flooded == bits.everything:
-            return cost, cost
+            moves = []
+            while flooded != start:
+                flooded, i = came_from[flooded]
+                moves.append(colours[i])
+            return SearchResult(moves[::-1], cost, expanded)
         if cost > best_cost.get(flooded, cost):
             continue  # a stale entry: this set was reached more cheaply since
         expanded += 1
         if limit_nodes is not None and expanded > limit_nodes:
-            return None, proven
+            return SearchResult(None, proven, expanded)
         if budget_s is not None and expanded % 256 == 0:
             if time.monotonic() - began > budget_s:
-                return None, proven
-        for mask in bits.of_colour:
-            if not border & mask:
-                continue
+                return SearchResult(None, proven, expanded)
+        for i, mask in _moves_worth_trying(bits, flooded, border):
             child, child_border = _flood(bits, flooded, border, mask)
             if cost + 1 < best_cost.get(child, cost + 2):
+                estimate = cost + 1 + _puchert(bits, child, child_border)
+                if ceiling is not None and estimate >= ceiling:
+                    continue  # cannot beat the solution in hand
                 best_cost[child] = cost + 1
-                estimate = _puchert(bits, child, child_border)
-                heapq.heappush(queue, (cost + 1 + estimate, -cost - 1, child, child_border))
+                came_from[child] = (flooded, i)
+                heapq.heappush(queue, (estimate, -cost - 1, child, child_border))
+    if ceiling is not None:  # every state below the ceiling was expanded
+        return SearchResult(None, max(proven, ceiling), expanded)
     raise AssertionError("unreachable: every board can be flooded")

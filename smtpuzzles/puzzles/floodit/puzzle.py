@@ -169,7 +169,7 @@ class FloodIt(Puzzle):
             lines.append(f"search range: {derived[0]}..{derived[1]} (color-flood-rs's bisection)")
         elif derived is not None:
             lines.append(
-                f"bounds: {derived[0]}..{derived[1]} (lower bound .. heuristic playout), "
+                f"bounds: {derived[0]}..{derived[1]} (lower bound .. shortest play, before Z3), "
                 f"search {strategy}"
             )
         lo = "?" if out.lower_bound is None else out.lower_bound
@@ -182,6 +182,8 @@ class FloodIt(Puzzle):
             )
         elif proven_by == "z3":
             lines.append("proven by: Z3 (no solution one move shorter)")
+        elif proven_by == "A*":
+            lines.append("proven by: A* (exhaustive under an admissible bound), no SMT probe")
         moves = result.answer
         lines.append(f"moves: {moves_text(moves)}")
         lines.append(f"length: {'-' if moves is None else len(moves)}")

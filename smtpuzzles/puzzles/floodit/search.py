@@ -33,7 +33,7 @@ from ...solving import (
 )
 from .check import check_solution
 from .model import Board, ClusterGraph, cluster_graph
-from .presolve import lower_bound, lower_bound_by_search, upper_bound
+from .presolve import lower_bound, shortest_by_search, upper_bound
 from .rules import FloodFormula
 
 T = TypeVar("T")
@@ -60,12 +60,17 @@ WIDE_BUDGET_S = 10.0
 STRATEGIES = ("downward", "mixed")
 STRATEGY = "downward"
 
-#: States a bounded A* search expands to raise the lower bound before any SMT probe
-#: (``--bound-nodes``; 0 turns it off). When the bound meets the playout's length the
-#: optimum is proven without Z3. Off by default: it proves some optima without Z3 but
-#: costs more than it saves, as this A* in Python expands few states a second
-#: (docs/decisions.md).
-BOUND_NODES = 0
+#: States a bounded A* search expands before any SMT probe (``--bound-nodes``; 0 turns
+#: it off, ``None`` is the default below). It raises the lower bound, and when it
+#: finishes it proves the optimum without Z3 (its solution, or nothing shorter than the
+#: playout). ``None``: :data:`AUTO_NODES` on boards of at most
+#: :data:`AUTO_CLUSTERS_PER_COLOUR` clusters per colour, else off. There the A* (with the
+#: move that completes a colour played at once) finishes in a few thousand states, while
+#: Z3's probes above the optimum are slow; on boards of more clusters per colour it
+#: rarely finishes and only costs time (figures: docs/decisions.md).
+BOUND_NODES: int | None = None
+AUTO_NODES = 20_000
+AUTO_CLUSTERS_PER_COLOUR = 7.5
 
 #: Conflicts after which a probe moves to the formula with the flood rule as clauses
 #: (0: never). Easy boards' unsat probes end far below it and keep the compact formula,
@@ -96,7 +101,7 @@ class Outcome(result.Outcome):
     elapsed_s: float = 0.0
     strategy: str = ""  #: how min/search walked the horizons: "upward" or "binary"
     derived: tuple[int, int] | None = None  #: LO..HI that min/search started from
-    proven_by: str | None = None  #: what proved the optimum: "bounds" or "z3"
+    proven_by: str | None = None  #: what proved the optimum: "bounds", "A*" or "z3"
     smtlib: str | None = None
     clusters: int | None = None  #: clusters of the board (None: stopped before counting)
     #: The search behind the outcome, kept alive with it: freeing a large solver takes Z3
@@ -132,7 +137,7 @@ class Search:
         timeout_s: float | None = None,
         counting: bool = True,
         mode: str = "min",
-        bound_nodes: int = BOUND_NODES,
+        bound_nodes: int | None = BOUND_NODES,
         strategy: str = STRATEGY,
         presolve: str = "full",
         graph: ClusterGraph | None = None,
@@ -143,7 +148,6 @@ class Search:
         self.presolve = presolve
         self.opt_horizon = 0  #: the horizon ``opt`` minimised within
         self.board = board
-        self.bound_nodes = bound_nodes
         self.strategy = strategy
         self.start = start
         self.engine = engine
@@ -152,6 +156,10 @@ class Search:
         self.outcome = Outcome(mode=mode)
         self.graph: ClusterGraph = graph or cluster_graph(board.grid, start)
         self.outcome.clusters = len(self.graph)
+        if bound_nodes is None:
+            few = len(self.graph) <= AUTO_CLUSTERS_PER_COLOUR * self.graph.n_colours
+            bound_nodes = AUTO_NODES if few else 0
+        self.bound_nodes = bound_nodes
         self._formula: FloodFormula | None = None
         self.clauses = False  #: build the flood rule as clauses (see :meth:`probe`)
         self.lb = lower_bound(self.graph) if presolve == "full" else 0
@@ -296,15 +304,24 @@ class Search:
         return True
 
     def raise_lower_bound(self, ceiling: int) -> None:
-        """Raise the lower bound with a bounded A* search, up to ``ceiling`` at most."""
+        """Run a bounded A* below ``ceiling``: it raises the lower bound and, when it
+        finishes, proves the optimum without a solver (its solution, or the ceiling)."""
         if self.bound_nodes <= 0 or self.lb >= ceiling:
             return
         left = self.budget.remaining()
-        found = lower_bound_by_search(
+        found = shortest_by_search(
             self.graph, self.bound_nodes, ceiling, None if left is None else left / 4
         )
-        self.lb_without_z3 = max(self.lb_without_z3, min(found, ceiling))
+        self.outcome.notes.append(
+            f"A*: {found.expanded} states expanded below {ceiling} moves"
+            + (", finished" if found.moves is not None or found.proven >= ceiling else "")
+        )
+        if found.moves is not None:
+            self.accept(found.moves)
+        self.lb_without_z3 = max(self.lb_without_z3, min(found.proven, ceiling))
         self.prove_at_least(self.lb_without_z3)
+        if self.outcome.moves is not None and self.lb >= len(self.outcome.moves):
+            self.outcome.proven_by = "A*"
 
     def finish_optimal(self) -> None:
         assert self.outcome.moves is not None
@@ -365,6 +382,8 @@ class Search:
             self.accept(play)
             hi = len(play)
         self.raise_lower_bound(hi + (0 if known else 1))
+        if self.outcome.moves is not None and len(self.outcome.moves) <= hi:
+            known, hi = True, len(self.outcome.moves)  # A* may have found a shorter one
         lo = max(lo, self.lb)
         if lo > hi:
             self.outcome.status = "unsat"
@@ -386,6 +405,7 @@ class Search:
             return
         hi = len(self.playout(widen=True))
         self.raise_lower_bound(hi)
+        hi = len(self.outcome.moves or [])  # A* may have found a shorter one
         self.outcome.derived = (self.lb, hi)
         self.least(self.lb, hi, True)
         self.finish_optimal()
@@ -472,7 +492,7 @@ def run_mode(
     timeout_s: float | None = None,
     counting: bool = True,
     print_asserts: bool = False,
-    bound_nodes: int = BOUND_NODES,
+    bound_nodes: int | None = BOUND_NODES,
     strategy: str = STRATEGY,
     presolve: str = "full",
     graph: ClusterGraph | None = None,

@@ -1,0 +1,259 @@
+"""Flood-It `min` beside ColorFill's optimal A* on five board families, in one run:
+CPU seconds per family, their ratio, and every length checked against the other
+solver's and against the known optimum.
+
+Families: the first pc19 boards (14x14, 6 colours); random boards of 14x14 with 8
+colours, 12x12 with 12 and 10x10 with 15 (``floodit generate``'s generator, seeds
+1000, 1001, ...); the 99problems boards. ColorFill (smack42/ColorFill, Java, Puchert's
+heuristic) is not shipped: pass a checkout of its source with ``--colorfill``; it is
+compiled with javac into a temporary folder and solves each family's boards in one JVM,
+as its own ``-benchmark`` mode does (CPU from the JVM's rusage, start-up and JIT
+included). smtpuzzles is measured two ways: each board as its own process (as a user
+runs it: start-up and imports included) and all of a family's boards in one process
+(the way the A* tools are run; the per-board CPU excludes the one start-up).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import _floodit
+import _harness
+from floodit_peer_astar import build
+
+from smtpuzzles import api
+from smtpuzzles.puzzles.floodit.generate import random_board
+from smtpuzzles.puzzles.floodit.model import DIGITS
+
+FAMILIES = ("pc19", "r14c8", "r12c12", "r10c15", "99problems")
+RANDOM = {"r14c8": (14, 8), "r12c12": (12, 12), "r10c15": (10, 15)}
+FIRST_SEED = 1000
+_MS = re.compile(r"^(\d+)\s.*\smilliSeconds=(\d+)\s*$")  #: a board's line in ColorFill's log
+
+
+def family_boards(family: str, data: Path, count: int, folder: Path) -> list[dict[str, Any]]:
+    """The boards of a family: grid rows, a file smtpuzzles reads, a known optimum."""
+    boards = []
+    if family in ("pc19", "99problems"):
+        if family == "pc19":
+            chosen = _floodit.pc19(data / "floodit", count)
+        else:
+            names = sorted(p.name for p in (data / "floodit" / "99problems").iterdir())
+            chosen = _floodit.problems99(data / "floodit", names[:count])
+        for b in chosen:
+            puzzle = api.load(b.path, "floodit", **_load_options(b.options))
+            rows = [list(row) for row in puzzle.board.grid]
+            boards.append({"name": b.label, "rows": rows, "known": b.known})
+    else:
+        size, colours = RANDOM[family]
+        for seed in range(FIRST_SEED, FIRST_SEED + count):
+            board = random_board(size, size, colours, seed)
+            rows = [list(row) for row in board.grid]
+            boards.append({"name": f"{family} seed {seed}", "rows": rows, "known": None})
+    for i, board in enumerate(boards):
+        path = folder / f"{family}-{i:03d}.txt"
+        path.write_text("".join("".join(DIGITS[c] for c in row) + "\n" for row in board["rows"]))
+        board["path"] = str(path)
+    return boards
+
+
+def _load_options(options: list[str]) -> dict[str, Any]:
+    """``--format lines --index N`` as :func:`smtpuzzles.api.load` takes them."""
+    given = dict(zip(options[::2], options[1::2]))
+    out: dict[str, Any] = {}
+    if "--format" in given:
+        out["format"] = given["--format"]
+    if "--index" in given:
+        out["index"] = int(given["--index"])
+    return out
+
+
+def colorfill(classes: Path, boards: list[dict[str, Any]], folder: Path, xmx: str) -> dict:
+    """Solve the boards in one JVM: lengths, per-board ms, and the JVM's CPU."""
+    dataset = folder / "colorfill.txt"
+    dataset.write_text(
+        "".join("".join(DIGITS[c + 1] for row in b["rows"] for c in row) + "\n" for b in boards)
+    )
+    command = ["java", f"-Xmx{xmx}", "-cp", str(classes), "colorfill.ui.Starter"]
+    command += ["-benchmark", str(dataset), "AStarPuchertStrategy"]
+    began = time.perf_counter()
+    with tempfile.TemporaryFile("w+") as out:
+        process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, text=True)
+        _, status, usage = os.wait4(process.pid, 0)
+        out.seek(0)
+        text = out.read()
+    ms = {int(m[1]): int(m[2]) for m in map(_MS.match, text.splitlines()) if m}
+    solutions = Path(f"{dataset}_solution_AStarPuchertStrategy.txt")
+    found = solutions.read_text().splitlines() if solutions.exists() else []
+    lengths = [len(line.strip()) if line.strip() else None for line in found]
+    return {
+        "exit": os.waitstatus_to_exitcode(status),
+        "wall_s": round(time.perf_counter() - began, 3),
+        "cpu_s": round(usage.ru_utime + usage.ru_stime, 3),
+        "peak_mb": round(usage.ru_maxrss / 1024, 1),
+        "lengths": [lengths[i] if i < len(lengths) else None for i in range(len(boards))],
+        "ms": [ms.get(i + 1) for i in range(len(boards))],
+    }
+
+
+def one_process(boards: list[dict[str, Any]], timeout: float) -> dict[str, Any]:
+    """All boards in one smtpuzzles process (this script run as a worker)."""
+    command = [sys.executable, __file__, "--worker", str(timeout)]
+    paths = "".join(b["path"] + "\n" for b in boards)
+    done = subprocess.run(command, input=paths, capture_output=True, text=True, cwd=_harness.ROOT)
+    rows = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+    return {"exit": done.returncode, "rows": rows, "stderr": done.stderr[-2000:]}
+
+
+def worker(timeout: float) -> None:
+    """Solve each board named on standard input; one JSON line per board."""
+    from smtpuzzles import api
+    from smtpuzzles.puzzles.floodit import check
+
+    def cpu() -> float:
+        usage = resource.getrusage(resource.RUSAGE_SELF)
+        return usage.ru_utime + usage.ru_stime
+
+    for path in sys.stdin.read().split():
+        puzzle = api.load(Path(path), "floodit")
+        began = cpu()
+        result = api.solve(puzzle, "min", timeout=timeout)
+        spent = cpu() - began
+        moves = result.answer
+        grid = [list(row) for row in puzzle.board.grid]
+        problems = check.problems(grid, moves, (0, 0)) if moves is not None else []
+        row = {
+            "status": str(result.status),
+            "length": None if moves is None else len(moves),
+            "cpu_s": round(spent, 4),
+            "problems": problems[:3],
+        }
+        print(json.dumps(row), flush=True)
+
+
+def compare(
+    family: str,
+    boards: list[dict[str, Any]],
+    peer: dict[str, Any] | None,
+    timeout: float,
+    jobs: int,
+) -> dict[str, Any]:
+    """One family: both solvers, both smtpuzzles measures, and the checks."""
+    processes = _harness.run_all(
+        [
+            (lambda b=b: _harness.solve(b["path"], ["floodit", "min"], timeout, "process"))
+            for b in boards
+        ],
+        jobs,
+    )
+    batch = one_process(boards, timeout)
+    rows = []
+    for i, board in enumerate(boards):
+        run = processes[i]
+        answer = run.answer or {}
+        inside = batch["rows"][i] if i < len(batch["rows"]) else {}
+        rows.append(
+            {
+                "board": board["name"],
+                "known": board["known"],
+                "colorfill_length": peer["lengths"][i] if peer else None,
+                "colorfill_ms": peer["ms"][i] if peer else None,
+                "process_status": answer.get("status", "error"),
+                "process_length": answer.get("length"),
+                "process_cpu_s": round(run.cpu_s, 3),
+                "process_wall_s": round(run.wall_s, 3),
+                "process_peak_mb": round(run.peak_mb, 1),
+                "one_process_status": inside.get("status"),
+                "one_process_length": inside.get("length"),
+                "one_process_cpu_s": inside.get("cpu_s"),
+                "problems": inside.get("problems", []),
+            }
+        )
+    return {"family": family, "summary": summarise(rows, peer), "colorfill": peer, "rows": rows}
+
+
+def summarise(rows: list[dict[str, Any]], peer: dict[str, Any] | None) -> dict[str, Any]:
+    """Totals, ratios (smtpuzzles CPU over ColorFill's) and disagreements."""
+    proven = [r for r in rows if r["process_status"] == "optimal"]
+    wrong = 0
+    for r in rows:
+        lengths = {r["known"], r["colorfill_length"]} - {None}
+        for status, length in (
+            (r["process_status"], r["process_length"]),
+            (r["one_process_status"], r["one_process_length"]),
+        ):
+            if status == "optimal" and any(length != x for x in lengths):
+                wrong += 1
+        wrong += bool(r["problems"])
+    process_cpu = sum(r["process_cpu_s"] for r in rows)
+    batch_cpu = sum(r["one_process_cpu_s"] or 0 for r in rows)
+    peer_cpu = peer["cpu_s"] if peer else None
+    return {
+        "boards": len(rows),
+        "proven_optimal": len(proven),
+        "proven_one_process": sum(r["one_process_status"] == "optimal" for r in rows),
+        "colorfill_solved": sum(r["colorfill_length"] is not None for r in rows),
+        "wrong": wrong,
+        "process_cpu_s": round(process_cpu, 2),
+        "one_process_cpu_s": round(batch_cpu, 2),
+        "colorfill_cpu_s": peer_cpu,
+        "ratio_process": round(process_cpu / peer_cpu, 2) if peer_cpu else None,
+        "ratio_one_process": round(batch_cpu / peer_cpu, 2) if peer_cpu else None,
+        "max_process_cpu_s": max((r["process_cpu_s"] for r in rows), default=None),
+    }
+
+
+def main() -> None:
+    parser = _harness.common_arguments(__doc__, "")
+    parser.add_argument("--colorfill", type=Path, help="ColorFill checkout (else smtpuzzles only)")
+    parser.add_argument("--families", default=",".join(FAMILIES), help="comma-separated")
+    parser.add_argument("--count", type=int, default=50, help="random boards per family")
+    parser.add_argument("--pc19", type=int, default=100, help="first pc19 boards")
+    parser.add_argument("--problems", type=int, default=99, help="first 99problems boards")
+    parser.add_argument("--xmx", default="8g", help="ColorFill's Java heap")
+    parser.set_defaults(timeout=120.0)
+    args = parser.parse_args()
+    counts = {"pc19": args.pc19, "99problems": args.problems}
+    results = []
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        classes = None
+        if args.colorfill:
+            classes = folder / "classes"
+            build(args.colorfill, classes)
+        for family in args.families.split(","):
+            boards = family_boards(family, args.data, counts.get(family, args.count), folder)
+            peer = colorfill(classes, boards, folder, args.xmx) if classes else None
+            results.append(compare(family, boards, peer, args.timeout, args.jobs))
+            print(family, results[-1]["summary"], file=sys.stderr, flush=True)
+    _harness.write(
+        "floodit_peers",
+        args.out,
+        {
+            "settings": {
+                "timeout_s": args.timeout,
+                "jobs": args.jobs,
+                "random_boards": args.count,
+                "first_seed": FIRST_SEED,
+                "pc19": args.pc19,
+                "problems": args.problems,
+            },
+            "families": results,
+        },
+    )
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 3 and sys.argv[1] == "--worker":
+        worker(float(sys.argv[2]))
+    else:
+        main()
