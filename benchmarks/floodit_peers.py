@@ -109,7 +109,10 @@ def one_process(boards: list[dict[str, Any]], timeout: float) -> dict[str, Any]:
     """All boards in one smtpuzzles process (this script run as a worker)."""
     command = [sys.executable, __file__, "--worker", str(timeout)]
     paths = "".join(b["path"] + "\n" for b in boards)
-    done = subprocess.run(command, input=paths, capture_output=True, text=True, cwd=_harness.ROOT)
+    env = {**os.environ, "PYTHONPATH": str(_harness.ROOT)}  # this checkout, as `-m` runs
+    done = subprocess.run(
+        command, input=paths, capture_output=True, text=True, cwd=_harness.ROOT, env=env
+    )
     rows = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
     return {"exit": done.returncode, "rows": rows, "stderr": done.stderr[-2000:]}
 
