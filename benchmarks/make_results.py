@@ -234,6 +234,68 @@ def floodit_peer_astar(d: dict[str, Any]) -> str:
     )
 
 
+_FAMILY = {
+    "pc19": "pc19, first boards (14x14, 6 colours)",
+    "r14c8": "random 14x14, 8 colours",
+    "r12c12": "random 12x12, 12 colours",
+    "r10c15": "random 10x10, 15 colours",
+    "99problems": "99problems (12x12 to 20x20, 6 to 10 colours)",
+}
+
+
+def floodit_peers(d: dict[str, Any]) -> str:
+    head = ["family", "boards", "proven optimal", "ColorFill solved", "wrong"]
+    head += ["ColorFill CPU s", "smtpuzzles CPU s, a process per board", "ratio"]
+    head += ["smtpuzzles CPU s, one process", "ratio"]
+    rows = []
+    for f in d["families"]:
+        s = f["summary"]
+        rows.append(
+            [_FAMILY.get(f["family"], f["family"]), s["boards"], s["proven_optimal"]]
+            + [s["colorfill_solved"], s["wrong"], _s(s["colorfill_cpu_s"], 1)]
+            + [_s(s["process_cpu_s"], 1), _ratio(s["ratio_process"])]
+            + [_s(s["one_process_cpu_s"], 1), _ratio(s["ratio_one_process"])]
+        )
+    return _table(head, rows) + (
+        "\n\n`min` against ColorFill's optimal A* (Puchert's heuristic), both on the same "
+        "boards in the same run; ratio: smtpuzzles' CPU over ColorFill's (below 1: "
+        "smtpuzzles is faster). ColorFill solves a family in one JVM, start-up and JIT "
+        "included; smtpuzzles once as a process per board (start-up and imports in every "
+        "board) and once with all boards in one process. wrong: a length called optimal "
+        "that differs from ColorFill's or from the known optimum, or an answer the checker "
+        f"rejects. {d['settings']['timeout_s']:g} s per board."
+    )
+
+
+def _ratio(value: float | None) -> str:
+    return "-" if value is None else f"{value:.1f}x"
+
+
+def fuzz(d: dict[str, Any]) -> str:
+    kinds = ["tracebacks", "hangs", "bad_json", "wrong_answers", "timeout_overshoots"]
+    kinds += ["slow_ctrl_c", "bad_exit"]
+    head = ["puzzle", "cases", *[k.replace("_", " ") for k in kinds]]
+    head += ["`--timeout` runs", "latest end past the limit", "Ctrl-C runs", "answers checked"]
+    rows = []
+    for name, t in d["totals"].items():
+        rows.append(
+            [name, t["cases"], *[t[k] for k in kinds], t["timeout_runs"]]
+            + [f"{t['max_overshoot_s']:.2f} s", t["ctrl_c_runs"], t["checked_runs"]]
+        )
+    runs = {p: t["run"] for p, t in d["totals"].items()}
+    said = "; ".join(
+        f"{p}: commit {r.get('commit')}, {r['jobs']} at once, seed {r['seed']}, "
+        f"{r['wall_s'] / 60:.0f} min"
+        for p, r in runs.items()
+    )
+    return _table(head, rows) + (
+        "\n\nEach case is one process on a random or shipped puzzle, often mutated, with "
+        "random options, a `--timeout` in most, a `--memory` cap or a Ctrl-C in some. A "
+        f"limit is honoured when the process ends within {d['prompt_s']:g} s of it, start-up "
+        f"included. Runs: {said}."
+    )
+
+
 def limits(d: dict[str, Any]) -> str:
     head = ["case", "`--timeout`", "`--memory`", "runs", "latest end past the limit", "peak MB"]
     head += ["held"]
@@ -261,7 +323,9 @@ RENDER: dict[str, tuple[str, Callable[[dict[str, Any]], str]]] = {
     "nurikabe_janko_distance": ("Nurikabe: the janko corpus", nurikabe_janko_distance),
     "nurikabe_connectivity": ("Nurikabe: distance against lazy", nurikabe_connectivity),
     "koburin_janko": ("Koburin: the janko corpus", koburin_janko),
+    "floodit_peers": ("Flood-It: five families beside ColorFill", floodit_peers),
     "limits": ("Time and memory limits", limits),
+    "fuzz": ("Fuzzing the command line", fuzz),
 }
 
 
