@@ -28,7 +28,6 @@ from typing import Any
 
 import _floodit
 import _harness
-from floodit_peer_astar import build
 
 from smtpuzzles import api
 from smtpuzzles.puzzles.floodit.generate import random_board
@@ -38,6 +37,17 @@ FAMILIES = ("pc19", "r14c8", "r12c12", "r10c15", "99problems")
 RANDOM = {"r14c8": (14, 8), "r12c12": (12, 12), "r10c15": (10, 15)}
 FIRST_SEED = 1000
 _MS = re.compile(r"^(\d+)\s.*\smilliSeconds=(\d+)\s*$")  #: a board's line in ColorFill's log
+
+
+def build(source: Path, into: Path) -> None:
+    """Compile ColorFill's sources (and the jars its UI needs) into `into`."""
+    jars = os.pathsep.join(str(p) for p in sorted((source / "lib").glob("*.jar")))
+    files = [str(p) for p in sorted((source / "src").rglob("*.java"))]
+    subprocess.run(
+        ["javac", "-nowarn", "-encoding", "UTF-8", "-cp", jars, "-d", str(into), *files],
+        check=True,
+        capture_output=True,
+    )
 
 
 def family_boards(family: str, data: Path, count: int, folder: Path) -> list[dict[str, Any]]:

@@ -213,27 +213,6 @@ def koburin_janko(d: dict[str, Any]) -> str:
     )
 
 
-def floodit_peer_astar(d: dict[str, Any]) -> str:
-    s, c = d["summary"], d["colorfill"]
-    jvm = c["jvm"]
-    head = ["solver", "boards right", "median per board", "max per board", "total CPU s"]
-    head += ["peak MB"]
-    ours = [f"{s['optimal']} / {s['instances']} proven optimal"]
-    ours += [f"{_s(s['median_wall_s'])} s ({_s(s.get('median_cpu_s'))} s CPU)"]
-    ours += [f"{_s(s['max_wall_s'])} s", _s(s.get("total_cpu_s"), 1), round(s["peak_mb"])]
-    peer = [f"{c['right']} / {d['settings']['boards']} optimal"]
-    peer += [f"{c['median_ms']} ms", f"{c['max_ms']} ms", _s(jvm["cpu_s"], 1)]
-    peer += [round(jvm["peak_mb"])]
-    rows = [["smtpuzzles `min`, a process per board", *ours]]
-    rows.append(["ColorFill A* (Puchert), one JVM for all boards", *peer])
-    return _table(head, rows) + (
-        "\n\nThe first pc19 boards, both in the same run. ColorFill is built from its source "
-        "with javac and solves the boards in one process, as its `-benchmark` mode does, so "
-        "its per-board times leave out start-up (the JVM's whole run took "
-        f"{_s(jvm['wall_s'])} s); smtpuzzles' times are whole processes."
-    )
-
-
 _FAMILY = {
     "pc19": "pc19, first boards (14x14, 6 colours)",
     "r14c8": "random 14x14, 8 colours",
@@ -318,7 +297,6 @@ RENDER: dict[str, tuple[str, Callable[[dict[str, Any]], str]]] = {
     "floodit_pc19": ("Flood-It: pc19, `min`", floodit_pc19),
     "floodit_99problems": ("Flood-It: 99problems, `min`", floodit_99problems),
     "floodit_baseline": ("Flood-It: against the baseline", floodit_baseline),
-    "floodit_peer_astar": ("Flood-It: beside an optimal A*", floodit_peer_astar),
     "floodit_ideas": ("Flood-It: each idea on and off", floodit_ideas),
     "nurikabe_janko_distance": ("Nurikabe: the janko corpus", nurikabe_janko_distance),
     "nurikabe_connectivity": ("Nurikabe: distance against lazy", nurikabe_connectivity),
