@@ -27,6 +27,7 @@ import argparse
 import json
 import os
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -266,14 +267,31 @@ class Outcome:
     problems: list[str] = field(default_factory=list)
 
 
+#: Runs without ``--timeout`` are made only on puzzles of at most this many cells (else
+#: they get a limit): a hang is a run past its limit, and a large or empty puzzle without
+#: one may rightly take minutes (an empty 74x6 Koburin does).
+NO_LIMIT_CELLS = 200
+
+_URL_SIZE = re.compile(r"\?[^/]*/(?:[^/]*/)*?(\d+)/(\d+)")
+
+
+def _cells(text: str) -> int:
+    """About how many cells the input holds: a URL's width times height, else its
+    characters (at least the cells in every format)."""
+    if text.startswith("http") and "\n" not in text.strip():
+        m = _URL_SIZE.search(text)
+        return int(m[1]) * int(m[2]) if m and len(m[1]) + len(m[2]) < 12 else len(text)
+    return len(text)
+
+
 def make_case(puzzle: str, index: int, seed: int) -> Case:
     rng = random.Random(f"{seed}:{puzzle}:{index}")
     text, fmt_argv = INPUTS[puzzle](rng)
     if rng.random() < 0.6:
         text = mutate(text, rng)
     argv, timeout = options(puzzle, rng)
-    if timeout is None and len(text) > 2000:  # a large puzzle may take long without one
-        timeout = 4.0
+    if timeout is None and (_cells(text) > NO_LIMIT_CELLS or "reference" in argv):
+        timeout = 4.0  # a large puzzle, or the slow baseline, may take long without one
         argv += ["--timeout", "4"]
     ctrl_c = round(rng.uniform(0.02, 2.5), 3) if rng.random() < 0.06 else None
     return Case(puzzle, index, [puzzle, *argv, *fmt_argv], text, timeout, ctrl_c)

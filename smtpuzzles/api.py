@@ -26,7 +26,7 @@ from .errors import InputError
 from .formats.puzzlink import looks_like_url, parse_url
 from .puzzle import KINDS, Formula, Puzzle, Request, Source, puzzle_class
 from .result import Outcome, Result, Status
-from .solving import Budget, Interrupted, MemoryLimitExceeded, parse_timeout
+from .solving import Budget, Interrupted, MemoryLimitExceeded, TimeUp, hold, parse_timeout
 from .sources import path_exists, read_source
 
 if TYPE_CHECKING:
@@ -204,6 +204,9 @@ def solve(
         outcome = Outcome(Status.UNKNOWN, stopped="interrupted")
     except (MemoryLimitExceeded, MemoryError):
         outcome = Outcome(Status.UNKNOWN, stopped="memory")
+    except TimeUp as exc:  # the deadline ended a step a puzzle does not guard itself
+        hold(exc.__traceback__)
+        outcome = Outcome(Status.UNKNOWN, stopped="timeout")
     return Result(p, mode, outcome, budget.elapsed(), count is not None, unique)
 
 

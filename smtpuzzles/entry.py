@@ -5,8 +5,11 @@ and with ``--json`` the one JSON object every run prints."""
 from __future__ import annotations
 
 import json
+import os
+import signal
 import sys
 import time
+from typing import NoReturn
 
 _STARTED = time.monotonic()
 _KINDS = ("floodit", "nurikabe", "koburin")
@@ -17,8 +20,21 @@ def main() -> None:
         from .cli import main as command_line
     except KeyboardInterrupt:
         interrupted(sys.argv[1:], time.monotonic() - _STARTED)
-        sys.exit(130)
+        end_interrupted()
     command_line()
+
+
+def end_interrupted() -> NoReturn:
+    """Exit 130 at once: further Ctrl-Cs are ignored, and the process ends without the
+    interpreter's shutdown, whose wait for a pending signal resend (see
+    ``solving.guard_interrupts``) would end it by SIGINT instead of the exit code."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(130)
 
 
 def interrupted(argv: list[str], elapsed: float) -> None:

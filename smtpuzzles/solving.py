@@ -198,11 +198,41 @@ def new_context() -> z3.Context:
     return z3.Context()
 
 
+#: The most characters of SMT-LIB handed to Z3's parser in one call (see :func:`parse_into`).
+PARSE_CHUNK_CHARS = 1 << 18
+
+
 def parse_into(solver: z3.Solver | z3.Optimize, text: str) -> None:
     """``solver.from_string(text)``, refused with :class:`MemoryLimitExceeded` when the
-    terms would not fit under the memory cap (see :func:`ensure_room`)."""
+    terms would not fit under the memory cap (see :func:`ensure_room`).
+
+    A large text goes in pieces of whole commands: Z3 parses a text in one call, during
+    which neither a time limit nor Ctrl-C can act, and a large formula takes seconds.
+    The solver keeps the declarations of earlier pieces."""
     ensure_room(_PARSE_BYTES_PER_CHAR * len(text))
-    solver.from_string(text)
+    if len(text) <= PARSE_CHUNK_CHARS or not isinstance(solver, z3.Solver):
+        solver.from_string(text)  # Optimize keeps no declarations between parses
+        return
+    for piece in _pieces(text):
+        raise_pending()
+        solver.from_string(piece)
+
+
+def _pieces(text: str) -> Iterator[str]:
+    """``text`` cut after whole top-level commands into pieces of about
+    :data:`PARSE_CHUNK_CHARS` characters (comment lines do not count parentheses)."""
+    piece: list[str] = []
+    size = depth = 0
+    for line in text.splitlines(keepends=True):
+        piece.append(line)
+        size += len(line)
+        if not line.lstrip().startswith(";"):
+            depth += line.count("(") - line.count(")")
+        if depth == 0 and size >= PARSE_CHUNK_CHARS:
+            yield "".join(piece)
+            piece, size = [], 0
+    if piece:
+        yield "".join(piece)
 
 
 def parse_terms(text: str, ctx: z3.Context | None = None) -> list[z3.BoolRef]:
@@ -368,6 +398,19 @@ def outer_running() -> bool:
     return signal.getitimer(signal.ITIMER_REAL)[0] > 0
 
 
+#: The stops (TimeUp, KeyboardInterrupt) waiting in each :func:`deadline` block, innermost
+#: last: a signal that lands in Z3's code is kept there until our code runs again.
+_pending: list[list[type[BaseException]]] = []
+
+
+def raise_pending() -> None:
+    """Raise a stop that arrived while Z3's code ran. Code that calls Z3 in a loop of long
+    C calls asks this between them: the 1 ms retry of :func:`deadline` would otherwise
+    land in Z3's code again after each call."""
+    if _pending and _pending[-1]:
+        raise _pending[-1][0]()
+
+
 @contextmanager
 def deadline(budget: Budget) -> Iterator[None]:
     """Raise :class:`TimeUp` when ``budget`` runs out inside the block, and
@@ -387,6 +430,7 @@ def deadline(budget: Budget) -> Iterator[None]:
     if not outer_running():
         _held.clear()  # what an earlier run left: freed now, at the start of this one
     pending: list[type[BaseException]] = []
+    _pending.append(pending)
 
     def deliver(frame: Any) -> None:
         if _in_z3(frame):
@@ -417,6 +461,7 @@ def deadline(budget: Budget) -> Iterator[None]:
         hold(exc.__traceback__)  # the half-built state is not freed now (see _held)
         raise
     finally:
+        _pending.remove(pending)
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous_alarm)
         signal.signal(signal.SIGINT, previous_interrupt)

@@ -84,10 +84,10 @@ def main() -> None:
         app = build_app(_named_puzzles(sys.argv[1:]))
         command = typer.main.get_command(app)
     except KeyboardInterrupt:
-        from ..entry import interrupted
+        from ..entry import end_interrupted, interrupted
 
         interrupted(sys.argv[1:], 0.0)
-        sys.exit(130)
+        end_interrupted()
     try:
         code = command.main(sys.argv[1:], prog_name="smtpuzzles", standalone_mode=False)
     except _COMMAND_LINE_ERROR as exc:

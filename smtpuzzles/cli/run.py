@@ -79,8 +79,13 @@ def solve(
     limit_memory(parse_memory(shared.memory))
     inputs = [source]
     check_outputs(shared, inputs)
-    puzzle_class(kind)  # imported before any deadline: a module is never left half made
     stops = functools.partial(_before_answer, kind, mode, source, budget, shared)
+    try:  # imported before any deadline: a module is never left half made
+        puzzle_class(kind)
+    except KeyboardInterrupt:
+        _stopped_before_answer(kind, mode, source, budget, shared, "interrupted")
+    except MemoryError:
+        _stopped_before_answer(kind, mode, source, budget, shared, "memory")
     with stops():
         puzzle = read(kind, source, shared, fmt, **(load or {}))
     options = {**(solve or {}), "presolve": shared.presolve}
@@ -108,7 +113,9 @@ def solve(
         write_questions(questions, shared.smtlib, Path(puzzle.display_name).stem)
     if shared.cnf is not None and dimacs is not None:
         write_output(shared.cnf, dimacs, shared.force)
-    report = result.report(shared.stats)
+    # The text report is built only when shown: drawing a large answer near the memory
+    # cap could fail where the JSON object still fits.
+    report = "" if shared.json else result.report(shared.stats)
     if shared.json:
         _emit(dump_json(result.to_json(shared.stats, smtlib)) + "\n", shared, inputs)
     elif shared.print_dimacs and dimacs is not None:
@@ -188,12 +195,21 @@ def _stopped_before_answer(
             "unique": None,
             "stopped": why,
             "elapsed_s": round(budget.elapsed(), 3),
-            **puzzle_class(kind).extra_json(Outcome()),
+            **_extra_json(kind),
         }
         typer.echo(dump_json(obj))
     limit = {"timeout": "time", "memory": "memory"}.get(why)
     error_line(f"{limit} limit reached before an answer" if limit else why)
     raise typer.Exit(EXIT_INTERRUPTED if why == "interrupted" else EXIT_LIMIT)
+
+
+def _extra_json(kind: str) -> dict[str, Any]:
+    """The puzzle's own keys of an answerless JSON object; none when its module could not
+    be loaded (Ctrl-C or the memory cap while importing it)."""
+    try:
+        return puzzle_class(kind).extra_json(Outcome())
+    except (KeyboardInterrupt, MemoryError, ImportError):
+        return {}
 
 
 def _dry_run(

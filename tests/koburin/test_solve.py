@@ -104,3 +104,18 @@ def test_checker_rejects_broken_answers() -> None:
     links = {(0, 1), (0, 5), (1, 6), (5, 6), (3, 4), (3, 8), (4, 9), (8, 9)}
     assert any("pieces" in p for p in problems(two, set(), links))
     assert any("order" in p for p in problems(puzzle, good.black, good.edges, good.loop()[:-1]))
+
+
+def test_a_lazy_search_with_too_many_rounds_of_cuts_goes_on_with_distances() -> None:
+    """A 70x3 grid with two numbers: separate loops form in so many ways that cuts alone
+    took minutes; after ``LAZY_ROUNDS`` rounds the distances finish it, and the answer
+    passes the checker."""
+    from smtpuzzles.puzzles.koburin.search import LAZY_ROUNDS
+
+    puzzle = parse("https://puzz.link/p?koburin/70/3/anam", "<url>")
+    outcome = solve(puzzle, connectivity="lazy")
+    assert outcome.status == "solved"
+    assert f"distances added after {LAZY_ROUNDS} rounds of cuts" in outcome.notes
+    black = outcome.solutions[0].black
+    edges = outcome.solutions[0].edges
+    assert problems(puzzle, black, edges, outcome.solutions[0].loop()) == []

@@ -30,6 +30,7 @@ from ...solving import (
     check,
     deadline,
     parse_into,
+    raise_pending,
 )
 from .check import check_solution
 from .model import Board, ClusterGraph, cluster_graph
@@ -583,7 +584,16 @@ def optimize_problem(
     script = formula.script(horizon, False, [*title, OPTIMIZE_NOTE])
     before = [f"(ite done_t{t} 0 1)" for t in range(horizon)]
     script.commands = [f"(minimize {plus(before)})"]
-    parse_into(opt, script.body() + "\n".join(script.commands))
+    # Optimize keeps no declarations from one parse to the next, so the text goes to a
+    # solver in pieces (which a time limit or Ctrl-C can stop) and on from there.
+    helper = z3.Solver()
+    parse_into(helper, script.body())
+    for i, term in enumerate(helper.assertions()):
+        if i % 1000 == 0:
+            raise_pending()
+        opt.add(term)
+    moves = [z3.If(z3.Bool(f"done_t{t}"), 0, 1) for t in range(horizon)]
+    opt.minimize(z3.Sum(moves) if moves else z3.IntVal(0))
     return opt, formula, script
 
 

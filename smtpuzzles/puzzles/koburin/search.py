@@ -35,6 +35,13 @@ from .rules import CONNECTED, Encoding, encode
 #: ``distance``: rule B as distances to a root (one formula, solved once).
 CONNECTIVITY = ("lazy", "distance")
 
+#: Rounds of cuts after which a lazy search gives the solver rule B's distances after
+#: all. On puzzles with few numbers (mostly empty grids) separate loops can be formed in
+#: so many ways that cuts alone take minutes (a 70x3 grid with two numbers: over 10,000
+#: rounds), where the distances answer in a second; puzzles of the corpora need a
+#: handful of rounds.
+LAZY_ROUNDS = 50
+
 #: The Z3 engine each strategy is fastest with (measured on the janko corpus): lazy cuts
 #: are pure Boolean, so the SAT engine; distances are difference constraints, which the
 #: SMT engine's arithmetic handles better than bit-blasting.
@@ -90,6 +97,7 @@ class Search:
         )
         parse_into(self.solver, fed.body())
         self.cuts = 0
+        self.rounds = 0  #: rounds of cuts so far
 
     def add(self, block: Block) -> None:
         """Feed ``block`` to the solver and keep it for the script of later questions."""
@@ -115,11 +123,22 @@ class Search:
             if self.lazy and len(pieces) > 1:
                 self.add(self.separate_loop_cuts(pieces))
                 self.cuts += len(pieces)
+                self.rounds += 1
+                if self.rounds >= LAZY_ROUNDS:
+                    self.add_distances()
                 continue
             found = problems(self.puzzle, solution.black, solution.edges, solution.loop())
             if found:
                 raise CheckFailure("solver answer breaks the rules: " + "; ".join(found))
             return solution
+
+    def add_distances(self) -> None:
+        """Go on with rule B's distances, left out so far, on a new solver of the engine
+        distances are fastest with: it reads every rule, the cuts and the forbidden
+        solutions (the script of a question, unchanged), and every model has one loop."""
+        self.solver = new_solver(ENGINE["distance"], self.ctx)
+        parse_into(self.solver, self.script().body())
+        self.lazy = False
 
     def read(self, model: z3.ModelRef) -> Solution:
         """The picture of a model, read from its SMT-LIB text (one call into Z3 instead
@@ -226,6 +245,8 @@ def solve(
     outcome.notes.append(f"connectivity {connectivity}")
     if search.cuts:
         outcome.notes.append(f"separate-loop cuts: {search.cuts}")
+    if connectivity == "lazy" and not search.lazy:
+        outcome.notes.append(f"distances added after {LAZY_ROUNDS} rounds of cuts")
     outcome.details["cuts"] = search.cuts
     if last == "interrupted":
         outcome.stopped = "interrupted"
