@@ -592,14 +592,17 @@ def main(argv: list[str] | None = None) -> int:
         }
         for p in puzzles
     }
-    report = (
+    found = (
         _merged(args.out, totals_now, examples)
         if args.merge
-        else {
-            "totals": totals_now,
-            "examples": examples,
-        }
+        else {"totals": totals_now, "examples": examples}
     )
+    report = {
+        "benchmark": "fuzz",
+        "command": " ".join(["benchmarks/fuzz.py", *sys.argv[1:]]),
+        **run,  # the latest run; each puzzle's own is under its totals
+        **found,
+    }
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, indent=1) + "\n")
     bad = sum(report["totals"][p][k] for p in puzzles for k in KINDS)

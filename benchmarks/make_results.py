@@ -263,7 +263,7 @@ def fuzz(d: dict[str, Any]) -> str:
         )
     runs = {p: t["run"] for p, t in d["totals"].items()}
     said = "; ".join(
-        f"{p}: commit {r.get('commit')}, {r['jobs']} at once, seed {r['seed']}, "
+        f"{p}: commit {r.get('commit')}, {r['jobs']} cases at a time, seed {r['seed']}, "
         f"{r['wall_s'] / 60:.0f} min"
         for p, r in runs.items()
     )
