@@ -403,6 +403,15 @@ def outer_running() -> bool:
 _pending: list[list[type[BaseException]]] = []
 
 
+def _forget(pending: list[type[BaseException]]) -> None:
+    """Take a block's list of stops off :data:`_pending` (by identity: lists of the same
+    stops compare equal)."""
+    for i in range(len(_pending) - 1, -1, -1):
+        if _pending[i] is pending:
+            del _pending[i]
+            return
+
+
 def raise_pending() -> None:
     """Raise a stop that arrived while Z3's code ran. Code that calls Z3 in a loop of long
     C calls asks this between them: the 1 ms retry of :func:`deadline` would otherwise
@@ -461,10 +470,10 @@ def deadline(budget: Budget) -> Iterator[None]:
         hold(exc.__traceback__)  # the half-built state is not freed now (see _held)
         raise
     finally:
-        _pending.remove(pending)
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous_alarm)
         signal.signal(signal.SIGINT, previous_interrupt)
+        _forget(pending)
         if outer:
             signal.setitimer(signal.ITIMER_REAL, max(outer - (time.monotonic() - entered), 0.001))
     if pending:  # a signal that arrived in Z3's code just before the block ended
