@@ -202,7 +202,7 @@ def new_context() -> z3.Context:
 PARSE_CHUNK_CHARS = 1 << 18
 
 
-def parse_into(solver: z3.Solver | z3.Optimize, text: str) -> None:
+def parse_into(solver: z3.Solver, text: str) -> None:
     """``solver.from_string(text)``, refused with :class:`MemoryLimitExceeded` when the
     terms would not fit under the memory cap (see :func:`ensure_room`).
 
@@ -210,8 +210,8 @@ def parse_into(solver: z3.Solver | z3.Optimize, text: str) -> None:
     which neither a time limit nor Ctrl-C can act, and a large formula takes seconds.
     The solver keeps the declarations of earlier pieces."""
     ensure_room(_PARSE_BYTES_PER_CHAR * len(text))
-    if len(text) <= PARSE_CHUNK_CHARS or not isinstance(solver, z3.Solver):
-        solver.from_string(text)  # Optimize keeps no declarations between parses
+    if len(text) <= PARSE_CHUNK_CHARS:
+        solver.from_string(text)
         return
     for piece in _pieces(text):
         raise_pending()

@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import sys
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -80,12 +80,8 @@ def solve(
     inputs = [source]
     check_outputs(shared, inputs)
     stops = functools.partial(_before_answer, kind, mode, source, budget, shared)
-    try:  # imported before any deadline: a module is never left half made
+    with stops(timed=False):  # imported before any deadline: never left half made
         puzzle_class(kind)
-    except KeyboardInterrupt:
-        _stopped_before_answer(kind, mode, source, budget, shared, "interrupted")
-    except MemoryError:
-        _stopped_before_answer(kind, mode, source, budget, shared, "memory")
     with stops():
         puzzle = read(kind, source, shared, fmt, **(load or {}))
     options = {**(solve or {}), "presolve": shared.presolve}
@@ -165,12 +161,13 @@ def exit_code(result: Result, shared: Shared) -> int:
 
 @contextmanager
 def _before_answer(
-    kind: str, mode: str, source: str, budget: Budget, shared: Shared
+    kind: str, mode: str, source: str, budget: Budget, shared: Shared, timed: bool = True
 ) -> Iterator[None]:
-    """Run a step that has nothing to report yet (reading the puzzle, building the
-    formula of ``--dry-run``) under the deadline; a limit or Ctrl-C there ends the run."""
+    """Run a step that has nothing to report yet (importing the puzzle's code, reading
+    the puzzle, building the formula of ``--dry-run``), under the deadline if ``timed``;
+    a limit or Ctrl-C there ends the run."""
     try:
-        with deadline(budget):
+        with deadline(budget) if timed else nullcontext():
             yield
     except KeyboardInterrupt:
         _stopped_before_answer(kind, mode, source, budget, shared, "interrupted")

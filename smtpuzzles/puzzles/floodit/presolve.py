@@ -248,10 +248,11 @@ def _moves_worth_trying(bits: _Bits, flooded: int, border: int) -> list[tuple[in
     of them at once from here; so moving its first move in any solution to the front
     floods at least as much after every later move, and the solution is no longer.
     """
+    outside = ~(flooded | border)
     moves = []
     for i, mask in enumerate(bits.of_colour):
         if border & mask:
-            if not mask & ~flooded & ~border:
+            if not mask & outside:
                 return [(i, mask)]
             moves.append((i, mask))
     return moves
@@ -355,7 +356,7 @@ def optimum_by_search(g: ClusterGraph, limit_nodes: int | None = None) -> int | 
     oracle independent of any SMT encoding. Returns ``None`` once more than
     ``limit_nodes`` states have been expanded.
     """
-    moves = _a_star(g, limit_nodes).moves
+    moves = shortest_by_search(g, limit_nodes).moves
     return None if moves is None else len(moves)
 
 
@@ -374,7 +375,7 @@ def lower_bound_by_search(
     ``ceiling`` (the length of a known solution: then that length is optimal), or
     when ``budget_s`` seconds have passed.
     """
-    return _a_star(g, limit_nodes, ceiling, budget_s).proven
+    return shortest_by_search(g, limit_nodes, ceiling, budget_s).proven
 
 
 @dataclass
@@ -393,22 +394,13 @@ def shortest_by_search(
     budget_s: float | None = None,
 ) -> SearchResult:
     """A* for a shortest solution shorter than ``ceiling`` (the length of one in hand),
-    within ``limit_nodes`` expanded states and ``budget_s`` seconds.
+    within ``limit_nodes`` expanded states and ``budget_s`` seconds, over the moves
+    :func:`_moves_worth_trying` keeps.
 
     ``moves`` is an optimal solution when the search found one; otherwise ``proven`` is
     the lower bound the search reached (``ceiling`` itself when it proved that nothing
     shorter exists). States whose estimate reaches ``ceiling`` are never queued.
     """
-    return _a_star(g, limit_nodes, ceiling, budget_s)
-
-
-def _a_star(
-    g: ClusterGraph,
-    limit_nodes: int | None,
-    ceiling: int | None = None,
-    budget_s: float | None = None,
-) -> SearchResult:
-    """A* from the start over the moves :func:`_moves_worth_trying` keeps."""
     began = time.monotonic()
     bits = _bits(g)
     colours = _colour_index(g)
