@@ -7,7 +7,7 @@ The Python API (:mod:`smtpuzzles.api`): ``load``, ``solve``, ``formula``, ``chec
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+TYPE_CHECKING = False  # typing is not imported: a run's start stays short (see entry.py)
 
 __version__ = "0.1.0"
 
@@ -25,6 +25,8 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from .api import (
         FloodIt,
         Formula,

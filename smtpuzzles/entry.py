@@ -1,56 +1,65 @@
 """The console script's entry point: Ctrl-C while the program is still starting up
 (importing the command line and Z3) gets the same answer as later: one line, exit 130,
-and with ``--json`` the one JSON object every run prints."""
+and with ``--json`` the one JSON object every run prints.
+
+Importing this module is the start of a run: its first statement takes Ctrl-C over from
+Python, which would otherwise raise ``KeyboardInterrupt`` wherever the signal lands: in an
+import (a traceback), or in the import machinery's own callbacks, where the exception is
+printed as "Exception ignored" and lost, so the run would go on. Until the command line's
+guard is in place a Ctrl-C is noted, raised where that is safe, and acted on by
+:func:`main` in any case.
+"""
 
 from __future__ import annotations
 
-import json
-import os
-import signal
-import sys
-import time
-from typing import NoReturn
+import _signal  # built into the interpreter and loaded with it: nothing here to interrupt
+
+_noted: list[int] = []
+_raise_at_once = False
+
+
+def _on_early_interrupt(signum: int, frame: object) -> None:
+    """Note a Ctrl-C; once :func:`main` is in its guard, raise it, or, in the import
+    machinery, try again 1 ms later (also called by that retry's SIGALRM)."""
+    _noted.append(signum)
+    if not _raise_at_once:
+        return
+    code = getattr(frame, "f_code", None)
+    if getattr(code, "co_filename", "").startswith("<frozen importlib"):
+        _signal.signal(_signal.SIGALRM, _on_early_interrupt)
+        _signal.setitimer(_signal.ITIMER_REAL, 0.001)
+        return
+    raise KeyboardInterrupt
+
+
+_signal.signal(_signal.SIGINT, _on_early_interrupt)
+
+import sys  # noqa: E402 (after the Ctrl-C handler, on purpose)
+import time  # noqa: E402
+
+from .exits import end_interrupted, interrupted  # noqa: E402
 
 _STARTED = time.monotonic()
-_KINDS = ("floodit", "nurikabe", "koburin")
 
 
 def main() -> None:
+    global _raise_at_once
     try:
+        _raise_at_once = True
+        if _noted:
+            raise KeyboardInterrupt
         from .cli import main as command_line
-    except KeyboardInterrupt:
+        from .solving import guard_interrupts
+
+        guard_interrupts()
+        if _noted:  # one that landed in the import machinery
+            raise KeyboardInterrupt
+        command_line()
+    except SystemExit:
+        raise
+    except BaseException as exc:
+        # (Python 3.11 reports a Ctrl-C inside a class statement as a RuntimeError)
+        if not (_noted or isinstance(exc, KeyboardInterrupt)):
+            raise
         interrupted(sys.argv[1:], time.monotonic() - _STARTED)
         end_interrupted()
-    command_line()
-
-
-def end_interrupted() -> NoReturn:
-    """Exit 130 at once: further Ctrl-Cs are ignored, and the process ends without the
-    interpreter's shutdown, whose wait for a pending signal resend (see
-    ``solving.guard_interrupts``) would end it by SIGINT instead of the exit code."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except (OSError, ValueError):
-            pass
-    os._exit(130)
-
-
-def interrupted(argv: list[str], elapsed: float) -> None:
-    """What a run stopped by Ctrl-C before it read its puzzle prints."""
-    if "--json" in argv:
-        words = [w for w in argv if not w.startswith("-")]
-        obj = {
-            "puzzle": words[0] if words and words[0] in _KINDS else None,
-            "name": None,
-            "mode": words[1] if len(words) > 1 else None,
-            "status": "unknown",
-            "solution": None,
-            "unique": None,
-            "stopped": "interrupted",
-            "elapsed_s": round(elapsed, 3),
-        }
-        sys.stdout.write(json.dumps(obj, separators=(", ", ": ")) + "\n")
-        sys.stdout.flush()
-    sys.stderr.write("smtpuzzles: error: interrupted\n")

@@ -9,14 +9,22 @@ from __future__ import annotations
 
 import importlib
 import sys
+import time
 from collections.abc import Sequence
 from typing import Annotated, Any
 
 import typer
 
 from .. import __version__
-from ..solving import exit_now, guard_interrupts, process_started, start_clock
-from .common import error_line
+from ..exits import end_interrupted, interrupted
+from ..solving import (
+    clock_started,
+    exit_now,
+    interrupts_seen,
+    process_started,
+    start_clock,
+)
+from .common import EXIT_INTERRUPTED, error_line
 
 PUZZLES = ("floodit", "nurikabe", "koburin")
 
@@ -78,15 +86,14 @@ def main() -> None:
     A mistyped command line gets one line and exit 2, like bad input files, instead of
     typer's boxed usage message; a command with nothing after it still shows its help.
     """
-    start_clock(process_started())
     try:
-        guard_interrupts()
+        start_clock(process_started())
         app = build_app(_named_puzzles(sys.argv[1:]))
         command = typer.main.get_command(app)
-    except KeyboardInterrupt:
-        from ..entry import end_interrupted, interrupted
-
-        interrupted(sys.argv[1:], 0.0)
+    except BaseException as exc:
+        if not (isinstance(exc, KeyboardInterrupt) or interrupts_seen()):
+            raise
+        interrupted(sys.argv[1:], time.monotonic() - clock_started())
         end_interrupted()
     try:
         code = command.main(sys.argv[1:], prog_name="smtpuzzles", standalone_mode=False)
@@ -102,6 +109,8 @@ def main() -> None:
     except typer.Abort:
         error_line("aborted")
         sys.exit(1)
+    if code == EXIT_INTERRUPTED:  # typer ends a Ctrl-C while it reads options silently
+        interrupted(sys.argv[1:], time.monotonic() - clock_started())
     exit_now(code if isinstance(code, int) else 0)
 
 

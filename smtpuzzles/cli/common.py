@@ -12,6 +12,7 @@ import typer
 import z3
 
 from ..errors import CheckFailure, InputError
+from ..exits import note_said
 from ..solving import Interrupted, MemoryLimitExceeded, TimeUp
 
 # Exit codes (a contract: scripts rely on them).
@@ -27,6 +28,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 def error_line(message: str) -> None:
     """One line on stderr, prefixed with the program name."""
+    note_said("error")
     typer.echo(f"smtpuzzles: error: {message}", err=True)
 
 
@@ -67,4 +69,5 @@ def cli_errors(func: F) -> F:
 
 def dump_json(obj: Any) -> str:
     """The one JSON object a ``--json`` run prints."""
+    note_said("json")
     return json.dumps(obj, separators=(", ", ": "))

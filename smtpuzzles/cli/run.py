@@ -28,6 +28,7 @@ from ..solving import (
     TimeUp,
     clock_started,
     deadline,
+    interrupts_seen,
     limit_memory,
     parse_memory,
     parse_timeout,
@@ -166,6 +167,7 @@ def _before_answer(
     """Run a step that has nothing to report yet (importing the puzzle's code, reading
     the puzzle, building the formula of ``--dry-run``), under the deadline if ``timed``;
     a limit or Ctrl-C there ends the run."""
+    seen = interrupts_seen()
     try:
         with deadline(budget) if timed else nullcontext():
             yield
@@ -175,6 +177,11 @@ def _before_answer(
         _stopped_before_answer(kind, mode, source, budget, shared, "timeout")
     except (MemoryError, MemoryLimitExceeded):
         _stopped_before_answer(kind, mode, source, budget, shared, "memory")
+    except Exception as exc:
+        # Python 3.11 reports a Ctrl-C inside a class statement as a RuntimeError
+        if interrupts_seen() == seen or isinstance(exc, InputError):
+            raise
+        _stopped_before_answer(kind, mode, source, budget, shared, "interrupted")
 
 
 def _stopped_before_answer(

@@ -1,0 +1,128 @@
+"""Ctrl-C at any moment after the program starts: exit 130, within 0.5 s, and with
+``--json`` exactly one JSON object, also while the command line is still being imported
+or read, where Python and typer would otherwise print a traceback, swallow the signal in
+the import machinery, or exit 130 without a word."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from smtpuzzles.puzzles.floodit.generate import random_board
+
+ROOT = Path(__file__).resolve().parents[2]
+ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
+
+
+@pytest.fixture(scope="module")
+def board(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """A board that takes far longer than any Ctrl-C below to solve."""
+    path = tmp_path_factory.mktemp("ctrl_c") / "b30x30c8.txt"
+    path.write_text(random_board(30, 30, 8, 3).text())
+    return str(path)
+
+
+def one_interrupted_object(stdout: str) -> dict[str, object]:
+    lines = stdout.strip().splitlines()
+    assert len(lines) == 1, stdout
+    obj = json.loads(lines[0])
+    assert obj["status"] == "unknown" and obj["stopped"] == "interrupted", obj
+    return obj
+
+
+def run_script(script: str, board: str) -> subprocess.CompletedProcess[str]:
+    """Run ``script`` (which ends by calling the entry point on ``board``) as a process."""
+    return subprocess.run(
+        [sys.executable, "-c", script, board],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=ENV,
+        timeout=60,
+    )
+
+
+@pytest.mark.parametrize("after_s", [0.05, 0.08, 0.11, 0.14, 0.17, 0.2, 0.25, 0.3])
+def test_ctrl_c_during_start_up_ends_the_run_with_its_json(board: str, after_s: float) -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "smtpuzzles", "floodit", "min", board, "--json"],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+        env=ENV,
+        text=True,
+    )
+    time.sleep(after_s)
+    sent = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, (proc.returncode, err)
+    assert "Traceback" not in err
+    assert err.strip().endswith("smtpuzzles: error: interrupted"), err
+    one_interrupted_object(out)
+    assert time.monotonic() - sent < 5.0  # within 0.5 s is measured by benchmarks/fuzz.py
+
+
+def test_ctrl_c_while_typer_reads_the_options_is_said(board: str) -> None:
+    """typer turns a KeyboardInterrupt before the command runs into a silent exit 130."""
+    script = (
+        "import sys\n"
+        "from smtpuzzles import entry\n"
+        "import typer.core\n"
+        "def stop(*args, **kwargs):\n"
+        "    raise KeyboardInterrupt\n"
+        "typer.core.TyperGroup.make_context = stop\n"
+        "sys.argv = ['smtpuzzles', 'floodit', 'min', sys.argv[1], '--json']\n"
+        "entry.main()\n"
+    )
+    result = run_script(script, board)
+    assert result.returncode == 130, result.stderr
+    one_interrupted_object(result.stdout)
+    assert result.stderr.count("smtpuzzles: error: interrupted") == 1, result.stderr
+
+
+def test_ctrl_c_inside_a_class_statement_is_a_ctrl_c(board: str) -> None:
+    """Python 3.11 turns a KeyboardInterrupt raised in ``__set_name__`` into a
+    RuntimeError; a run that had a Ctrl-C still ends as interrupted, not with it."""
+    script = (
+        "import os, signal, sys, time\n"
+        "from smtpuzzles import entry\n"
+        "import smtpuzzles.cli as cli\n"
+        "class Slot:\n"
+        "    def __set_name__(self, owner, name):\n"
+        "        os.kill(os.getpid(), signal.SIGINT)\n"
+        "        time.sleep(0.2)\n"
+        "def build_app(*args):\n"
+        "    class Made:\n"
+        "        slot = Slot()\n"
+        "cli.build_app = build_app\n"
+        "sys.argv = ['smtpuzzles', 'floodit', 'min', sys.argv[1], '--json']\n"
+        "entry.main()\n"
+    )
+    result = run_script(script, board)
+    assert result.returncode == 130, result.stderr
+    assert "Traceback" not in result.stderr
+    one_interrupted_object(result.stdout)
+
+
+def test_ctrl_c_lost_in_the_import_machinery_still_ends_the_run(board: str) -> None:
+    """A KeyboardInterrupt raised in an importlib callback is printed as "Exception
+    ignored" and lost; the entry point noted the Ctrl-C and acts on it after the import."""
+    script = (
+        "import os, signal, sys\n"
+        "from smtpuzzles import entry\n"
+        "entry._on_early_interrupt(signal.SIGINT, None)\n"  # noted before main() runs
+        "sys.argv = ['smtpuzzles', 'floodit', 'min', sys.argv[1], '--json']\n"
+        "entry.main()\n"
+    )
+    result = run_script(script, board)
+    assert result.returncode == 130, result.stderr
+    one_interrupted_object(result.stdout)
