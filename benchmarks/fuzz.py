@@ -11,7 +11,7 @@ or a Ctrl-C at a random moment. Counted per puzzle:
 - ``wrong_answers``: an answer the independent checker rejects (``check.problems``), a
   Flood-It optimum other than A*'s on small boards, or exit 70 (the checker refused);
 - ``timeout_overshoots``: a run with ``--timeout S`` still alive at S + 0.5 s;
-- ``slow_ctrl_c``: a run alive 0.5 s after its Ctrl-C;
+- ``slow_ctrl_c``: a run alive 0.5 s after its Ctrl-C (sent from ``CTRL_C_FROM_S`` on);
 - ``bad_exit``: an exit code outside the documented 0, 1, 2, 3, 70, 130.
 
 Usage: ``python benchmarks/fuzz.py --cases 10000 --jobs 2`` (cases per puzzle); writes
@@ -64,6 +64,9 @@ PROMPT_S = 0.5  #: how soon after its limit or Ctrl-C a run must have ended
 HANG_AFTER_S = 20.0  #: a run still alive this long after its limit is a hang
 NO_LIMIT_S = 60.0  #: runs without --timeout get this long before they count as hangs
 KEEP_EXAMPLES = 30  #: failures kept per kind and puzzle in the results file
+#: The earliest Ctrl-C: before then Python itself is starting (before the program's first
+#: statement, which takes Ctrl-C over), and ends the process as it does for any program.
+CTRL_C_FROM_S = 0.05
 
 
 # -- inputs ---------------------------------------------------------------------------------
@@ -293,7 +296,7 @@ def make_case(puzzle: str, index: int, seed: int) -> Case:
     if timeout is None and (_cells(text) > NO_LIMIT_CELLS or "reference" in argv):
         timeout = 4.0  # a large puzzle, or the slow baseline, may take long without one
         argv += ["--timeout", "4"]
-    ctrl_c = round(rng.uniform(0.02, 2.5), 3) if rng.random() < 0.06 else None
+    ctrl_c = round(rng.uniform(CTRL_C_FROM_S, 2.5), 3) if rng.random() < 0.06 else None
     return Case(puzzle, index, [puzzle, *argv, *fmt_argv], text, timeout, ctrl_c)
 
 

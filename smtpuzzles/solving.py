@@ -280,6 +280,12 @@ def start_clock(at: float | None = None) -> None:
     _clock_started = time.monotonic() if at is None else at
 
 
+def running_as_command() -> bool:
+    """Is this process one command run, started by the console entry point (which marks
+    the clock), so that it may end itself at its limit? Tests and notebooks call in."""
+    return _clock_started is not None
+
+
 def clock_started() -> float:
     """The start marked by :func:`start_clock`, or now when none was marked (a budget
     then starts with the call that makes it)."""

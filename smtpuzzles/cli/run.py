@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import sys
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
 from pathlib import Path
@@ -28,10 +29,12 @@ from ..solving import (
     TimeUp,
     clock_started,
     deadline,
+    exit_now,
     interrupts_seen,
     limit_memory,
     parse_memory,
     parse_timeout,
+    running_as_command,
 )
 from ..sources import path_exists
 from .common import (
@@ -80,6 +83,25 @@ def solve(
     limit_memory(parse_memory(shared.memory))
     inputs = [source]
     check_outputs(shared, inputs)
+    stopped = functools.partial(_say_stopped, kind, mode, source, budget, shared)
+    with _Watchdog(budget, lambda: stopped("timeout")):
+        _solve(kind, mode, source, shared, budget, inputs, fmt, load, solve, args, extra)
+
+
+def _solve(
+    kind: str,
+    mode: str,
+    source: str,
+    shared: Shared,
+    budget: Budget,
+    inputs: list[str],
+    fmt: str,
+    load: dict[str, Any] | None,
+    solve: dict[str, Any] | None,
+    args: dict[str, int] | None,
+    extra: Any,
+) -> None:
+    """The body of :func:`solve`, inside its watchdog."""
     stops = functools.partial(_before_answer, kind, mode, source, budget, shared)
     with stops(timed=False):  # imported before any deadline: never left half made
         puzzle_class(kind)
@@ -103,6 +125,7 @@ def solve(
         **(args or {}),
         **options,
     )
+    _Watchdog.speak()
     questions = result.outcome.questions
     smtlib = join_questions(questions) if shared.print_asserts and questions else None
     dimacs = _dimacs(questions) if shared.print_dimacs or shared.cnf else None
@@ -189,6 +212,15 @@ def _stopped_before_answer(
 ) -> NoReturn:
     """A limit or Ctrl-C before there was anything to report (the puzzle being read, or
     its formula built for ``--dry-run``): say so, one JSON object with ``--json``."""
+    _Watchdog.speak()
+    _say_stopped(kind, mode, source, budget, shared, why)
+    raise typer.Exit(EXIT_INTERRUPTED if why == "interrupted" else EXIT_LIMIT)
+
+
+def _say_stopped(
+    kind: str, mode: str, source: str, budget: Budget, shared: Shared, why: str
+) -> None:
+    """The words of a run stopped with no answer: the JSON object and the error line."""
     if shared.json:
         obj = {
             "puzzle": kind,
@@ -204,7 +236,56 @@ def _stopped_before_answer(
         typer.echo(dump_json(obj))
     limit = {"timeout": "time", "memory": "memory"}.get(why)
     error_line(f"{limit} limit reached before an answer" if limit else why)
-    raise typer.Exit(EXIT_INTERRUPTED if why == "interrupted" else EXIT_LIMIT)
+
+
+#: How long past its time limit a run may take to stop by itself before its watchdog
+#: ends it (Z3 stops a large check only after tidying its state, which can take a second).
+OVERRUN_GRACE_S = 0.3
+
+
+class _Watchdog:
+    """Hold ``--timeout`` for the whole process, also where Z3's code keeps control past
+    the limit: at the limit plus :data:`OVERRUN_GRACE_S`, unless the run has begun to
+    print its answer (:meth:`speak`), it says that the limit was reached (``say``) and
+    ends the process with exit 3. Z3 gives up the interpreter lock while it works, so
+    the watchdog's thread runs while the main thread waits on Z3."""
+
+    _current: _Watchdog | None = None
+
+    def __init__(self, budget: Budget, say: Any) -> None:
+        self.budget, self.say = budget, say
+        self.voice = threading.Lock()  #: taken by whichever of the two speaks first
+        self.timer: threading.Timer | None = None
+
+    def __enter__(self) -> _Watchdog:
+        left = self.budget.remaining()
+        if left is not None and running_as_command():
+            self.timer = threading.Timer(left + OVERRUN_GRACE_S, self._overrun)
+            self.timer.daemon = True
+            try:
+                self.timer.start()
+            except RuntimeError:  # no thread to be had under the memory cap: deadlines only
+                self.timer = None
+        _Watchdog._current = self
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        _Watchdog._current = None
+        if self.timer is not None:
+            self.timer.cancel()
+
+    def _overrun(self) -> None:
+        if self.voice.acquire(blocking=False):
+            self.say()
+            exit_now(EXIT_LIMIT)
+
+    @classmethod
+    def speak(cls) -> None:
+        """The run is about to print its answer: from here the watchdog keeps quiet (if
+        it spoke first, it is ending the process, and this waits for that)."""
+        watchdog = cls._current
+        if watchdog is not None:
+            watchdog.voice.acquire()
 
 
 def _extra_json(kind: str) -> dict[str, Any]:
@@ -220,6 +301,7 @@ def _dry_run(
     puzzle: Puzzle, formula: Formula, mode: str, shared: Shared, inputs: list[str]
 ) -> None:
     """Print the size or the script of the formula a solve would start from."""
+    _Watchdog.speak()
     if shared.print_asserts and not shared.json:
         _emit(formula.script, shared, inputs)
         return

@@ -359,3 +359,36 @@ def test_a_well_formed_url_still_solves() -> None:
     result = run("nurikabe", "solve", "https://puzz.link/p?nurikabe/5/5/g5k2o1k3g", "--json")
     assert result.code == 0, result.stderr
     assert json.loads(result.stdout)["status"] == "solved"
+
+
+# -- the time limit holds while Z3 keeps control -------------------------------------------
+
+
+def test_time_limit_holds_when_the_solver_does_not_return() -> None:
+    """A check that neither stops at its timeout nor lets a signal in (as Z3 tidying a
+    large state) still ends at the limit: the watchdog says so and exits 3."""
+    script = (
+        "import signal, sys, time\n"
+        "import z3\n"
+        "def stuck(self, *assumptions):\n"
+        "    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM, signal.SIGINT})\n"
+        "    time.sleep(30)\n"
+        "z3.Solver.check = stuck\n"
+        "from smtpuzzles import entry\n"
+        "sys.argv = ['smtpuzzles', 'nurikabe', 'solve', sys.argv[1], '--json', '--timeout', '1']\n"
+        "entry.main()\n"
+    )
+    began = time.monotonic()
+    result = subprocess.run(
+        [sys.executable, "-c", script, str(ROOT / "instances" / "nurikabe" / "holes_07x08.txt")],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=ENV,
+        timeout=60,
+    )
+    assert time.monotonic() - began < 20, "the run waited for the stuck check"
+    assert result.returncode == 3, result.stderr
+    obj = json.loads(result.stdout)
+    assert obj["status"] == "unknown" and obj["stopped"] == "timeout"
+    assert "time limit reached" in result.stderr

@@ -29,6 +29,7 @@ from ...solving import (
     TimeUp,
     check,
     deadline,
+    hold,
     parse_into,
     raise_pending,
 )
@@ -531,6 +532,7 @@ def run_mode(
             )
             outcome = s.outcome
             outcome.held = s
+            hold(s)  # freed when the next run starts: freeing a large formula takes seconds
             if mode == "solve":
                 s.solve()
             elif mode == "exact":

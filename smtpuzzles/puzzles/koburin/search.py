@@ -23,6 +23,7 @@ from ...solving import (
     TimeUp,
     check,
     deadline,
+    hold,
     new_solver,
     parse_into,
 )
@@ -209,6 +210,7 @@ def solve(
             search = Search(puzzle, connectivity, presolve=presolve)
     except TimeUp:
         return Outcome(status="unknown", stopped="timeout", stats=stats)
+    hold(search)  # freed when the next run starts: freeing a large formula takes seconds
     wanted = max(count or 1, 2 if unique else 1)
     found: list[Solution] = []
     questions: list[Question] = []

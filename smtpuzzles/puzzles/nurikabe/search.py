@@ -33,6 +33,7 @@ from ...solving import (
     TimeUp,
     check,
     deadline,
+    hold,
     new_context,
     new_solver,
     parse_into,
@@ -387,6 +388,7 @@ def solve(
             search = Search(puzzle, strategy, budget, stats, engine, presolve)
     except TimeUp:
         return Outcome("unknown", count_complete=False, stopped="timeout", stats=stats), None
+    hold(search)  # freed when the next run starts: freeing a large formula takes seconds
     wanted = max(count or 1, 2 if unique else 1)
     outcome = Outcome("unknown", stats=stats)
     outcome.notes.append(f"connectivity {strategy}")
