@@ -51,15 +51,9 @@ def run_script(script: str, board: str) -> subprocess.CompletedProcess[str]:
 
 @pytest.mark.parametrize("after_s", [0.05, 0.08, 0.11, 0.14, 0.17, 0.2, 0.25, 0.3])
 def test_ctrl_c_during_start_up_ends_the_run_with_its_json(board: str, after_s: float) -> None:
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "smtpuzzles", "floodit", "min", board, "--json"],
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        cwd=ROOT,
-        env=ENV,
-        text=True,
-    )
+    argv = [sys.executable, "-m", "smtpuzzles", "floodit", "min", board, "--json"]
+    pipes = {"stdin": subprocess.DEVNULL, "stdout": subprocess.PIPE, "stderr": subprocess.PIPE}
+    proc = subprocess.Popen(argv, cwd=ROOT, env=ENV, text=True, **pipes)  # type: ignore[call-overload]
     time.sleep(after_s)
     sent = time.monotonic()
     proc.send_signal(signal.SIGINT)
