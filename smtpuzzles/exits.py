@@ -26,24 +26,31 @@ def note_said(what: str) -> None:
 def interrupted(argv: list[str], elapsed: float) -> None:
     """Say what a run stopped by Ctrl-C has not said yet: with ``--json`` an object with
     ``status: unknown``, ``stopped: interrupted``, and the error line."""
-    if "--json" in argv and "json" not in _said:
-        words = [w for w in argv if not w.startswith("-")]
-        obj = {
-            "puzzle": words[0] if words and words[0] in _KINDS else None,
-            "name": None,
-            "mode": words[1] if len(words) > 1 else None,
-            "status": "unknown",
-            "solution": None,
-            "unique": None,
-            "stopped": "interrupted",
-            "elapsed_s": round(elapsed, 3),
-        }
-        sys.stdout.write(json.dumps(obj, separators=(", ", ": ")) + "\n")
-        sys.stdout.flush()
-        note_said("json")
+    stopped_json(argv, elapsed, "interrupted", "--json" in argv)
     if "error" not in _said:
         sys.stderr.write("smtpuzzles: error: interrupted\n")
         note_said("error")
+
+
+def stopped_json(argv: list[str], elapsed: float, why: str, wanted: bool) -> None:
+    """The one JSON object of a run stopped (``why``: ``interrupted``, ``timeout`` or
+    ``memory``) before it could print its own, if ``wanted`` and none was printed."""
+    if not wanted or "json" in _said:
+        return
+    words = [w for w in argv if not w.startswith("-")]
+    obj = {
+        "puzzle": words[0] if words and words[0] in _KINDS else None,
+        "name": None,
+        "mode": words[1] if len(words) > 1 and words[0] in _KINDS else None,
+        "status": "unknown",
+        "solution": None,
+        "unique": None,
+        "stopped": why,
+        "elapsed_s": round(elapsed, 3),
+    }
+    sys.stdout.write(json.dumps(obj, separators=(", ", ": ")) + "\n")
+    sys.stdout.flush()
+    note_said("json")
 
 
 def end_interrupted() -> NoReturn:

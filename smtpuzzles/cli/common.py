@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import functools
 import json
+import sys
+import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -12,8 +14,8 @@ import typer
 import z3
 
 from ..errors import CheckFailure, InputError
-from ..exits import note_said
-from ..solving import Interrupted, MemoryLimitExceeded, TimeUp
+from ..exits import note_said, stopped_json
+from ..solving import Interrupted, MemoryLimitExceeded, TimeUp, clock_started
 
 # Exit codes (a contract: scripts rely on them).
 EXIT_OK = 0  #: solved, or optimal
@@ -43,12 +45,15 @@ def cli_errors(func: F) -> F:
             error_line(str(exc))
             raise typer.Exit(EXIT_BAD_INPUT) from None
         except (Interrupted, KeyboardInterrupt):
+            _stopped_json(kwargs, "interrupted")
             error_line("interrupted")
             raise typer.Exit(EXIT_INTERRUPTED) from None
         except (MemoryLimitExceeded, MemoryError) as exc:
+            _stopped_json(kwargs, "memory")
             error_line(f"memory limit reached ({exc or 'out of memory'})")
             raise typer.Exit(EXIT_LIMIT) from None
         except TimeUp:
+            _stopped_json(kwargs, "timeout")
             error_line("time limit reached")
             raise typer.Exit(EXIT_LIMIT) from None
         except CheckFailure as exc:
@@ -57,6 +62,7 @@ def cli_errors(func: F) -> F:
         except z3.Z3Exception as exc:
             text = exc.value.decode() if isinstance(exc.value, bytes) else str(exc.value)
             if "memory" in text.lower():
+                _stopped_json(kwargs, "memory")
                 error_line(f"memory limit reached (Z3: {text})")
                 raise typer.Exit(EXIT_LIMIT) from None
             error_line(f"internal error in Z3, please report: {text}")
@@ -65,6 +71,13 @@ def cli_errors(func: F) -> F:
             raise typer.Exit(0) from None
 
     return wrapper  # type: ignore[return-value]
+
+
+def _stopped_json(kwargs: dict[str, Any], why: str) -> None:
+    """With ``--json``, the one JSON object of a run a limit or Ctrl-C stopped outside
+    the steps that report it themselves (a signal can land while a step is unwinding)."""
+    wanted = bool(getattr(kwargs.get("shared"), "json", False))
+    stopped_json(sys.argv[1:], time.monotonic() - clock_started(), why, wanted)
 
 
 def dump_json(obj: Any) -> str:

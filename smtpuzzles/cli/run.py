@@ -255,6 +255,7 @@ class _Watchdog:
     def __init__(self, budget: Budget, say: Any) -> None:
         self.budget, self.say = budget, say
         self.voice = threading.Lock()  #: taken by whichever of the two speaks first
+        self.spoken = False  #: the run has taken the voice
         self.timer: threading.Timer | None = None
 
     def __enter__(self) -> _Watchdog:
@@ -276,16 +277,19 @@ class _Watchdog:
 
     def _overrun(self) -> None:
         if self.voice.acquire(blocking=False):
-            self.say()
-            exit_now(EXIT_LIMIT)
+            try:
+                self.say()
+            finally:
+                exit_now(EXIT_LIMIT)
 
     @classmethod
     def speak(cls) -> None:
         """The run is about to print its answer: from here the watchdog keeps quiet (if
         it spoke first, it is ending the process, and this waits for that)."""
         watchdog = cls._current
-        if watchdog is not None:
+        if watchdog is not None and not watchdog.spoken:
             watchdog.voice.acquire()
+            watchdog.spoken = True
 
 
 def _extra_json(kind: str) -> dict[str, Any]:

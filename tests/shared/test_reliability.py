@@ -392,3 +392,46 @@ def test_time_limit_holds_when_the_solver_does_not_return() -> None:
     obj = json.loads(result.stdout)
     assert obj["status"] == "unknown" and obj["stopped"] == "timeout"
     assert "time limit reached" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("raised", "code", "why"),
+    [
+        ("smtpuzzles.solving.TimeUp()", 3, "timeout"),
+        ("smtpuzzles.solving.MemoryLimitExceeded('cap')", 3, "memory"),
+        ("z3.Z3Exception('out of memory')", 3, "memory"),
+        ("KeyboardInterrupt()", 130, "interrupted"),
+    ],
+)
+def test_a_stop_outside_the_guarded_steps_still_prints_the_json(
+    raised: str, code: int, why: str
+) -> None:
+    """A limit or Ctrl-C that reaches the command's last line of defence (as a signal
+    landing while a step unwinds can) still gives exactly one JSON object."""
+    script = (
+        "import sys\n"
+        "import z3\n"
+        "import smtpuzzles.solving\n"
+        "import smtpuzzles.cli.run as run\n"
+        "def stop(*args, **kwargs):\n"
+        f"    raise {raised}\n"
+        "run.check_outputs = stop\n"
+        "from smtpuzzles import entry\n"
+        "sys.argv = ['smtpuzzles', 'floodit', 'min', sys.argv[1], '--json']\n"
+        "entry.main()\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script, str(BOARDS / "b05x05c4.txt")],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=ENV,
+        timeout=60,
+    )
+    assert result.returncode == code, result.stderr
+    lines = result.stdout.strip().splitlines()
+    assert len(lines) == 1, result.stdout
+    obj = json.loads(lines[0])
+    assert obj["puzzle"] == "floodit" and obj["mode"] == "min"
+    assert obj["status"] == "unknown" and obj["stopped"] == why
+    assert result.stderr.count("smtpuzzles: error:") == 1, result.stderr
