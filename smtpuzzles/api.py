@@ -26,7 +26,16 @@ from .errors import InputError
 from .formats.puzzlink import looks_like_url, parse_url
 from .puzzle import KINDS, Formula, Puzzle, Request, Source, puzzle_class
 from .result import Outcome, Result, Status
-from .solving import Budget, Interrupted, MemoryLimitExceeded, TimeUp, hold, parse_timeout
+from .solving import (
+    Budget,
+    Interrupted,
+    MemoryLimitExceeded,
+    TimeUp,
+    hold,
+    out_of_memory,
+    parse_timeout,
+    release_reserve,
+)
 from .sources import path_exists, read_source
 
 if TYPE_CHECKING:
@@ -202,7 +211,10 @@ def solve(
         outcome = p.solve(Request(mode, budget, args, unique, count, options))
     except (Interrupted, KeyboardInterrupt):
         outcome = Outcome(Status.UNKNOWN, stopped="interrupted")
-    except (MemoryLimitExceeded, MemoryError):
+    except (MemoryLimitExceeded, MemoryError, SystemError) as exc:
+        if not out_of_memory(exc):
+            raise
+        release_reserve()
         outcome = Outcome(Status.UNKNOWN, stopped="memory")
     except TimeUp as exc:  # the deadline ended a step a puzzle does not guard itself
         hold(exc.__traceback__)

@@ -156,6 +156,7 @@ def limit_memory(megabytes: int | None) -> None:
     megabytes = parse_memory(megabytes)
     assert megabytes is not None
     z3.main_ctx()  # Z3 crashes when it cannot allocate a context: make it while there is room
+    _reserve.append(bytearray(_RESERVE_BYTES))  # outside the cap: made before it is set
     _memory_cap_mb = min(megabytes, MAX_MEMORY_MB)
     wanted = min(_data_bytes() + megabytes * 1024 * 1024, _LARGEST_RLIMIT)
     soft, hard = resource.getrlimit(resource.RLIMIT_DATA)
@@ -165,6 +166,26 @@ def limit_memory(megabytes: int | None) -> None:
         resource.setrlimit(resource.RLIMIT_DATA, (wanted, hard))
     except (ValueError, OSError) as exc:
         raise InputError(f"--memory {megabytes}: the system refused the cap ({exc})") from None
+
+
+#: Room kept aside under ``--memory`` so that a run which reached the cap can still say
+#: so (even a small JSON object cannot be made when every byte is taken).
+_RESERVE_BYTES = 4 * 1024 * 1024
+_reserve: list[bytearray] = []
+
+
+def release_reserve() -> None:
+    """Give back the room kept aside: the cap was reached and the run must report it."""
+    _reserve.clear()
+
+
+def out_of_memory(exc: BaseException) -> bool:
+    """Is ``exc`` the memory cap's doing? Besides :class:`MemoryError`: under a cap, a
+    C extension that cannot even allocate its exception raises ``SystemError`` ("error
+    return without exception set")."""
+    if isinstance(exc, (MemoryError, MemoryLimitExceeded)):
+        return True
+    return isinstance(exc, SystemError) and _memory_cap_mb is not None
 
 
 #: Z3's memory per character of SMT-LIB text it parses, with room to spare (its terms
@@ -299,7 +320,7 @@ def exit_now(code: int) -> None:
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
-        except (OSError, ValueError):
+        except BaseException:  # a closed stream, or no memory left: end all the same
             pass
     os._exit(code)
 
@@ -473,6 +494,8 @@ def deadline(budget: Budget) -> Iterator[None]:
     try:
         yield
     except BaseException as exc:
+        if isinstance(exc, MemoryError):  # room to unwind and report: malloc near the cap
+            release_reserve()  # can spin for seconds on every failed call
         hold(exc.__traceback__)  # the half-built state is not freed now (see _held)
         raise
     finally:

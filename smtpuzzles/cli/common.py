@@ -15,7 +15,14 @@ import z3
 
 from ..errors import CheckFailure, InputError
 from ..exits import note_said, stopped_json
-from ..solving import Interrupted, MemoryLimitExceeded, TimeUp, clock_started
+from ..solving import (
+    Interrupted,
+    MemoryLimitExceeded,
+    TimeUp,
+    clock_started,
+    out_of_memory,
+    release_reserve,
+)
 
 # Exit codes (a contract: scripts rely on them).
 EXIT_OK = 0  #: solved, or optimal
@@ -48,7 +55,10 @@ def cli_errors(func: F) -> F:
             _stopped_json(kwargs, "interrupted")
             error_line("interrupted")
             raise typer.Exit(EXIT_INTERRUPTED) from None
-        except (MemoryLimitExceeded, MemoryError) as exc:
+        except (MemoryLimitExceeded, MemoryError, SystemError) as exc:
+            if not out_of_memory(exc):
+                raise
+            release_reserve()
             _stopped_json(kwargs, "memory")
             error_line(f"memory limit reached ({exc or 'out of memory'})")
             raise typer.Exit(EXIT_LIMIT) from None
@@ -62,6 +72,7 @@ def cli_errors(func: F) -> F:
         except z3.Z3Exception as exc:
             text = exc.value.decode() if isinstance(exc.value, bytes) else str(exc.value)
             if "memory" in text.lower():
+                release_reserve()
                 _stopped_json(kwargs, "memory")
                 error_line(f"memory limit reached (Z3: {text})")
                 raise typer.Exit(EXIT_LIMIT) from None
@@ -81,6 +92,8 @@ def _stopped_json(kwargs: dict[str, Any], why: str) -> None:
 
 
 def dump_json(obj: Any) -> str:
-    """The one JSON object a ``--json`` run prints."""
+    """The one JSON object a ``--json`` run prints (noted as said once it is made: the
+    memory cap can stop it on the way)."""
+    text = json.dumps(obj, separators=(", ", ": "))
     note_said("json")
-    return json.dumps(obj, separators=(", ", ": "))
+    return text

@@ -241,6 +241,7 @@ def _say_stopped(
 #: How long past its time limit a run may take to stop by itself before its watchdog
 #: ends it (Z3 stops a large check only after tidying its state, which can take a second).
 OVERRUN_GRACE_S = 0.3
+_SPEAK_WAIT_S = 2.0  #: how long the run waits for a watchdog that spoke first to end it
 
 
 class _Watchdog:
@@ -288,7 +289,8 @@ class _Watchdog:
         it spoke first, it is ending the process, and this waits for that)."""
         watchdog = cls._current
         if watchdog is not None and not watchdog.spoken:
-            watchdog.voice.acquire()
+            if not watchdog.voice.acquire(timeout=_SPEAK_WAIT_S):  # the watchdog failed
+                exit_now(EXIT_LIMIT)
             watchdog.spoken = True
 
 

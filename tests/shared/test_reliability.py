@@ -401,6 +401,7 @@ def test_time_limit_holds_when_the_solver_does_not_return() -> None:
         ("smtpuzzles.solving.MemoryLimitExceeded('cap')", 3, "memory"),
         ("z3.Z3Exception('out of memory')", 3, "memory"),
         ("KeyboardInterrupt()", 130, "interrupted"),
+        ("SystemError('error return without exception set')", 3, "memory"),  # at the cap
     ],
 )
 def test_a_stop_outside_the_guarded_steps_still_prints_the_json(
@@ -417,7 +418,7 @@ def test_a_stop_outside_the_guarded_steps_still_prints_the_json(
         f"    raise {raised}\n"
         "run.check_outputs = stop\n"
         "from smtpuzzles import entry\n"
-        "sys.argv = ['smtpuzzles', 'floodit', 'min', sys.argv[1], '--json']\n"
+        "sys.argv = ['smtpuzzles', 'floodit', 'min', sys.argv[1], '--json', '--memory', '500']\n"
         "entry.main()\n"
     )
     result = subprocess.run(
