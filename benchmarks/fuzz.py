@@ -517,6 +517,10 @@ def main(argv: list[str] | None = None) -> int:
         help="keep the other puzzles' results already in --out (puzzles run at different times)",
     )
     args = parser.parse_args(argv)
+    # A harness started in the background of a script has Ctrl-C ignored, and its runs
+    # would inherit that until their entry point takes the signal over: a Ctrl-C sent
+    # in that window would be lost, as a user's is not.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     puzzles = [p for p in args.puzzles.split(",") if p]
     cases = [make_case(p, i, args.seed) for i in range(args.cases) for p in puzzles]
     totals = {p: Counter() for p in puzzles}

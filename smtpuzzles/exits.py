@@ -9,6 +9,7 @@ import json
 import os
 import signal
 import sys
+import threading
 from typing import NoReturn
 
 _KINDS = ("floodit", "nurikabe", "koburin")
@@ -23,9 +24,20 @@ def note_said(what: str) -> None:
     _said.add(what)
 
 
+def quiet() -> None:
+    """From here on the run only says how it stopped: a further Ctrl-C, or the 1 ms resend
+    of one that landed in the import machinery, must not break off the words."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.setitimer(signal.ITIMER_REAL, 0)
+    signal.signal(signal.SIGALRM, signal.SIG_IGN)
+
+
 def interrupted(argv: list[str], elapsed: float) -> None:
     """Say what a run stopped by Ctrl-C has not said yet: with ``--json`` an object with
     ``status: unknown``, ``stopped: interrupted``, and the error line."""
+    quiet()
     stopped_json(argv, elapsed, "interrupted", "--json" in argv)
     if "error" not in _said:
         sys.stderr.write("smtpuzzles: error: interrupted\n")

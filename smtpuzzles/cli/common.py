@@ -14,7 +14,7 @@ import typer
 import z3
 
 from ..errors import CheckFailure, InputError
-from ..exits import note_said, stopped_json
+from ..exits import note_said, quiet, stopped_json
 from ..solving import (
     Interrupted,
     MemoryLimitExceeded,
@@ -87,13 +87,16 @@ def cli_errors(func: F) -> F:
 def _stopped_json(kwargs: dict[str, Any], why: str) -> None:
     """With ``--json``, the one JSON object of a run a limit or Ctrl-C stopped outside
     the steps that report it themselves (a signal can land while a step is unwinding)."""
+    quiet()
     wanted = bool(getattr(kwargs.get("shared"), "json", False))
     stopped_json(sys.argv[1:], time.monotonic() - clock_started(), why, wanted)
 
 
 def dump_json(obj: Any) -> str:
     """The one JSON object a ``--json`` run prints (noted as said once it is made: the
-    memory cap can stop it on the way)."""
+    memory cap can stop it on the way). The run is ending: from here a Ctrl-C is
+    ignored, so that it cannot cut the object off or stop it from being printed."""
+    quiet()
     text = json.dumps(obj, separators=(", ", ": "))
     note_said("json")
     return text

@@ -120,3 +120,51 @@ def test_ctrl_c_lost_in_the_import_machinery_still_ends_the_run(board: str) -> N
     result = run_script(script, board)
     assert result.returncode == 130, result.stderr
     one_interrupted_object(result.stdout)
+
+
+def test_the_retry_of_a_ctrl_c_does_not_cut_off_the_words(board: str) -> None:
+    """A Ctrl-C in the import machinery is retried 1 ms later; when the entry point has
+    acted on it first, the retry must not land in the JSON object being printed."""
+    script = (
+        "import signal, sys, time\n"
+        "from smtpuzzles import entry, exits\n"
+        "write = exits.stopped_json\n"
+        "def slow(*args):\n"
+        "    time.sleep(0.2)\n"
+        "    write(*args)\n"
+        "exits.stopped_json = slow\n"
+        "entry._on_early_interrupt(signal.SIGINT, None)\n"
+        "signal.signal(signal.SIGALRM, entry._on_early_interrupt)\n"
+        "signal.setitimer(signal.ITIMER_REAL, 0.05)\n"  # the retry, due mid-words
+        "sys.argv = ['smtpuzzles', 'floodit', 'min', sys.argv[1], '--json']\n"
+        "entry.main()\n"
+    )
+    result = run_script(script, board)
+    assert result.returncode == 130, result.stderr
+    assert "Traceback" not in result.stderr
+    one_interrupted_object(result.stdout)
+
+
+def test_a_ctrl_c_while_the_json_object_is_printed_does_not_lose_it(board: str) -> None:
+    """A run stopped by its time limit is printing its object when a Ctrl-C arrives: the
+    object is printed whole (and the exit code is the time limit's)."""
+    script = (
+        "import os, signal, sys\n"
+        "from smtpuzzles import entry\n"
+        "import smtpuzzles.cli.common as common\n"
+        "dump = common.dump_json\n"
+        "def dump_then_ctrl_c(obj):\n"
+        "    text = dump(obj)\n"
+        "    os.kill(os.getpid(), signal.SIGINT)\n"
+        "    return text\n"
+        "common.dump_json = dump_then_ctrl_c\n"
+        "import smtpuzzles.cli.run as run\n"
+        "run.dump_json = dump_then_ctrl_c\n"
+        "sys.argv = ['smtpuzzles', 'floodit', 'min', sys.argv[1], '--json', '--timeout', '0.001']\n"
+        "entry.main()\n"
+    )
+    result = run_script(script, board)
+    assert result.returncode == 3, result.stderr
+    lines = result.stdout.strip().splitlines()
+    assert len(lines) == 1, result.stdout
+    assert json.loads(lines[0])["stopped"] == "timeout"
