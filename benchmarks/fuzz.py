@@ -14,6 +14,9 @@ or a Ctrl-C at a random moment. Counted per puzzle:
 - ``slow_ctrl_c``: a run alive 0.5 s after its Ctrl-C (sent from ``CTRL_C_FROM_S`` on);
 - ``bad_exit``: an exit code outside the documented 0, 1, 2, 3, 70, 130.
 
+Also counted, and kept as examples: ``unchecked_answers``, answers the harness could not
+read back to check (a blind spot of the harness, not a failure of the tool).
+
 Usage: ``python benchmarks/fuzz.py --cases 10000 --jobs 2`` (cases per puzzle); writes
 ``benchmarks/results/fuzz.json``. Timings are honest only with ``--jobs`` at most the
 number of idle cores: an overloaded machine makes every limit look late. ``--puzzles
@@ -300,11 +303,16 @@ def make_case(puzzle: str, index: int, seed: int) -> Case:
     return Case(puzzle, index, [puzzle, *argv, *fmt_argv], text, timeout, ctrl_c)
 
 
+def _is_url(case: Case) -> bool:
+    """Whether the case is given as a URL argument (a command line cannot hold a NUL: such
+    a URL goes in a file)."""
+    text = case.text
+    return text.startswith("http") and "\n" not in text.strip() and "\x00" not in text
+
+
 def run_case(case: Case, workdir: Path) -> Outcome:
     """Run one case in its own process; kill it when it hangs."""
-    is_url = (
-        case.text.startswith("http") and "\n" not in case.text.strip() and "\x00" not in case.text
-    )  # a command line cannot hold a NUL: such a URL goes in a file
+    is_url = _is_url(case)
     path = workdir / f"{case.puzzle}-{case.index}.txt"
     if not is_url:
         path.write_bytes(case.text.encode("utf-8", "surrogatepass"))
@@ -434,11 +442,15 @@ def check_answer(case: Case, obj: dict[str, Any]) -> list[str]:
         if best is not None and best != len(moves):
             return [f"called optimal with {len(moves)} moves; A* finds {best}"]
         return []
+    url = _is_url(case)
+    text, source, fmt = (
+        (case.text.strip(), "<url>", "puzzlink") if url else (_input_text(case), source, "auto")
+    )
     if case.puzzle == "nurikabe":
-        p = nurikabe_formats.parse(_input_text(case), source)
+        p = nurikabe_formats.parse(text, source, fmt)
         black = _nurikabe_picture(p, obj.get("solution"))
         return nurikabe_check.problems(p.graph, p.clues, p.pools, black)
-    p = koburin_formats.parse(_input_text(case), source)
+    p = koburin_formats.parse(text, source, fmt)
     answer = obj.get("solution") if isinstance(obj.get("solution"), dict) else obj
     black = {_cell(p, c) for c in answer.get("black", [])}
     loop = [_cell(p, c) for c in answer.get("loop", [])]
@@ -552,10 +564,11 @@ def main(argv: list[str] | None = None) -> int:
             failures = judge(o)
             if o.problems and "wrong_answers" not in failures:
                 t["unchecked_answers"] += 1
+                failures = [*failures, "unchecked_answers"]
             elif o.code in (0, 3) and "--json" in o.case.argv and not failures:
                 t["checked_runs"] += 1
             for kind in failures:
-                t[kind] += 1
+                t[kind] += kind != "unchecked_answers"
                 if kept[(o.case.puzzle, kind)] < KEEP_EXAMPLES:
                     kept[(o.case.puzzle, kind)] += 1
                     examples.append(

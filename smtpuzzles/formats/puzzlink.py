@@ -65,6 +65,11 @@ def parse_url(text: str, source: str = "<url>", kind: str | None = None) -> Puzz
     """Split a puzz.link-style URL; ``kind`` checks the puzzle type (and its flags)."""
     url = text.strip()
     lead = len(text) - len(text.lstrip())  # positions count in the text as given
+    for i, ch in enumerate(url):
+        if not "!" <= ch <= "~":
+            raise url_error(
+                f"a URL holds printable ASCII only, not U+{ord(ch):04X}", source, lead + i
+            )
     if "?" not in url:
         raise InputError("not a puzz.link URL (no '?')", source)
     start = url.index("?") + 1

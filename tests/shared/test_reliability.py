@@ -345,6 +345,8 @@ def test_the_memory_cap_ends_a_large_flood_it_with_exit_3_and_bounded_memory(
         ("https://puzz.link/p?nurikabe/5/5/g5k2o1k3g/more", ("URL character 43", "'/'")),
         ("https://puzz.link/p?nurikabe/5/5/g5k!", ("URL character 37", "'!'")),
         ("https://puzz.link/p?nurikabe/05/5/g", ("URL character 30",)),
+        ("https:\x1b//puzz.link/p?nurikabe/3/5/n3k4", ("URL character 7", "U+001B")),
+        ("https://pu\x1bzz.link/p?nurikabe/2/3/j.g", ("URL character 11", "printable")),
     ],
 )
 def test_puzzlink_urls_are_read_strictly(url: str, words: tuple[str, ...]) -> None:
