@@ -24,14 +24,55 @@ def note_said(what: str) -> None:
     _said.add(what)
 
 
+#: Once a command has a second thread that may say how it ended (the watchdog of its time
+#: limit, the watch of its Ctrl-C), the first thread to begin holds the voice and ends
+#: the process; the others keep quiet.
+_voice = threading.Lock()
+_speaker: list[tuple[int, int]] = []  #: (thread holding the voice, its exit code)
+_contested = False
+
+#: How long a thread that lost the voice waits for the one that holds it to end the run.
+SPEAK_WAIT_S = 2.0
+
+
+def contest() -> None:
+    """Another thread may speak from now on: take the voice before saying anything."""
+    global _contested
+    _contested = True
+
+
+def take_voice(code: int, wait: float = 0.0) -> bool:
+    """Become the thread that says how the run ended (and then exits with ``code``);
+    waits up to ``wait`` seconds for the voice. False: another thread holds it."""
+    if not _contested:
+        return True
+    me = threading.get_ident()
+    if _speaker:
+        return _speaker[0][0] == me
+    if not (_voice.acquire(True, wait) if wait > 0 else _voice.acquire(False)):
+        return False
+    _speaker.append((me, code))
+    return True
+
+
+def wait_for_voice() -> None:
+    """Take the voice, or leave the words to the thread holding it: it ends the process
+    (and if it fails to within :data:`SPEAK_WAIT_S`, this ends it with that thread's
+    exit code)."""
+    if not take_voice(0, SPEAK_WAIT_S):
+        os._exit(_speaker[0][1] if _speaker else 3)
+
+
 def quiet() -> None:
     """From here on the run only says how it stopped: a further Ctrl-C, or the 1 ms resend
-    of one that landed in the import machinery, must not break off the words."""
+    of one that landed in the import machinery, must not break off the words; and no
+    other thread says anything (:func:`wait_for_voice`)."""
     if threading.current_thread() is not threading.main_thread():
         return
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.setitimer(signal.ITIMER_REAL, 0)
     signal.signal(signal.SIGALRM, signal.SIG_IGN)
+    wait_for_voice()
 
 
 def interrupted(argv: list[str], elapsed: float) -> None:

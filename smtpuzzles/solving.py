@@ -365,6 +365,29 @@ def _in_z3(frame: Any) -> bool:
 
 _Z3_DIR = os.path.dirname(z3.__file__)
 
+#: Functions of Z3's Python code where a Ctrl-C must wait: an exception in a ctypes
+#: argument conversion or callback is lost, and one in a constructor leaves an object
+#: whose finaliser releases a term it never took.
+_Z3_FRAGILE = frozenset({"__init__", "from_param", "z3_error_handler"})
+
+
+def _lost_here(frame: Any) -> bool:
+    """Would a Ctrl-C raised at ``frame`` be lost or leave a Z3 object half made: in a
+    finaliser, the import machinery, or a :data:`_Z3_FRAGILE` function of Z3's Python
+    code called from where the frame is? Elsewhere in Z3's Python code (building a
+    large term, say) it is raised at once: the run ends, and its terms are never used
+    again."""
+    while frame is not None:
+        code = frame.f_code
+        if code.co_name == "__del__" or code.co_filename.startswith("<frozen importlib"):
+            return True
+        if not code.co_filename.startswith(_Z3_DIR):
+            return False
+        if code.co_name in _Z3_FRAGILE:
+            return True
+        frame = frame.f_back
+    return False
+
 
 #: How many Ctrl-Cs (SIGINT) this process has received through our handlers: lets
 #: :func:`check` tell Z3's "canceled" after Ctrl-C from the same word at its own timeout.
@@ -386,15 +409,16 @@ def guard_interrupts() -> None:
 
     Python raises it wherever the main thread is, and inside a Z3 object's ``__del__``
     it is printed as an "Exception ignored" traceback and then lost. Here a signal that
-    lands in Z3's Python code is sent again 1 ms later instead. (During a check, Z3
-    itself turns Ctrl-C into ``unknown``, which :func:`check` reports as ``Interrupted``.)
+    lands where it would be lost (:func:`_lost_here`) is sent again 1 ms later instead.
+    (During a check, Z3 itself turns Ctrl-C into ``unknown``, which :func:`check` reports
+    as ``Interrupted``.)
     """
     if threading.current_thread() is not threading.main_thread():
         return
 
     def on_interrupt(signum: int, frame: Any) -> None:
         _count_interrupt()
-        if _in_z3(frame):
+        if _lost_here(frame):
             try:
                 threading.Timer(0.001, os.kill, (os.getpid(), signal.SIGINT)).start()
                 return
@@ -454,9 +478,10 @@ def deadline(budget: Budget) -> Iterator[None]:
 
     Z3 stops itself at its ``timeout`` and on Ctrl-C during a check; this covers the
     Python work around it (building a large encoding, adding cuts), which otherwise
-    ignores the limit. An exception raised inside Z3's Python code is lost (ctypes
+    ignores the limit. An exception raised inside Z3's Python code can be lost (ctypes
     turns it into an ArgumentError, a ``__del__`` swallows it, and the search then runs
-    on without a limit), so there the signal is kept and retried every 1 ms. Uses
+    on without a limit), so there the signal is kept and retried every 1 ms: for a time
+    limit anywhere in Z3's code, for Ctrl-C only where :func:`_lost_here` says. Uses
     signals, so it only acts in the main thread. Blocks nest: an inner block keeps the
     enclosing block's timer running (re-armed on exit, less the time spent inside).
     """
@@ -469,7 +494,8 @@ def deadline(budget: Budget) -> Iterator[None]:
     _pending.append(pending)
 
     def deliver(frame: Any) -> None:
-        if _in_z3(frame):
+        # A time limit waits for our own code: the caller may go on with Z3 after it.
+        if _lost_here(frame) if pending[0] is KeyboardInterrupt else _in_z3(frame):
             signal.setitimer(signal.ITIMER_REAL, 0.001)
             return
         raise pending[0]()

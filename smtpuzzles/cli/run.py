@@ -8,9 +8,12 @@ The command modules only declare options; this module turns a command line into
 from __future__ import annotations
 
 import functools
+import os
+import signal
 import sys
 import threading
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Any, NoReturn
@@ -19,6 +22,7 @@ import typer
 
 from .. import api
 from ..errors import InputError
+from ..exits import contest, take_voice, wait_for_voice
 from ..output import write_output
 from ..puzzle import Formula, Puzzle, puzzle_class
 from ..result import Outcome, Result, Status
@@ -84,7 +88,7 @@ def solve(
     inputs = [source]
     check_outputs(shared, inputs)
     stopped = functools.partial(_say_stopped, kind, mode, source, budget, shared)
-    with _Watchdog(budget, lambda: stopped("timeout")):
+    with _Watchdog(budget, stopped):
         _solve(kind, mode, source, shared, budget, inputs, fmt, load, solve, args, extra)
 
 
@@ -241,45 +245,78 @@ def _say_stopped(
 #: How long past its time limit a run may take to stop by itself before its watchdog
 #: ends it (Z3 stops a large check only after tidying its state, which can take a second).
 OVERRUN_GRACE_S = 0.3
-_SPEAK_WAIT_S = 2.0  #: how long the run waits for a watchdog that spoke first to end it
+
+#: How long after a Ctrl-C the run may take to stop by itself before its watchdog ends
+#: it: long enough for the run to say what it found, short of the half second promised.
+CTRL_C_GRACE_S = 0.25
 
 
 class _Watchdog:
-    """Hold ``--timeout`` for the whole process, also where Z3's code keeps control past
-    the limit: at the limit plus :data:`OVERRUN_GRACE_S`, unless the run has begun to
-    print its answer (:meth:`speak`), it says that the limit was reached (``say``) and
-    ends the process with exit 3. Z3 gives up the interpreter lock while it works, so
-    the watchdog's thread runs while the main thread waits on Z3."""
+    """Hold ``--timeout`` and Ctrl-C for the whole process, also where Z3's code keeps
+    control: at the limit plus :data:`OVERRUN_GRACE_S`, or :data:`CTRL_C_GRACE_S` after a
+    Ctrl-C, unless the run has begun to say how it ended (:meth:`speak`), it says so
+    (``say``) and ends the process with exit 3 or 130. Z3 gives up the interpreter lock
+    while it works, so the watchdog's threads run while the main thread waits on Z3; a
+    Ctrl-C reaches them through the signal module's wake-up file descriptor, which is
+    written at once, while Python's own handler waits for the main thread."""
 
     _current: _Watchdog | None = None
 
-    def __init__(self, budget: Budget, say: Any) -> None:
+    def __init__(self, budget: Budget, say: Callable[[str], None]) -> None:
         self.budget, self.say = budget, say
-        self.voice = threading.Lock()  #: taken by whichever of the two speaks first
-        self.spoken = False  #: the run has taken the voice
         self.timer: threading.Timer | None = None
+        self.wakeup: tuple[int, int] | None = None  #: the pipe Ctrl-C writes to
 
     def __enter__(self) -> _Watchdog:
-        left = self.budget.remaining()
-        if left is not None and running_as_command():
-            self.timer = threading.Timer(left + OVERRUN_GRACE_S, self._overrun)
-            self.timer.daemon = True
-            try:
-                self.timer.start()
-            except RuntimeError:  # no thread to be had under the memory cap: deadlines only
-                self.timer = None
         _Watchdog._current = self
+        if not running_as_command():
+            return self
+        contest()
+        left = self.budget.remaining()
+        try:
+            if left is not None:
+                self.timer = threading.Timer(left + OVERRUN_GRACE_S, self._overrun)
+                self.timer.daemon = True
+                self.timer.start()
+            self._watch_ctrl_c()
+        except (RuntimeError, OSError):  # no thread or pipe to be had under the memory cap
+            pass
         return self
 
     def __exit__(self, *exc: object) -> None:
         _Watchdog._current = None
         if self.timer is not None:
             self.timer.cancel()
+        if self.wakeup is not None:
+            signal.set_wakeup_fd(-1)
+            os.close(self.wakeup[1])  # the watch reads the end of the pipe and stops
+
+    def _watch_ctrl_c(self) -> None:
+        read, write = os.pipe()
+        os.set_blocking(write, False)
+        watch = threading.Thread(target=self._on_ctrl_c, args=(read,), daemon=True)
+        watch.start()
+        signal.set_wakeup_fd(write, warn_on_full_buffer=False)
+        self.wakeup = (read, write)
+
+    def _on_ctrl_c(self, read: int) -> None:
+        try:
+            while signal.SIGINT not in (got := os.read(read, 64)):
+                if not got:
+                    return
+        finally:
+            os.close(read)
+        time.sleep(CTRL_C_GRACE_S)
+        if take_voice(EXIT_INTERRUPTED):
+            try:
+                self.say("interrupted")
+            finally:
+                exit_now(EXIT_INTERRUPTED)
 
     def _overrun(self) -> None:
-        if self.voice.acquire(blocking=False):
+        if take_voice(EXIT_LIMIT):
             try:
-                self.say()
+                self.say("timeout")
             finally:
                 exit_now(EXIT_LIMIT)
 
@@ -287,11 +324,8 @@ class _Watchdog:
     def speak(cls) -> None:
         """The run is about to print its answer: from here the watchdog keeps quiet (if
         it spoke first, it is ending the process, and this waits for that)."""
-        watchdog = cls._current
-        if watchdog is not None and not watchdog.spoken:
-            if not watchdog.voice.acquire(timeout=_SPEAK_WAIT_S):  # the watchdog failed
-                exit_now(EXIT_LIMIT)
-            watchdog.spoken = True
+        if cls._current is not None:
+            wait_for_voice()
 
 
 def _extra_json(kind: str) -> dict[str, Any]:

@@ -168,3 +168,51 @@ def test_a_ctrl_c_while_the_json_object_is_printed_does_not_lose_it(board: str) 
     lines = result.stdout.strip().splitlines()
     assert len(lines) == 1, result.stdout
     assert json.loads(lines[0])["stopped"] == "timeout"
+
+
+def test_a_ctrl_c_while_z3_parses_a_long_formula_ends_the_run_at_once(board: str) -> None:
+    """Z3 reads a formula's text in one C call, which can take seconds: Python's own
+    handler would wait for it, the watchdog does not."""
+    script = (
+        "import os, signal, sys, threading\n"
+        "from smtpuzzles import entry\n"
+        "import smtpuzzles.puzzles.floodit.rules as rules\n"
+        "def slow(solver, text):\n"
+        "    big = '(declare-const x Int)' + ''.join(\n"
+        "        f'(assert (> (+ x {i}) {i}))' for i in range(300000))\n"
+        "    threading.Timer(0.2, os.kill, (os.getpid(), signal.SIGINT)).start()\n"
+        "    solver.from_string(big)\n"
+        "    print('parsed', file=sys.stderr, flush=True)\n"
+        "rules.parse_into = slow\n"
+        "sys.argv = ['smtpuzzles', 'floodit', 'min', sys.argv[1], '--json', '--presolve', 'none']\n"
+        "entry.main()\n"
+    )
+    result = run_script(script, board)
+    assert result.returncode == 130, result.stderr
+    assert "parsed" not in result.stderr  # ended inside the C call
+    assert "Traceback" not in result.stderr
+    assert result.stderr.strip().endswith("smtpuzzles: error: interrupted"), result.stderr
+    one_interrupted_object(result.stdout)
+
+
+def test_a_ctrl_c_while_z3_builds_a_large_term_is_raised_there() -> None:
+    """Building a term runs Z3's Python code for seconds; a Ctrl-C there is raised at
+    once rather than held back until our own code runs again."""
+    script = (
+        "import os, signal, threading, time, z3\n"
+        "from smtpuzzles.solving import Budget, deadline\n"
+        "xs = [z3.Bool('b')] * 300000\n"
+        "threading.Timer(0.2, os.kill, (os.getpid(), signal.SIGINT)).start()\n"
+        "began = time.monotonic()\n"
+        "try:\n"
+        "    with deadline(Budget(None)):\n"
+        "        z3.And(xs)\n"
+        "        z3.And(xs)\n"
+        "    print('built')\n"
+        "except KeyboardInterrupt:\n"
+        "    print(f'stopped {time.monotonic() - began:.2f}')\n"
+    )
+    result = run_script(script, "")
+    words = result.stdout.split()
+    assert words[0] == "stopped", result.stdout + result.stderr
+    assert float(words[1]) < 1.0  # building both terms takes seconds

@@ -135,6 +135,21 @@ def test_interrupt_koburin_count_reports_what_it_found(big: dict[str, Path]) -> 
 
 
 @pytest.mark.slow
+def test_an_optimum_the_bounds_prove_is_reported_without_building_a_formula(
+    tmp_path: Path,
+) -> None:
+    """On one long row the playout meets the lower bound: the answer is known at once,
+    and the formula of its questions (quadratic in the row) is built only when printed."""
+    board = tmp_path / "row.txt"
+    board.write_text(random_board(1, 20_000, 4, seed=1).text())
+    run = run_process(["floodit", "min", str(board), "--json", "--timeout", "60"])
+    no_traceback(run)
+    assert run.returncode == 0, run.stderr
+    obj = one_object(run.stdout)
+    assert obj["status"] == "optimal" and obj["lower_bound"] == obj["length"]
+    assert run.peak_mb < 1024
+
+
 def test_200x200_floodit_dry_run_builds_within_bounds(tmp_path: Path) -> None:
     board = tmp_path / "b200.txt"
     board.write_text(random_board(200, 200, 6, seed=3).text())

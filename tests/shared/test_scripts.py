@@ -129,7 +129,7 @@ def test_floodit_questions_run_as_printed(name: str, mode: str, args: tuple[int,
 
 def test_floodit_min_without_presolve_searches_upward() -> None:
     board = load_board(str(INSTANCES / "floodit" / "b06x06c5.txt"))
-    out = run_mode(board, "min", presolve="none")
+    out = run_mode(board, "min", presolve="none", print_asserts=True)
     assert out.status == "optimal" and out.length == OPTIMA["b06x06c5.txt"]
     assert out.stats.checks == out.length + 1  # every horizon from 0 up to the optimum
     assert [q.answer for q in out.questions] == ["sat", "unsat"]

@@ -500,9 +500,10 @@ def run_mode(
     graph: ClusterGraph | None = None,
     budget: Budget | None = None,
 ) -> Outcome:
-    """Run ``mode`` (solve, exact, search, min, opt) on ``board`` and return the outcome,
-    with the questions behind it (:meth:`Search.questions`; ``opt``: the script
-    Optimize read, in Z3's dialect). ``presolve``: see :data:`PRESOLVE`.
+    """Run ``mode`` (solve, exact, search, min, opt) on ``board`` and return the outcome;
+    with ``print_asserts``, also the questions behind it (:meth:`Search.questions`;
+    ``opt``: the script Optimize read, in Z3's dialect, always). ``presolve``: see
+    :data:`PRESOLVE`.
 
     Never raises on a time limit, the memory cap or Ctrl-C: the outcome then has status
     ``unknown``, the best solution found and the proven bounds, and ``stopped`` says
@@ -547,7 +548,7 @@ def run_mode(
                 raise ValueError(f"unknown mode {mode!r}")
             if opt is not None:
                 outcome.questions = [question(f"optimize-{s.opt_horizon}", opt, "sat")]
-            else:
+            elif print_asserts:  # when the bounds proved the optimum, a whole new formula
                 outcome.questions = s.questions(mode, args)
     except (_TimeUp, TimeUp):
         outcome.stopped = "timeout"
