@@ -300,12 +300,11 @@ class _Watchdog:
         self.wakeup = (read, write)
 
     def _on_ctrl_c(self, read: int) -> None:
-        try:
-            while signal.SIGINT not in (got := os.read(read, 64)):
-                if not got:
-                    return
-        finally:
-            os.close(read)
+        # The pipe stays open after a Ctrl-C: later signals still write to it.
+        while signal.SIGINT not in (got := os.read(read, 64)):
+            if not got:  # the run ended the watch
+                os.close(read)
+                return
         time.sleep(CTRL_C_GRACE_S)
         if take_voice(EXIT_INTERRUPTED):
             try:

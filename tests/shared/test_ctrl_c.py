@@ -216,3 +216,20 @@ def test_a_ctrl_c_while_z3_builds_a_large_term_is_raised_there() -> None:
     words = result.stdout.split()
     assert words[0] == "stopped", result.stdout + result.stderr
     assert float(words[1]) < 1.0  # building both terms takes seconds
+
+
+@pytest.mark.parametrize("after_s", [0.2 + 0.04 * i for i in range(11)])
+def test_signals_after_a_ctrl_c_leave_no_words_behind(after_s: float) -> None:
+    """While the reference encoding builds, a Ctrl-C comes with the deadline's alarms;
+    each signal also wakes the watchdog, whose pipe must outlive the first."""
+    board = str(ROOT / "instances" / "floodit" / "b20x20c6.txt")
+    argv = [sys.executable, "-m", "smtpuzzles", "floodit", "min", board, "--json"]
+    argv += ["--encoding", "reference", "--timeout", "1"]
+    pipes = {"stdin": subprocess.DEVNULL, "stdout": subprocess.PIPE, "stderr": subprocess.PIPE}
+    proc = subprocess.Popen(argv, cwd=ROOT, env=ENV, text=True, **pipes)  # type: ignore[call-overload]
+    time.sleep(after_s)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, (proc.returncode, err)
+    assert err.strip() == "smtpuzzles: error: interrupted", err
+    one_interrupted_object(out)
