@@ -155,6 +155,12 @@ class Puzzle:
         """Keys only this puzzle's JSON has."""
         return {}
 
+    @classmethod
+    def best_so_far_json(cls, outcome: Outcome) -> Any:
+        """The ``"solution"`` value of a run stopped while its search was held up: ``None``
+        unless the puzzle keeps a checked best answer as it goes (Flood-It's moves)."""
+        return None
+
     def report(self, result: Result) -> list[str]:  # pragma: no cover
         """The puzzle's own lines of the text report (its picture, its proof)."""
         raise NotImplementedError

@@ -75,6 +75,22 @@ class Outcome:
         return self.solutions[0] if self.solutions else None
 
 
+#: The outcome a running search fills in as it goes (see :func:`follow`).
+_followed: list[Outcome] = []
+
+
+def follow(outcome: Outcome | None) -> None:
+    """Make ``outcome`` the one a running search fills in (``None``: none), so that a
+    command's watchdog, which speaks while the search is held up in Z3, can say what it
+    has found so far."""
+    _followed[:] = [] if outcome is None else [outcome]
+
+
+def followed() -> Outcome | None:
+    """The outcome :func:`follow` named, if any."""
+    return _followed[0] if _followed else None
+
+
 @dataclass
 class Result:
     """A solve of one puzzle: the :class:`Outcome` with the puzzle, the mode and the time.

@@ -25,7 +25,7 @@ from ..errors import InputError
 from ..exits import contest, take_voice, wait_for_voice
 from ..output import write_output
 from ..puzzle import Formula, Puzzle, puzzle_class
-from ..result import Outcome, Result, Status
+from ..result import Outcome, Result, Status, follow, followed
 from ..smtlib import Question, join_questions, write_questions
 from ..solving import (
     Budget,
@@ -112,6 +112,7 @@ def _solve(
     with stops():
         puzzle = read(kind, source, shared, fmt, **(load or {}))
     options = {**(solve or {}), "presolve": shared.presolve}
+    follow(None)  # until the search names its outcome
     if shared.dry_run:
         with stops():
             formula = puzzle.formula(**_formula_options(puzzle, mode, args or {}, options))
@@ -235,7 +236,7 @@ def _say_stopped(
             "unique": None,
             "stopped": why,
             "elapsed_s": round(budget.elapsed(), 3),
-            **_extra_json(kind),
+            **_so_far_json(kind),
         }
         typer.echo(dump_json(obj))
     limit = {"timeout": "time", "memory": "memory"}.get(why)
@@ -327,11 +328,15 @@ class _Watchdog:
             wait_for_voice()
 
 
-def _extra_json(kind: str) -> dict[str, Any]:
-    """The puzzle's own keys of an answerless JSON object; none when its module could not
-    be loaded (Ctrl-C or the memory cap while importing it)."""
+def _so_far_json(kind: str) -> dict[str, Any]:
+    """The puzzle's own keys of a stopped run's JSON object, with what its search has
+    found so far (the outcome it follows, as the watchdog speaks while the search is
+    held up); none when the puzzle's module could not be loaded (Ctrl-C or the memory
+    cap while importing it)."""
+    outcome = followed() or Outcome()
     try:
-        return puzzle_class(kind).extra_json(Outcome())
+        cls = puzzle_class(kind)
+        return {"solution": cls.best_so_far_json(outcome), **cls.extra_json(outcome)}
     except (KeyboardInterrupt, MemoryError, ImportError):
         return {}
 

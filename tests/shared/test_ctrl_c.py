@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from smtpuzzles.puzzles.floodit.check import problems
 from smtpuzzles.puzzles.floodit.generate import random_board
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -233,3 +234,29 @@ def test_signals_after_a_ctrl_c_leave_no_words_behind(after_s: float) -> None:
     assert proc.returncode == 130, (proc.returncode, err)
     assert err.strip() == "smtpuzzles: error: interrupted", err
     one_interrupted_object(out)
+
+
+def test_the_watchdog_says_the_best_moves_found_so_far(board: str) -> None:
+    """When the watchdog speaks for a run held up in Z3, its JSON object has what the
+    search found before: the playout, checked."""
+    script = (
+        "import os, signal, sys, threading\n"
+        "from smtpuzzles import entry\n"
+        "import smtpuzzles.puzzles.floodit.rules as rules\n"
+        "def slow(solver, text):\n"
+        "    big = '(declare-const x Int)' + ''.join(\n"
+        "        f'(assert (> (+ x {i}) {i}))' for i in range(300000))\n"
+        "    threading.Timer(0.2, os.kill, (os.getpid(), signal.SIGINT)).start()\n"
+        "    solver.from_string(big)\n"
+        "rules.parse_into = slow\n"
+        "sys.argv = ['smtpuzzles', 'floodit', 'min', sys.argv[1], '--json', '--bound-nodes', '0']\n"
+        "entry.main()\n"
+    )
+    result = run_script(script, board)
+    assert result.returncode == 130, result.stderr
+    obj = one_interrupted_object(result.stdout)
+    moves = obj["solution"]
+    assert isinstance(moves, list) and moves == obj["moves"] and obj["length"] == len(moves)
+    assert obj["lower_bound"] <= len(moves) == obj["upper_bound"]
+    grid = [[int(ch, 36) for ch in line] for line in Path(board).read_text().split()]
+    assert problems(grid, moves, (0, 0)) == []

@@ -152,6 +152,11 @@ class FloodIt(Puzzle):
         return None if answer is None else list(answer)
 
     @classmethod
+    def best_so_far_json(cls, outcome: Any) -> Any:
+        moves = outcome.solution  # every move list is checked before it is kept
+        return None if moves is None else list(moves)
+
+    @classmethod
     def extra_json(cls, outcome: Any) -> dict[str, Any]:
         moves = outcome.solution
         return {

@@ -532,6 +532,7 @@ def run_mode(
                 budget,
             )
             outcome = s.outcome
+            result.follow(outcome)
             outcome.held = s
             hold(s)  # freed when the next run starts: freeing a large formula takes seconds
             if mode == "solve":
