@@ -1,11 +1,13 @@
-"""How precisely ``--timeout`` and ``--memory`` hold on the largest inputs: the boards and
-grids that once ran far past their limits, each run alone (one process at a time) as a
-user would run it, wall time and peak memory from ``wait4``.
+"""How precisely ``--timeout``, ``--memory`` and Ctrl-C hold on the largest inputs: the
+boards and grids that once ran far past their limits, each run alone (one process at a
+time) as a user would run it, wall time and peak memory from ``wait4``.
 
 Usage: ``python benchmarks/limits.py [--repeat 3]``; writes
 ``benchmarks/results/limits.json``. The promise checked: every run ends within
 ``PROMPT_S`` of its ``--timeout`` (start-up included) and, with ``--memory MB``, peaks
-within MB of a trivial run's memory plus the allocator's slack.
+within MB of a trivial run's memory plus the allocator's slack; a Ctrl-C sent at
+``CTRL_C_AT`` of the way to the limit ends the run within ``PROMPT_S`` with exit 130 and
+one JSON object.
 """
 
 from __future__ import annotations
@@ -15,9 +17,11 @@ import json
 import os
 import platform
 import random
+import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from datetime import datetime, timezone
 from pathlib import Path
@@ -31,6 +35,7 @@ import z3  # noqa: E402
 import smtpuzzles  # noqa: E402
 
 PROMPT_S = 0.5
+CTRL_C_AT = (0.1, 0.4, 0.8)  #: when the Ctrl-C runs get theirs, as parts of the time limit
 
 
 def _flood(path: Path, rows: int, cols: int, k: int, seed: int) -> str:
@@ -86,7 +91,10 @@ def cases(tmp: Path) -> list[tuple[str, list[str], float | None, int | None]]:
     return out
 
 
-def measure(argv: list[str], timeout: float | None, memory: int | None) -> dict[str, Any]:
+def measure(
+    argv: list[str], timeout: float | None, memory: int | None, ctrl_c_at: float | None = None
+) -> dict[str, Any]:
+    """One run; with ``ctrl_c_at``, a Ctrl-C (SIGINT) that many seconds after the start."""
     full = [sys.executable, "-m", "smtpuzzles", *argv, "--json"]
     if timeout is not None:
         full += ["--timeout", str(timeout)]
@@ -95,22 +103,52 @@ def measure(argv: list[str], timeout: float | None, memory: int | None) -> dict[
     began = time.monotonic()
     proc = subprocess.Popen(
         full,
-        stdout=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
     )
-    assert proc.stderr is not None
+    sent: list[float] = []
+    if ctrl_c_at is not None:
+
+        def interrupt() -> None:
+            if proc.returncode is None:  # (set below once the run is reaped)
+                sent.append(time.monotonic())
+                proc.send_signal(signal.SIGINT)
+
+        timer = threading.Timer(ctrl_c_at, interrupt)
+        timer.start()
+    assert proc.stdout is not None and proc.stderr is not None
+    said: list[bytes] = []
+    reader = threading.Thread(target=lambda: said.append(proc.stdout.read()))  # type: ignore[union-attr]
+    reader.start()
     err = proc.stderr.read()
+    reader.join()
     _, status, usage = os.wait4(proc.pid, 0)
     proc.returncode = os.waitstatus_to_exitcode(status)
     seconds = time.monotonic() - began
-    return {
+    if ctrl_c_at is not None:
+        timer.cancel()
+    run: dict[str, Any] = {
         "exit": proc.returncode,
         "seconds": round(seconds, 3),
         "over_s": None if timeout is None else round(seconds - timeout, 3),
         "peak_mb": round(usage.ru_maxrss / 1024, 1),
         "traceback": b"Traceback" in err,
+        "one_json": _one_json(said[0]),
     }
+    if ctrl_c_at is not None:
+        run["ctrl_c_at_s"] = ctrl_c_at
+        run["ctrl_c_to_end_s"] = round(time.monotonic() - sent[0], 3) if sent else None
+    return run
+
+
+def _one_json(out: bytes) -> bool:
+    """Is ``out`` exactly one JSON object (what every ``--json`` run prints)?"""
+    lines = out.strip().splitlines()
+    try:
+        return len(lines) == 1 and isinstance(json.loads(lines[0]), dict)
+    except ValueError:
+        return False
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -124,24 +162,35 @@ def main(argv: list[str] | None = None) -> int:
                        None, None)  # fmt: skip
         for label, command, timeout, memory in cases(Path(tmp)):
             runs = [measure(command, timeout, memory) for _ in range(args.repeat)]
+            stops = [
+                measure(command, timeout, memory, round(part * timeout, 3))
+                for part in (CTRL_C_AT if timeout is not None else ())
+            ]
             worst = max(runs, key=lambda r: r["seconds"])
+            answered = [r["ctrl_c_to_end_s"] for r in stops if r["ctrl_c_to_end_s"] is not None]
             row = {
                 "case": label,
                 "timeout_s": timeout,
                 "memory_mb": memory,
                 "runs": runs,
+                "ctrl_c_runs": stops,
                 "max_over_s": worst["over_s"],
+                "max_ctrl_c_s": max(answered) if answered else None,
                 "max_peak_mb": max(r["peak_mb"] for r in runs),
                 "held": all(
                     not r["traceback"]
+                    and r["one_json"]
+                    and r["exit"] in (0, 1, 3, 130)
                     and (timeout is None or r["over_s"] <= PROMPT_S)
                     and (memory is None or r["peak_mb"] <= base["peak_mb"] + memory + 32)
-                    for r in runs
+                    and (r.get("ctrl_c_to_end_s") or 0.0) <= PROMPT_S
+                    for r in runs + stops
                 ),
             }
             rows.append(row)
-            print(f"{label}: over {row['max_over_s']} s, peak {row['max_peak_mb']} MB, "
-                  f"{'held' if row['held'] else 'NOT HELD'}", flush=True)  # fmt: skip
+            print(f"{label}: over {row['max_over_s']} s, Ctrl-C {row['max_ctrl_c_s']} s, "
+                  f"peak {row['max_peak_mb']} MB, {'held' if row['held'] else 'NOT HELD'}",
+                  flush=True)  # fmt: skip
     report = {
         "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "package_version": smtpuzzles.__version__,
@@ -153,6 +202,7 @@ def main(argv: list[str] | None = None) -> int:
             "python": platform.python_version(),
         },
         "prompt_s": PROMPT_S,
+        "ctrl_c_at": CTRL_C_AT,
         "baseline_peak_mb": base["peak_mb"],
         "cases": rows,
     }

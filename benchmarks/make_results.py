@@ -277,19 +277,24 @@ def fuzz(d: dict[str, Any]) -> str:
 
 def limits(d: dict[str, Any]) -> str:
     head = ["case", "`--timeout`", "`--memory`", "runs", "latest end past the limit", "peak MB"]
-    head += ["held"]
+    head += ["Ctrl-C runs", "latest end after a Ctrl-C", "held"]
     rows = []
     for c in d["cases"]:
         over = c["max_over_s"]
+        stops = c.get("ctrl_c_runs", [])
+        late = c.get("max_ctrl_c_s")
         rows.append(
             [c["case"], f"{c['timeout_s']:g} s", f"{c['memory_mb']} MB" if c["memory_mb"] else "-"]
             + [len(c["runs"]), f"{over:.2f} s" if over >= 0 else "ended before it"]
-            + [round(c["max_peak_mb"]), "yes" if c["held"] else "**no**"]
+            + [round(c["max_peak_mb"]), len(stops), "-" if late is None else f"{late:.2f} s"]
+            + ["yes" if c["held"] else "**no**"]
         )
+    parts = ", ".join(f"{part:g}" for part in d.get("ctrl_c_at", ()))
     return _table(head, rows) + (
-        f"\n\nEach case alone, a whole process as a user runs it; held: every run ended within "
-        f"{d['prompt_s']:g} s of its `--timeout`, and under `--memory` peaked within the cap "
-        f"above a trivial run's {d['baseline_peak_mb']} MB."
+        f"\n\nEach case alone, a whole process as a user runs it, with `--json`; held: every "
+        f"run ended within {d['prompt_s']:g} s of its `--timeout` and of its Ctrl-C (sent at "
+        f"{parts} of the time limit), printed one JSON object and no traceback, and under "
+        f"`--memory` peaked within the cap above a trivial run's {d['baseline_peak_mb']} MB."
     )
 
 
