@@ -244,8 +244,9 @@ def _say_stopped(
 
 
 #: How long past its time limit a run may take to stop by itself before its watchdog
-#: ends it (Z3 stops a large check only after tidying its state, which can take a second).
-OVERRUN_GRACE_S = 0.3
+#: ends it (Z3 stops a large check only after tidying its state, which can take a second);
+#: the rest of the half second promised goes to ending a process of gigabytes.
+OVERRUN_GRACE_S = 0.2
 
 #: How long after a Ctrl-C the run may take to stop by itself before its watchdog ends
 #: it: long enough for the run to say what it found, short of the half second promised.
