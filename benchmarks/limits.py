@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import random
 import signal
 import subprocess
@@ -23,16 +22,13 @@ import sys
 import tempfile
 import threading
 import time
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-import z3  # noqa: E402
-
-import smtpuzzles  # noqa: E402
+import _harness  # noqa: E402
 
 PROMPT_S = 0.5
 CTRL_C_AT = (0.1, 0.4, 0.8)  #: when the Ctrl-C runs get theirs, as parts of the time limit
@@ -192,15 +188,9 @@ def main(argv: list[str] | None = None) -> int:
                   f"peak {row['max_peak_mb']} MB, {'held' if row['held'] else 'NOT HELD'}",
                   flush=True)  # fmt: skip
     report = {
-        "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        "package_version": smtpuzzles.__version__,
-        "z3_version": z3.get_version_string(),
-        "machine": {
-            "platform": platform.platform(),
-            "processor": platform.processor() or platform.machine(),
-            "cpus": os.cpu_count(),
-            "python": platform.python_version(),
-        },
+        "benchmark": "limits",
+        "command": " ".join(["benchmarks/limits.py", *sys.argv[1:]]),
+        **_harness.environment(),
         "prompt_s": PROMPT_S,
         "ctrl_c_at": CTRL_C_AT,
         "baseline_peak_mb": base["peak_mb"],

@@ -31,22 +31,15 @@ def _table(head: list[str], rows: list[list[Any]]) -> str:
 
 def provenance(data: dict[str, Any], name: str) -> str:
     """Where a table comes from: script, versions, machine (the date is in the file)."""
-    if "command" not in data:  # a results file of its own shape (limits.py)
-        m = data["machine"]
-        return (
-            f"*smtpuzzles {data['package_version']}, z3 {data['z3_version']}, Python "
-            f"{m.get('python')}; {m.get('processor')}, {m.get('cpus')} cores. Made by "
-            f"`python benchmarks/{name}.py`; the runs and the date are in "
-            f"`benchmarks/results/{name}.json`.*"
-        )
     m = data["machine"]
-    load = ", ".join(str(x) for x in m.get("load_at_start", []))
+    load = ", ".join(str(x) for x in m.get("load_at_start") or [])
+    at_start = f", load {load} at the start" if load else ""
     script = data["command"].split()[0]
     commit = f" (commit {data['commit']})" if data.get("commit") else ""
     args = " ".join(data["command"].split()[1:])
     return (
         f"*smtpuzzles {data['package_version']}{commit}, z3 {data['z3_version']}, Python "
-        f"{data['python']}; {m['cpu']}, {m['cores']} cores, load {load} at the start. "
+        f"{data['python']}; {m['cpu']}, {m['cores']} cores{at_start}. "
         f"Made by `python {script}{' ' + args if args else ''}`; the rows and the date are "
         f"in `benchmarks/results/{name}.json`.*"
     )
