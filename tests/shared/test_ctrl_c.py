@@ -171,10 +171,10 @@ def test_a_ctrl_c_while_the_json_object_is_printed_does_not_lose_it(board: str) 
     assert json.loads(lines[0])["stopped"] == "timeout"
 
 
-def test_a_ctrl_c_while_z3_parses_a_long_formula_ends_the_run_at_once(board: str) -> None:
-    """Z3 reads a formula's text in one C call, which can take seconds: Python's own
-    handler would wait for it, the watchdog does not."""
-    script = (
+def held_up_in_z3(*options: str) -> str:
+    """A script running ``floodit min BOARD --json OPTIONS`` whose first formula Z3 reads
+    in one C call of seconds, with a Ctrl-C 0.2 s into it; "parsed" on stderr once read."""
+    return (
         "import os, signal, sys, threading\n"
         "from smtpuzzles import entry\n"
         "import smtpuzzles.puzzles.floodit.rules as rules\n"
@@ -185,10 +185,15 @@ def test_a_ctrl_c_while_z3_parses_a_long_formula_ends_the_run_at_once(board: str
         "    solver.from_string(big)\n"
         "    print('parsed', file=sys.stderr, flush=True)\n"
         "rules.parse_into = slow\n"
-        "sys.argv = ['smtpuzzles', 'floodit', 'min', sys.argv[1], '--json', '--presolve', 'none']\n"
+        f"sys.argv = ['smtpuzzles', 'floodit', 'min', sys.argv[1], '--json', *{options!r}]\n"
         "entry.main()\n"
     )
-    result = run_script(script, board)
+
+
+def test_a_ctrl_c_while_z3_parses_a_long_formula_ends_the_run_at_once(board: str) -> None:
+    """Z3 reads a formula's text in one C call, which can take seconds: Python's own
+    handler would wait for it, the watchdog does not."""
+    result = run_script(held_up_in_z3("--presolve", "none"), board)
     assert result.returncode == 130, result.stderr
     assert "parsed" not in result.stderr  # ended inside the C call
     assert "Traceback" not in result.stderr
@@ -239,20 +244,7 @@ def test_signals_after_a_ctrl_c_leave_no_words_behind(after_s: float) -> None:
 def test_the_watchdog_says_the_best_moves_found_so_far(board: str) -> None:
     """When the watchdog speaks for a run held up in Z3, its JSON object has what the
     search found before: the playout, checked."""
-    script = (
-        "import os, signal, sys, threading\n"
-        "from smtpuzzles import entry\n"
-        "import smtpuzzles.puzzles.floodit.rules as rules\n"
-        "def slow(solver, text):\n"
-        "    big = '(declare-const x Int)' + ''.join(\n"
-        "        f'(assert (> (+ x {i}) {i}))' for i in range(300000))\n"
-        "    threading.Timer(0.2, os.kill, (os.getpid(), signal.SIGINT)).start()\n"
-        "    solver.from_string(big)\n"
-        "rules.parse_into = slow\n"
-        "sys.argv = ['smtpuzzles', 'floodit', 'min', sys.argv[1], '--json', '--bound-nodes', '0']\n"
-        "entry.main()\n"
-    )
-    result = run_script(script, board)
+    result = run_script(held_up_in_z3("--bound-nodes", "0"), board)
     assert result.returncode == 130, result.stderr
     obj = one_interrupted_object(result.stdout)
     moves = obj["solution"]
