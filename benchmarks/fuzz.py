@@ -50,7 +50,12 @@ sys.path.insert(0, str(ROOT))
 
 import _harness  # noqa: E402
 
-from smtpuzzles.formats.puzzlink import encode_4cell, encode_number16, format_url  # noqa: E402
+from smtpuzzles.formats.puzzlink import (  # noqa: E402
+    encode_4cell,
+    encode_number16,
+    format_url,
+    looks_like_url,
+)
 from smtpuzzles.puzzles.floodit import check as floodit_check  # noqa: E402
 from smtpuzzles.puzzles.floodit.formats import parse_board, parse_start  # noqa: E402
 from smtpuzzles.puzzles.floodit.model import cluster_graph  # noqa: E402
@@ -282,9 +287,10 @@ _URL_SIZE = re.compile(r"\?[^/]*/(?:[^/]*/)*?(\d+)/(\d+)")
 
 
 def _cells(text: str) -> int:
-    """About how many cells the input holds: a URL's width times height, else its
-    characters (at least the cells in every format)."""
-    if text.startswith("http") and "\n" not in text.strip():
+    """About how many cells the input holds: a URL's width times height (whatever comes
+    before its ``?``, as the command reads it), else its characters (at least the cells
+    in every format)."""
+    if looks_like_url(text):
         m = _URL_SIZE.search(text)
         return int(m[1]) * int(m[2]) if m and len(m[1]) + len(m[2]) < 12 else len(text)
     return len(text)
