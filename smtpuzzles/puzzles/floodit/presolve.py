@@ -299,6 +299,7 @@ class _Node:
     border: int
     colour: int  #: index into ``_Bits.of_colour`` of the move that led here
     parent: _Node | None
+    area: int = 0  #: cells flooded (kept as it grows: counting them anew costs a loop)
 
 
 def _path(node: _Node | None, colours: list[int]) -> list[int]:
@@ -324,7 +325,7 @@ def upper_bound(g: ClusterGraph, width: int = 20, budget_s: float | None = None)
     bits = _bits(g)
     colours = _colour_index(g)
     start = 1 << g.start
-    beam = [_Node(start, bits.border(start), -1, None)]
+    beam = [_Node(start, bits.border(start), -1, None, bits.cells(start))]
     depth = 0
     while beam and depth + 1 < len(best):
         if budget_s is not None and time.monotonic() - began > budget_s:
@@ -336,13 +337,13 @@ def upper_bound(g: ClusterGraph, width: int = 20, budget_s: float | None = None)
                 flooded, border = _flood(bits, node.flooded, node.border, mask)
                 if flooded in seen:
                     continue
-                child = _Node(flooded, border, i, node)
                 if flooded == bits.everything:
-                    return _path(child, colours)
+                    return _path(_Node(flooded, border, i, node), colours)
                 estimate = _puchert(bits, flooded, border)
                 if depth + estimate >= len(best):
                     continue  # cannot beat what we already hold
-                seen[flooded] = (estimate, -bits.cells(flooded), child)
+                area = node.area + bits.cells(flooded & ~node.flooded)
+                seen[flooded] = (estimate, -area, _Node(flooded, border, i, node, area))
         ranked = sorted(seen.values(), key=lambda entry: entry[:2])
         beam = [child for _, _, child in ranked[:width]]
     return best
