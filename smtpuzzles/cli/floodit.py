@@ -15,6 +15,7 @@ from ..puzzles.floodit.search import (
     AUTO_CLUSTERS_PER_COLOUR,
     AUTO_NODES,
     BOUND_NODES,
+    COMPILED_NODES,
     STRATEGIES,
     STRATEGY,
 )
@@ -111,8 +112,9 @@ HORIZONS = {
                 show_default="auto",
                 help="States an A* search may expand before Z3: it raises the lower bound "
                 "and, when it finishes, proves the optimum itself (0 = off; auto: "
-                f"{AUTO_NODES} on boards of at most {AUTO_CLUSTERS_PER_COLOUR:g} clusters "
-                "per colour, else off).",
+                f"{COMPILED_NODES:,} with the compiled A*; without it {AUTO_NODES:,} on "
+                f"boards of at most {AUTO_CLUSTERS_PER_COLOUR:g} clusters per colour, "
+                "else off).",
             ),
         ],
         BOUND_NODES,

@@ -28,6 +28,11 @@ from dataclasses import dataclass
 
 from smtpuzzles.puzzles.floodit.model import ClusterGraph
 
+try:  # built from _astar.c at install where a C compiler is at hand
+    from smtpuzzles.puzzles.floodit import _astar as COMPILED
+except ImportError:  # pragma: no cover - depends on the installation
+    COMPILED = None
+
 
 @dataclass(frozen=True)
 class _Bits:
@@ -393,6 +398,7 @@ def shortest_by_search(
     limit_nodes: int | None = None,
     ceiling: int | None = None,
     budget_s: float | None = None,
+    compiled: bool | None = None,
 ) -> SearchResult:
     """A* for a shortest solution shorter than ``ceiling`` (the length of one in hand),
     within ``limit_nodes`` expanded states and ``budget_s`` seconds, over the moves
@@ -401,7 +407,15 @@ def shortest_by_search(
     ``moves`` is an optimal solution when the search found one; otherwise ``proven`` is
     the lower bound the search reached (``ceiling`` itself when it proved that nothing
     shorter exists). States whose estimate reaches ``ceiling`` are never queued.
+
+    ``compiled``: run the compiled copy of this search (the same states in the same
+    order, so the same answer), which is the default where it was built; ``False`` runs
+    the Python below, ``True`` insists on the compiled one.
     """
+    if compiled is None:
+        compiled = COMPILED is not None
+    if compiled:
+        return _shortest_compiled(g, limit_nodes, ceiling, budget_s)
     began = time.monotonic()
     bits = _bits(g)
     colours = _colour_index(g)
@@ -445,3 +459,30 @@ def shortest_by_search(
     if ceiling is not None:  # every state below the ceiling was expanded
         return SearchResult(None, max(proven, ceiling), expanded)
     raise AssertionError("unreachable: every board can be flooded")
+
+
+def _shortest_compiled(
+    g: ClusterGraph, limit_nodes: int | None, ceiling: int | None, budget_s: float | None
+) -> SearchResult:
+    """:func:`shortest_by_search` by the compiled module."""
+    if COMPILED is None:
+        raise RuntimeError("the compiled A* was not built with this installation")
+    bits = _bits(g)
+    width = (len(g) + 7) // 8
+
+    def as_bytes(mask: int) -> bytes:
+        return mask.to_bytes(width, "little")
+
+    moves, proven, expanded = COMPILED.shortest(
+        len(g),
+        [as_bytes(m) for m in bits.neighbours],
+        [as_bytes(m) for m in bits.of_colour],
+        g.start,
+        -1 if limit_nodes is None else limit_nodes,
+        -1 if ceiling is None else ceiling,
+        -1.0 if budget_s is None else budget_s,
+    )
+    if moves is not None:
+        colours = _colour_index(g)
+        moves = [colours[i] for i in moves]
+    return SearchResult(moves, proven, expanded)

@@ -33,6 +33,7 @@ from ...solving import (
     parse_into,
     raise_pending,
 )
+from . import presolve as presolve_module
 from .check import check_solution
 from .model import Board, ClusterGraph, cluster_graph
 from .presolve import lower_bound, shortest_by_search, upper_bound
@@ -65,14 +66,26 @@ STRATEGY = "downward"
 #: States a bounded A* search expands before any SMT probe (``--bound-nodes``; 0 turns
 #: it off, ``None`` is the default below). It raises the lower bound, and when it
 #: finishes it proves the optimum without Z3 (its solution, or nothing shorter than the
-#: playout). ``None``: :data:`AUTO_NODES` on boards of at most
-#: :data:`AUTO_CLUSTERS_PER_COLOUR` clusters per colour, else off. There the A* (with the
-#: move that completes a colour played at once) finishes in a few thousand states, while
-#: Z3's probes above the optimum are slow; on boards of more clusters per colour it
-#: rarely finishes and only costs time (figures: docs/decisions.md).
+#: playout). ``None``: with the compiled A* (built at install where a C compiler is at
+#: hand), :data:`COMPILED_NODES` on every board: it decides most boards of up to 14x14
+#: within a second, and where it does not, Z3 goes on from the bound it reached. With
+#: the A* in Python, about thirty times slower, :data:`AUTO_NODES` on boards of at most
+#: :data:`AUTO_CLUSTERS_PER_COLOUR` clusters per colour, else off: there it finishes in a
+#: few thousand states, while on boards of more clusters per colour it rarely finishes
+#: and only costs time (figures: docs/decisions.md).
 BOUND_NODES: int | None = None
+COMPILED_NODES = 1_000_000
 AUTO_NODES = 20_000
 AUTO_CLUSTERS_PER_COLOUR = 7.5
+
+
+def auto_nodes(graph: ClusterGraph) -> int:
+    """The default ``--bound-nodes`` for a board (see :data:`BOUND_NODES`)."""
+    if presolve_module.COMPILED is not None:
+        return COMPILED_NODES
+    few = len(graph) <= AUTO_CLUSTERS_PER_COLOUR * graph.n_colours
+    return AUTO_NODES if few else 0
+
 
 #: Conflicts after which a probe moves to the formula with the flood rule as clauses
 #: (0: never). Easy boards' unsat probes end far below it and keep the compact formula,
@@ -158,10 +171,7 @@ class Search:
         self.outcome = Outcome(mode=mode)
         self.graph: ClusterGraph = graph or cluster_graph(board.grid, start)
         self.outcome.clusters = len(self.graph)
-        if bound_nodes is None:
-            few = len(self.graph) <= AUTO_CLUSTERS_PER_COLOUR * self.graph.n_colours
-            bound_nodes = AUTO_NODES if few else 0
-        self.bound_nodes = bound_nodes
+        self.bound_nodes = auto_nodes(self.graph) if bound_nodes is None else bound_nodes
         self._formula: FloodFormula | None = None
         self.clauses = False  #: build the flood rule as clauses (see :meth:`probe`)
         self.lb = lower_bound(self.graph) if presolve == "full" else 0
@@ -265,16 +275,22 @@ class Search:
         """Moves that always suffice without a playout: one per cluster but the start."""
         return max(0, len(self.graph) - 1)
 
-    def playout(self, widen: bool = False) -> list[int]:
-        """A heuristic solution; its length is an upper bound. ``widen``: when it is far
-        above the lower bound, also try a wider beam (see :data:`WIDE_GAP`)."""
+    def playout(self) -> list[int]:
+        """A heuristic solution; its length is an upper bound (and :meth:`judge` says
+        whether it is far from the lower bound)."""
         moves = upper_bound(self.graph, budget_s=self.playout_budget())
         self.accept(moves)
-        if self.judge(len(moves)) and widen:
+        self.judge(len(moves))
+        return self.outcome.moves or moves
+
+    def widen(self) -> None:
+        """When the best solution is far above the lower bound, try a wider beam (see
+        :data:`WIDE_GAP`)."""
+        assert self.outcome.moves is not None
+        if len(self.outcome.moves) - self.lb >= WIDE_GAP:
             budget = self.playout_budget()
             budget = WIDE_BUDGET_S if budget is None else min(budget, WIDE_BUDGET_S)
             self.accept(upper_bound(self.graph, width=WIDE_WIDTH, budget_s=budget))
-        return self.outcome.moves or moves
 
     # -- the search over horizons ---------------------------------------------------------
 
@@ -311,9 +327,13 @@ class Search:
         if self.bound_nodes <= 0 or self.lb >= ceiling:
             return
         left = self.budget.remaining()
-        found = shortest_by_search(
-            self.graph, self.bound_nodes, ceiling, None if left is None else left / 4
-        )
+        try:
+            found = shortest_by_search(
+                self.graph, self.bound_nodes, ceiling, None if left is None else left / 4
+            )
+        except MemoryError:  # its states are freed: Z3 may still fit in what is left
+            self.outcome.notes.append(f"A*: out of memory below {ceiling} moves")
+            return
         self.outcome.notes.append(
             f"A*: {found.expanded} states expanded below {ceiling} moves"
             + (", finished" if found.moves is not None or found.proven >= ceiling else "")
@@ -405,9 +425,11 @@ class Search:
                 horizon += 1
             self.finish_optimal()
             return
-        hi = len(self.playout(widen=True))
+        hi = len(self.playout())
         self.raise_lower_bound(hi)
-        hi = len(self.outcome.moves or [])  # A* may have found a shorter one
+        if self.outcome.proven_by is None:
+            self.widen()
+        hi = len(self.outcome.moves or [])  # A* or the wider beam may have found a shorter one
         self.outcome.derived = (self.lb, hi)
         self.least(self.lb, hi, True)
         self.finish_optimal()

@@ -1,0 +1,608 @@
+/* The A* search of presolve.shortest_by_search, compiled.
+ *
+ * presolve.py holds the search in Python and is its specification: the same states
+ * are expanded in the same order (the queue is ordered by estimate, then by more
+ * moves made, then by the flooded set read as a number, as Python's tuples compare),
+ * so both return the same solution and the same count of expanded states. This file
+ * only makes each state cheaper: flooded sets are arrays of 64-bit words, states live
+ * in one growing pool, and a hash table maps a flooded set to its state.
+ *
+ * Sets of clusters are passed in as little-endian bytes (int.to_bytes), the moves of
+ * the solution come back as indices into the colour masks the caller passed.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+#include <time.h>
+
+typedef uint64_t word;
+
+/* The board: cluster graph and colour masks as bitsets of `w` words. */
+typedef struct {
+    int n;        /* clusters */
+    int w;        /* words per set */
+    int colours;  /* colour masks (colours in use) */
+    word *everything;
+    word *neighbours; /* n sets */
+    word *of_colour;  /* colours sets */
+} Board;
+
+/* States: flooded set and border, best known moves, how they were reached. */
+typedef struct {
+    word *sets;      /* 2 * w words per state: flooded, then border */
+    int32_t *cost;   /* least moves known to reach the state */
+    int32_t *parent; /* state before, -1 for the start */
+    uint16_t *colour; /* colour mask index of the move from the parent */
+    Py_ssize_t count, capacity;
+    int32_t *table;  /* open addressing: state index + 1, 0 for empty */
+    Py_ssize_t slots; /* a power of two */
+} States;
+
+/* A queue entry; `state` gives the flooded set that breaks ties. */
+typedef struct {
+    int32_t estimate;
+    int32_t cost;
+    int32_t state;
+} Entry;
+
+typedef struct {
+    Entry *items;
+    Py_ssize_t count, capacity;
+} Queue;
+
+#define FLOODED(s, i, w) ((s)->sets + (size_t)(i) * 2 * (w))
+#define BORDER(s, i, w) ((s)->sets + (size_t)(i) * 2 * (w) + (w))
+
+static inline int popcount_of(word x) { return __builtin_popcountll(x); }
+
+static inline int lowest(word x) { return __builtin_ctzll(x); }
+
+static int equal(const word *a, const word *b, int w) {
+    return memcmp(a, b, (size_t)w * sizeof(word)) == 0;
+}
+
+/* Compare two sets as the numbers whose bits they are. */
+static int compare_sets(const word *a, const word *b, int w) {
+    for (int k = w - 1; k >= 0; k--) {
+        if (a[k] != b[k]) {
+            return a[k] < b[k] ? -1 : 1;
+        }
+    }
+    return 0;
+}
+
+static uint64_t hash_of(const word *set, int w) {
+    uint64_t h = 0x9e3779b97f4a7c15ULL;
+    for (int k = 0; k < w; k++) {
+        h ^= set[k] + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+        h *= 0xff51afd7ed558ccdULL;
+    }
+    return h ^ (h >> 29);
+}
+
+/* Union of the neighbours of `clusters` into `into` (which is not cleared). */
+static void spread(const Board *b, const word *clusters, word *into) {
+    int w = b->w;
+    for (int k = 0; k < w; k++) {
+        word bits = clusters[k];
+        while (bits) {
+            const word *ns = b->neighbours + (size_t)(64 * k + lowest(bits)) * w;
+            for (int j = 0; j < w; j++) {
+                into[j] |= ns[j];
+            }
+            bits &= bits - 1;
+        }
+    }
+}
+
+/* Puchert's bound from a flooded set and its border (see presolve._puchert), for sets
+ * of `w` words: always inlined, so that the callers below give the compiler a constant
+ * `w` for the common sizes and it unrolls the word loops. Colours are dropped from the
+ * loop once flooded; when one colour is left, its clusters all touch the flood (they
+ * never touch each other), so one more move ends it, which is what the loop would count.
+ * The scratch space holds 3 * w words and the colour list `colours` ints. Returns -1
+ * when the flood cannot reach everything. */
+static inline __attribute__((always_inline)) int puchert_words(
+    const Board *b, const word *flooded_in, const word *border_in, word *scratch, int *left,
+    const int w) {
+    word *flooded = scratch, *border = scratch + w, *absorbed = scratch + 2 * w;
+    int lefts = 0;
+    for (int c = 0; c < b->colours; c++) {
+        const word *mask = b->of_colour + (size_t)c * w;
+        word unflooded = 0;
+        for (int k = 0; k < w; k++) unflooded |= mask[k] & ~flooded_in[k];
+        if (unflooded) left[lefts++] = c;
+    }
+    memcpy(flooded, flooded_in, (size_t)w * sizeof(word));
+    memcpy(border, border_in, (size_t)w * sizeof(word));
+    int moves = 0;
+    while (lefts > 1) {
+        int count = 0, kept = 0;
+        for (int k = 0; k < w; k++) absorbed[k] = 0;
+        for (int i = 0; i < lefts; i++) {
+            const word *mask = b->of_colour + (size_t)left[i] * w;
+            word unflooded = 0, beyond = 0;
+            for (int k = 0; k < w; k++) {
+                word u = mask[k] & ~flooded[k];
+                unflooded |= u;
+                beyond |= u & ~border[k];
+            }
+            if (!unflooded) continue; /* flooded by an earlier colour-blind step */
+            if (!beyond) {
+                for (int k = 0; k < w; k++) absorbed[k] |= mask[k] & border[k];
+                count++;
+                continue; /* flooded by this step */
+            }
+            left[kept++] = left[i];
+        }
+        lefts = kept;
+        if (count) {
+            moves += count;
+        } else {
+            word any = 0;
+            for (int k = 0; k < w; k++) {
+                absorbed[k] = border[k];
+                any |= border[k];
+            }
+            if (!any) return -1;
+            moves += 1;
+        }
+        for (int k = 0; k < w; k++) flooded[k] |= absorbed[k];
+        for (int k = 0; k < w; k++) {
+            word bits = absorbed[k];
+            while (bits) {
+                const word *ns = b->neighbours + (size_t)(64 * k + lowest(bits)) * w;
+                for (int j = 0; j < w; j++) border[j] |= ns[j];
+                bits &= bits - 1;
+            }
+        }
+        for (int k = 0; k < w; k++) border[k] &= ~flooded[k];
+    }
+    if (lefts == 1) {
+        const word *mask = b->of_colour + (size_t)left[0] * w;
+        word unflooded = 0;
+        for (int k = 0; k < w; k++) unflooded |= mask[k] & ~flooded[k];
+        moves += unflooded != 0;
+    }
+    return moves;
+}
+
+static int puchert(const Board *b, const word *flooded, const word *border, word *scratch,
+                   int *left) {
+    switch (b->w) {
+    case 1: return puchert_words(b, flooded, border, scratch, left, 1);
+    case 2: return puchert_words(b, flooded, border, scratch, left, 2);
+    case 3: return puchert_words(b, flooded, border, scratch, left, 3);
+    case 4: return puchert_words(b, flooded, border, scratch, left, 4);
+    case 5: return puchert_words(b, flooded, border, scratch, left, 5);
+    case 6: return puchert_words(b, flooded, border, scratch, left, 6);
+    case 7: return puchert_words(b, flooded, border, scratch, left, 7);
+    case 8: return puchert_words(b, flooded, border, scratch, left, 8);
+    default: return puchert_words(b, flooded, border, scratch, left, b->w);
+    }
+}
+
+/* Does every cluster connect to `start`? (The bound counts on it: see puchert.) The
+ * scratch space holds 2 * w words. */
+static int connected(const Board *b, int start, word *scratch) {
+    int w = b->w;
+    word *reached = scratch, *grown = scratch + w;
+    memset(reached, 0, (size_t)w * sizeof(word));
+    reached[start / 64] |= (word)1 << (start % 64);
+    for (;;) {
+        memcpy(grown, reached, (size_t)w * sizeof(word));
+        spread(b, reached, grown);
+        if (equal(grown, reached, w)) return equal(reached, b->everything, w);
+        memcpy(reached, grown, (size_t)w * sizeof(word));
+    }
+}
+
+/* -- states ------------------------------------------------------------------------ */
+
+static int states_init(States *s, int w) {
+    memset(s, 0, sizeof(*s));
+    s->capacity = 1024;
+    s->slots = 2048;
+    s->sets = PyMem_Malloc((size_t)s->capacity * 2 * w * sizeof(word));
+    s->cost = PyMem_Malloc((size_t)s->capacity * sizeof(int32_t));
+    s->parent = PyMem_Malloc((size_t)s->capacity * sizeof(int32_t));
+    s->colour = PyMem_Malloc((size_t)s->capacity * sizeof(uint16_t));
+    s->table = PyMem_Calloc((size_t)s->slots, sizeof(int32_t));
+    return s->sets && s->cost && s->parent && s->colour && s->table ? 0 : -1;
+}
+
+static void states_free(States *s) {
+    PyMem_Free(s->sets);
+    PyMem_Free(s->cost);
+    PyMem_Free(s->parent);
+    PyMem_Free(s->colour);
+    PyMem_Free(s->table);
+}
+
+/* The state with this flooded set, or -1. */
+static Py_ssize_t states_find(const States *s, const word *flooded, int w) {
+    Py_ssize_t mask = s->slots - 1;
+    for (Py_ssize_t slot = (Py_ssize_t)(hash_of(flooded, w) & (uint64_t)mask);;
+         slot = (slot + 1) & mask) {
+        int32_t entry = s->table[slot];
+        if (entry == 0) {
+            return -1;
+        }
+        if (equal(FLOODED(s, entry - 1, w), flooded, w)) {
+            return entry - 1;
+        }
+    }
+}
+
+static void states_place(States *s, Py_ssize_t index, int w) {
+    Py_ssize_t mask = s->slots - 1;
+    Py_ssize_t slot = (Py_ssize_t)(hash_of(FLOODED(s, index, w), w) & (uint64_t)mask);
+    while (s->table[slot] != 0) {
+        slot = (slot + 1) & mask;
+    }
+    s->table[slot] = (int32_t)(index + 1);
+}
+
+/* A new state (the caller fills in its sets); -1 when memory runs out. */
+static Py_ssize_t states_add(States *s, int w) {
+    if (s->count >= INT32_MAX - 1) {
+        return -1;
+    }
+    if (s->count == s->capacity) {
+        Py_ssize_t capacity = s->capacity * 2;
+        word *sets = PyMem_Realloc(s->sets, (size_t)capacity * 2 * w * sizeof(word));
+        if (sets == NULL) return -1;
+        s->sets = sets;
+        int32_t *cost = PyMem_Realloc(s->cost, (size_t)capacity * sizeof(int32_t));
+        if (cost == NULL) return -1;
+        s->cost = cost;
+        int32_t *parent = PyMem_Realloc(s->parent, (size_t)capacity * sizeof(int32_t));
+        if (parent == NULL) return -1;
+        s->parent = parent;
+        uint16_t *colour = PyMem_Realloc(s->colour, (size_t)capacity * sizeof(uint16_t));
+        if (colour == NULL) return -1;
+        s->colour = colour;
+        s->capacity = capacity;
+    }
+    return s->count++;
+}
+
+/* Index the newest state, growing the table to keep it at most half full. */
+static int states_index(States *s, Py_ssize_t index, int w) {
+    if (2 * s->count > s->slots) {
+        Py_ssize_t slots = s->slots * 2;
+        int32_t *table = PyMem_Calloc((size_t)slots, sizeof(int32_t));
+        if (table == NULL) return -1;
+        PyMem_Free(s->table);
+        s->table = table;
+        s->slots = slots;
+        for (Py_ssize_t i = 0; i < s->count; i++) {
+            states_place(s, i, w);
+        }
+        return 0;
+    }
+    states_place(s, index, w);
+    return 0;
+}
+
+/* -- the queue: a binary heap ordered as presolve's (estimate, -cost, flooded) ------ */
+
+static int before(const States *s, int w, const Entry *a, const Entry *b) {
+    if (a->estimate != b->estimate) return a->estimate < b->estimate;
+    if (a->cost != b->cost) return a->cost > b->cost;
+    return compare_sets(FLOODED(s, a->state, w), FLOODED(s, b->state, w), w) < 0;
+}
+
+static int queue_push(Queue *q, const States *s, int w, Entry e) {
+    if (q->count == q->capacity) {
+        Py_ssize_t capacity = q->capacity ? q->capacity * 2 : 1024;
+        Entry *items = PyMem_Realloc(q->items, (size_t)capacity * sizeof(Entry));
+        if (items == NULL) return -1;
+        q->items = items;
+        q->capacity = capacity;
+    }
+    Py_ssize_t i = q->count++;
+    while (i > 0) {
+        Py_ssize_t up = (i - 1) / 2;
+        if (!before(s, w, &e, &q->items[up])) break;
+        q->items[i] = q->items[up];
+        i = up;
+    }
+    q->items[i] = e;
+    return 0;
+}
+
+static void queue_pop(Queue *q, const States *s, int w) {
+    Entry last = q->items[--q->count];
+    Py_ssize_t i = 0, n = q->count;
+    for (;;) {
+        Py_ssize_t child = 2 * i + 1;
+        if (child >= n) break;
+        if (child + 1 < n && before(s, w, &q->items[child + 1], &q->items[child])) child++;
+        if (!before(s, w, &q->items[child], &last)) break;
+        q->items[i] = q->items[child];
+        i = child;
+    }
+    if (n) q->items[i] = last;
+}
+
+/* -- reading the arguments ------------------------------------------------------- */
+
+/* A set given as little-endian bytes of at most w * 8 bytes. */
+static int read_set(PyObject *bytes, word *into, int w) {
+    char *data;
+    Py_ssize_t length;
+    if (PyBytes_AsStringAndSize(bytes, &data, &length) < 0) return -1;
+    if (length > (Py_ssize_t)w * 8) {
+        PyErr_SetString(PyExc_ValueError, "a set is longer than the graph");
+        return -1;
+    }
+    memset(into, 0, (size_t)w * sizeof(word));
+    for (Py_ssize_t i = 0; i < length; i++) {
+        into[i / 8] |= (word)(unsigned char)data[i] << (8 * (i % 8));
+    }
+    return 0;
+}
+
+static int read_sets(PyObject *list, word *into, Py_ssize_t count, int w) {
+    if (!PyList_Check(list) || PyList_GET_SIZE(list) != count) {
+        PyErr_SetString(PyExc_ValueError, "expected a list of sets as bytes");
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < count; i++) {
+        if (read_set(PyList_GET_ITEM(list, i), into + (size_t)i * w, w) < 0) return -1;
+    }
+    return 0;
+}
+
+static double now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* -- the search -------------------------------------------------------------------- */
+
+typedef struct {
+    Board board;
+    States states;
+    Queue queue;
+    word *scratch; /* 6 * w words */
+    int *left;     /* a colour list for puchert */
+} Search;
+
+static void search_free(Search *z) {
+    PyMem_Free(z->board.everything);
+    PyMem_Free(z->board.neighbours);
+    PyMem_Free(z->board.of_colour);
+    states_free(&z->states);
+    PyMem_Free(z->queue.items);
+    PyMem_Free(z->scratch);
+    PyMem_Free(z->left);
+}
+
+/* The moves back from `state` to the start, as a list of colour indices. */
+static PyObject *path_to(const States *s, Py_ssize_t state) {
+    PyObject *moves = PyList_New(0);
+    if (moves == NULL) return NULL;
+    while (s->parent[state] >= 0) {
+        PyObject *colour = PyLong_FromLong(s->colour[state]);
+        if (colour == NULL || PyList_Append(moves, colour) < 0) {
+            Py_XDECREF(colour);
+            Py_DECREF(moves);
+            return NULL;
+        }
+        Py_DECREF(colour);
+        state = s->parent[state];
+    }
+    if (PyList_Reverse(moves) < 0) {
+        Py_DECREF(moves);
+        return NULL;
+    }
+    return moves;
+}
+
+static PyObject *shortest(PyObject *self, PyObject *args) {
+    (void)self;
+    int n, start;
+    PyObject *neighbours, *of_colour;
+    long long limit_nodes, ceiling;
+    double budget_s;
+    if (!PyArg_ParseTuple(args, "iO!O!iLLd", &n, &PyList_Type, &neighbours, &PyList_Type,
+                          &of_colour, &start, &limit_nodes, &ceiling, &budget_s)) {
+        return NULL;
+    }
+    Py_ssize_t colours = PyList_GET_SIZE(of_colour);
+    if (n <= 0 || start < 0 || start >= n || colours > 65535) {
+        PyErr_SetString(PyExc_ValueError, "bad graph");
+        return NULL;
+    }
+    double began = now();
+    int w = (n + 63) / 64;
+    Search z;
+    memset(&z, 0, sizeof(z));
+    Board *b = &z.board;
+    b->n = n;
+    b->w = w;
+    b->colours = (int)colours;
+    b->everything = PyMem_Calloc((size_t)w, sizeof(word));
+    b->neighbours = PyMem_Malloc((size_t)n * w * sizeof(word));
+    b->of_colour = PyMem_Malloc(((size_t)colours + 1) * w * sizeof(word));
+    z.scratch = PyMem_Malloc((size_t)6 * w * sizeof(word));
+    z.left = PyMem_Malloc(((size_t)colours + 1) * sizeof(int));
+    if (states_init(&z.states, w) < 0 || !b->everything || !b->neighbours || !b->of_colour ||
+        !z.scratch || !z.left) {
+        search_free(&z);
+        return PyErr_NoMemory();
+    }
+    for (int i = 0; i < n; i++) {
+        b->everything[i / 64] |= (word)1 << (i % 64);
+    }
+    if (read_sets(neighbours, b->neighbours, n, w) < 0 ||
+        read_sets(of_colour, b->of_colour, colours, w) < 0) {
+        search_free(&z);
+        return NULL;
+    }
+    if (!connected(b, start, z.scratch)) {
+        search_free(&z);
+        PyErr_SetString(PyExc_ValueError,
+                        "the flood cannot reach every cluster: is the graph connected?");
+        return NULL;
+    }
+    States *s = &z.states;
+    Queue *q = &z.queue;
+    word *child = z.scratch + 3 * w, *child_border = z.scratch + 4 * w;
+
+    Py_ssize_t root = states_add(s, w);
+    word *flooded = FLOODED(s, root, w), *border = BORDER(s, root, w);
+    memset(flooded, 0, (size_t)2 * w * sizeof(word));
+    flooded[start / 64] |= (word)1 << (start % 64);
+    spread(b, flooded, border);
+    for (int k = 0; k < w; k++) border[k] &= ~flooded[k];
+    s->cost[root] = 0;
+    s->parent[root] = -1;
+    s->colour[root] = 0;
+    int estimate = puchert(b, flooded, border, z.scratch, z.left);
+    if (estimate < 0) {
+        search_free(&z);
+        PyErr_SetString(PyExc_ValueError,
+                        "the flood cannot reach every cluster: is the graph connected?");
+        return NULL;
+    }
+    if (states_index(s, root, w) < 0 || queue_push(q, s, w, (Entry){estimate, 0, 0}) < 0) {
+        search_free(&z);
+        return PyErr_NoMemory();
+    }
+    long long proven = estimate, expanded = 0;
+    Py_ssize_t goal = -1;
+    int goal_cost = 0;
+    int stopped = 0; /* a limit ended the search before it decided */
+    while (q->count) {
+        Entry top = q->items[0];
+        if (top.estimate > proven) proven = top.estimate;
+        if (ceiling >= 0 && proven >= ceiling) {
+            stopped = 1;
+            break;
+        }
+        queue_pop(q, s, w);
+        flooded = FLOODED(s, top.state, w);
+        if (equal(flooded, b->everything, w)) {
+            goal = top.state;
+            goal_cost = top.cost;
+            break;
+        }
+        if (top.cost > s->cost[top.state]) continue; /* reached more cheaply since */
+        expanded++;
+        if (limit_nodes >= 0 && expanded > limit_nodes) {
+            stopped = 1;
+            break;
+        }
+        if (expanded % 256 == 0) {
+            if (budget_s >= 0 && now() - began > budget_s) {
+                stopped = 1;
+                break;
+            }
+            if (PyErr_CheckSignals() < 0) {
+                search_free(&z);
+                return NULL;
+            }
+        }
+        /* The moves worth trying (presolve._moves_worth_trying): every colour on the
+         * border, or only the first whose every unflooded cluster is on the border. */
+        int first = 0, last = b->colours;
+        border = BORDER(s, top.state, w);
+        for (int c = 0; c < b->colours; c++) {
+            const word *mask = b->of_colour + (size_t)c * w;
+            int touches = 0, beyond = 0;
+            for (int k = 0; k < w; k++) {
+                touches |= (border[k] & mask[k]) != 0;
+                beyond |= (mask[k] & ~(flooded[k] | border[k])) != 0;
+            }
+            if (touches && !beyond) {
+                first = c;
+                last = c + 1;
+                break;
+            }
+        }
+        for (int c = first; c < last; c++) {
+            /* The pool may move as states are added: find the parent again. */
+            flooded = FLOODED(s, top.state, w);
+            border = BORDER(s, top.state, w);
+            const word *mask = b->of_colour + (size_t)c * w;
+            int touches = 0;
+            for (int k = 0; k < w; k++) {
+                word absorbed = border[k] & mask[k];
+                touches |= absorbed != 0;
+                child[k] = flooded[k] | absorbed;
+                child_border[k] = border[k];
+            }
+            if (!touches) continue;
+            word *absorbed = z.scratch + 5 * w;
+            for (int k = 0; k < w; k++) absorbed[k] = border[k] & mask[k];
+            spread(b, absorbed, child_border);
+            for (int k = 0; k < w; k++) child_border[k] &= ~child[k];
+            int cost = top.cost + 1;
+            Py_ssize_t known = states_find(s, child, w);
+            if (known >= 0 && s->cost[known] <= cost) continue;
+            int h = puchert(b, child, child_border, z.scratch, z.left);
+            if (h < 0) {
+                search_free(&z);
+                PyErr_SetString(PyExc_ValueError,
+                                "the flood cannot reach every cluster: is the graph connected?");
+                return NULL;
+            }
+            if (ceiling >= 0 && cost + h >= ceiling) continue; /* cannot beat the ceiling */
+            Py_ssize_t state = known;
+            if (state < 0) {
+                state = states_add(s, w);
+                if (state < 0) {
+                    search_free(&z);
+                    return PyErr_NoMemory();
+                }
+                memcpy(FLOODED(s, state, w), child, (size_t)w * sizeof(word));
+                memcpy(BORDER(s, state, w), child_border, (size_t)w * sizeof(word));
+                if (states_index(s, state, w) < 0) {
+                    search_free(&z);
+                    return PyErr_NoMemory();
+                }
+            }
+            s->cost[state] = cost;
+            s->parent[state] = top.state;
+            s->colour[state] = (uint16_t)c;
+            if (queue_push(q, s, w, (Entry){cost + h, cost, (int32_t)state}) < 0) {
+                search_free(&z);
+                return PyErr_NoMemory();
+            }
+        }
+    }
+    PyObject *result;
+    if (goal >= 0) {
+        PyObject *moves = path_to(s, goal);
+        result = moves ? Py_BuildValue("(NiL)", moves, goal_cost, expanded) : NULL;
+    } else {
+        if (!stopped && ceiling >= 0 && ceiling > proven) proven = ceiling;
+        if (!stopped && ceiling < 0) {
+            search_free(&z);
+            PyErr_SetString(PyExc_AssertionError, "unreachable: every board can be flooded");
+            return NULL;
+        }
+        result = Py_BuildValue("(OLL)", Py_None, proven, expanded);
+    }
+    search_free(&z);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"shortest", shortest, METH_VARARGS,
+     "shortest(n, neighbours, of_colour, start, limit_nodes, ceiling, budget_s) -> "
+     "(moves or None, proven, expanded); -1 for no limit, no ceiling, no budget."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_astar", "The A* search of presolve.shortest_by_search, compiled.",
+    -1, methods,
+};
+
+PyMODINIT_FUNC PyInit__astar(void) { return PyModule_Create(&module); }
