@@ -382,6 +382,13 @@ static void search_free(Search *z) {
     PyMem_Free(z->left);
 }
 
+static PyObject *unreachable(Search *z) {
+    search_free(z);
+    PyErr_SetString(PyExc_ValueError,
+                    "the flood cannot reach every cluster: is the graph connected?");
+    return NULL;
+}
+
 /* The moves back from `state` to the start, as a list of colour indices. */
 static PyObject *path_to(const States *s, Py_ssize_t state) {
     PyObject *moves = PyList_New(0);
@@ -445,10 +452,7 @@ static PyObject *shortest(PyObject *self, PyObject *args) {
         return NULL;
     }
     if (!connected(b, start, z.scratch)) {
-        search_free(&z);
-        PyErr_SetString(PyExc_ValueError,
-                        "the flood cannot reach every cluster: is the graph connected?");
-        return NULL;
+        return unreachable(&z);
     }
     States *s = &z.states;
     Queue *q = &z.queue;
@@ -465,10 +469,7 @@ static PyObject *shortest(PyObject *self, PyObject *args) {
     s->colour[root] = 0;
     int estimate = puchert(b, flooded, border, z.scratch, z.left);
     if (estimate < 0) {
-        search_free(&z);
-        PyErr_SetString(PyExc_ValueError,
-                        "the flood cannot reach every cluster: is the graph connected?");
-        return NULL;
+        return unreachable(&z);
     }
     if (states_index(s, root, w) < 0 || queue_push(q, s, w, (Entry){estimate, 0, 0}) < 0) {
         search_free(&z);
@@ -547,10 +548,7 @@ static PyObject *shortest(PyObject *self, PyObject *args) {
             if (known >= 0 && s->cost[known] <= cost) continue;
             int h = puchert(b, child, child_border, z.scratch, z.left);
             if (h < 0) {
-                search_free(&z);
-                PyErr_SetString(PyExc_ValueError,
-                                "the flood cannot reach every cluster: is the graph connected?");
-                return NULL;
+                return unreachable(&z);
             }
             if (ceiling >= 0 && cost + h >= ceiling) continue; /* cannot beat the ceiling */
             Py_ssize_t state = known;

@@ -68,13 +68,15 @@ STRATEGY = "downward"
 #: finishes it proves the optimum without Z3 (its solution, or nothing shorter than the
 #: playout). ``None``: with the compiled A* (built at install where a C compiler is at
 #: hand), :data:`COMPILED_NODES` on every board: it decides most boards of up to 14x14
-#: within a second, and where it does not, Z3 goes on from the bound it reached. With
+#: within a second, and where it does not, Z3 goes on from the bound it reached. More
+#: states decide a few more boards but cost several times Z3's time and memory on the
+#: hard boards where the search runs out anyway (figures: docs/decisions.md). With
 #: the A* in Python, about thirty times slower, :data:`AUTO_NODES` on boards of at most
 #: :data:`AUTO_CLUSTERS_PER_COLOUR` clusters per colour, else off: there it finishes in a
 #: few thousand states, while on boards of more clusters per colour it rarely finishes
 #: and only costs time (figures: docs/decisions.md).
 BOUND_NODES: int | None = None
-COMPILED_NODES = 1_000_000
+COMPILED_NODES = 300_000
 AUTO_NODES = 20_000
 AUTO_CLUSTERS_PER_COLOUR = 7.5
 
