@@ -16,6 +16,8 @@ from ..puzzles.floodit.search import (
     AUTO_NODES,
     BOUND_NODES,
     COMPILED_NODES,
+    COMPILED_NODES_FEW,
+    FEW_CLUSTERS_PER_COLOUR,
     STRATEGIES,
     STRATEGY,
 )
@@ -112,9 +114,10 @@ HORIZONS = {
                 show_default="auto",
                 help="States an A* search may expand before Z3: it raises the lower bound "
                 "and, when it finishes, proves the optimum itself (0 = off; auto: "
-                f"{COMPILED_NODES:,} with the compiled A*; without it {AUTO_NODES:,} on "
-                f"boards of at most {AUTO_CLUSTERS_PER_COLOUR:g} clusters per colour, "
-                "else off).",
+                f"with the compiled A* {COMPILED_NODES_FEW:,} on boards of at most "
+                f"{FEW_CLUSTERS_PER_COLOUR:g} clusters per colour, else {COMPILED_NODES:,}; "
+                f"without it {AUTO_NODES:,} on boards of at most "
+                f"{AUTO_CLUSTERS_PER_COLOUR:g} clusters per colour, else off).",
             ),
         ],
         BOUND_NODES,

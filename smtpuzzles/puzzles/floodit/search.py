@@ -67,16 +67,19 @@ STRATEGY = "downward"
 #: it off, ``None`` is the default below). It raises the lower bound, and when it
 #: finishes it proves the optimum without Z3 (its solution, or nothing shorter than the
 #: playout). ``None``: with the compiled A* (built at install where a C compiler is at
-#: hand), :data:`COMPILED_NODES` on every board: it decides most boards of up to 14x14
-#: within a second, and where it does not, Z3 goes on from the bound it reached. More
-#: states decide a few more boards but cost several times Z3's time and memory on the
-#: hard boards where the search runs out anyway (figures: docs/decisions.md). With
-#: the A* in Python, about thirty times slower, :data:`AUTO_NODES` on boards of at most
-#: :data:`AUTO_CLUSTERS_PER_COLOUR` clusters per colour, else off: there it finishes in a
-#: few thousand states, while on boards of more clusters per colour it rarely finishes
-#: and only costs time (figures: docs/decisions.md).
+#: hand), :data:`COMPILED_NODES_FEW` on boards of at most :data:`FEW_CLUSTERS_PER_COLOUR`
+#: clusters per colour and :data:`COMPILED_NODES` on the others. Z3 is weakest where
+#: colours are many for the clusters, and the A* strongest, so there it gets more
+#: states; on boards of many clusters per colour Z3 does better, and the states an A*
+#: that runs out anyway expands would cost several times Z3's time and memory. Where
+#: the A* does not finish, Z3 goes on from the bound it reached. With the A* in Python,
+#: about thirty times slower, :data:`AUTO_NODES` on boards of at most
+#: :data:`AUTO_CLUSTERS_PER_COLOUR` clusters per colour, else off (figures:
+#: docs/decisions.md).
 BOUND_NODES: int | None = None
 COMPILED_NODES = 300_000
+COMPILED_NODES_FEW = 1_000_000
+FEW_CLUSTERS_PER_COLOUR = 13
 AUTO_NODES = 20_000
 AUTO_CLUSTERS_PER_COLOUR = 7.5
 
@@ -84,7 +87,8 @@ AUTO_CLUSTERS_PER_COLOUR = 7.5
 def auto_nodes(graph: ClusterGraph) -> int:
     """The default ``--bound-nodes`` for a board (see :data:`BOUND_NODES`)."""
     if presolve_module.COMPILED is not None:
-        return COMPILED_NODES
+        few = len(graph) <= FEW_CLUSTERS_PER_COLOUR * graph.n_colours
+        return COMPILED_NODES_FEW if few else COMPILED_NODES
     few = len(graph) <= AUTO_CLUSTERS_PER_COLOUR * graph.n_colours
     return AUTO_NODES if few else 0
 
