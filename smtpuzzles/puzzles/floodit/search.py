@@ -182,6 +182,9 @@ class Search:
         self.clauses = False  #: build the flood rule as clauses (see :meth:`probe`)
         self.lb = lower_bound(self.graph) if presolve == "full" else 0
         self.lb_without_z3 = self.lb  #: the part of the lower bound the bounds proved
+        #: Puchert's bound alone: the gaps that choose the formula and the wide beam are
+        #: measured from it, as they were tuned, also after an A* search raised the bound
+        self.puchert = self.lb
         self.outcome.lower_bound = self.lb
 
     @property
@@ -262,13 +265,14 @@ class Search:
             raise _TimeUp() from None
 
     def judge(self, playout: int) -> bool:
-        """Is a playout of this length :data:`WIDE_GAP` or more above the lower bound? That
+        """Is a playout of this length :data:`WIDE_GAP` or more above Puchert's bound? That
         marks a hard search, whose formula has the flood rule as clauses from the start."""
-        far = playout - self.lb >= WIDE_GAP
+        far = playout - self.puchert >= WIDE_GAP
         if far and self._formula is None and not self.clauses:
             self.clauses = True
             self.outcome.notes.append(
-                f"flood rule as clauses: the playout is {playout - self.lb} above the lower bound"
+                f"flood rule as clauses: the playout is {playout - self.puchert} above "
+                "Puchert's lower bound"
             )
         return far
 
@@ -306,7 +310,7 @@ class Search:
         """When the best solution is far above the lower bound, try a wider beam (see
         :data:`WIDE_GAP`)."""
         assert self.outcome.moves is not None
-        if len(self.outcome.moves) - self.lb >= WIDE_GAP:
+        if len(self.outcome.moves) - self.puchert >= WIDE_GAP:
             budget = self.playout_budget()
             budget = WIDE_BUDGET_S if budget is None else min(budget, WIDE_BUDGET_S)
             self.accept(upper_bound(self.graph, width=WIDE_WIDTH, budget_s=budget))
