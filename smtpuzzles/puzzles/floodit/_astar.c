@@ -20,7 +20,6 @@ typedef uint64_t word;
 
 /* The board: cluster graph and colour masks as bitsets of `w` words. */
 typedef struct {
-    int n;        /* clusters */
     int w;        /* words per set */
     int colours;  /* colour masks (colours in use) */
     word *everything;
@@ -54,8 +53,6 @@ typedef struct {
 #define FLOODED(s, i, w) ((s)->sets + (size_t)(i) * 2 * (w))
 #define BORDER(s, i, w) ((s)->sets + (size_t)(i) * 2 * (w) + (w))
 
-static inline int popcount_of(word x) { return __builtin_popcountll(x); }
-
 static inline int lowest(word x) { return __builtin_ctzll(x); }
 
 static int equal(const word *a, const word *b, int w) {
@@ -81,9 +78,10 @@ static uint64_t hash_of(const word *set, int w) {
     return h ^ (h >> 29);
 }
 
-/* Union of the neighbours of `clusters` into `into` (which is not cleared). */
-static void spread(const Board *b, const word *clusters, word *into) {
-    int w = b->w;
+/* Union of the neighbours of `clusters` into `into` (which is not cleared), for sets of
+ * `w` words: inlined into puchert_words, which gives it a constant `w`. */
+static inline __attribute__((always_inline)) void spread_words(
+    const Board *b, const word *clusters, word *into, const int w) {
     for (int k = 0; k < w; k++) {
         word bits = clusters[k];
         while (bits) {
@@ -94,6 +92,10 @@ static void spread(const Board *b, const word *clusters, word *into) {
             bits &= bits - 1;
         }
     }
+}
+
+static void spread(const Board *b, const word *clusters, word *into) {
+    spread_words(b, clusters, into, b->w);
 }
 
 /* Puchert's bound from a flooded set and its border (see presolve._puchert), for sets
@@ -149,14 +151,7 @@ static inline __attribute__((always_inline)) int puchert_words(
             moves += 1;
         }
         for (int k = 0; k < w; k++) flooded[k] |= absorbed[k];
-        for (int k = 0; k < w; k++) {
-            word bits = absorbed[k];
-            while (bits) {
-                const word *ns = b->neighbours + (size_t)(64 * k + lowest(bits)) * w;
-                for (int j = 0; j < w; j++) border[j] |= ns[j];
-                bits &= bits - 1;
-            }
-        }
+        spread_words(b, absorbed, border, w);
         for (int k = 0; k < w; k++) border[k] &= ~flooded[k];
     }
     if (lefts == 1) {
@@ -368,7 +363,7 @@ typedef struct {
     Board board;
     States states;
     Queue queue;
-    word *scratch; /* 6 * w words */
+    word *scratch; /* 6 * w words: 3 for puchert, then a child, its border, a move */
     int *left;     /* a colour list for puchert */
 } Search;
 
@@ -380,6 +375,11 @@ static void search_free(Search *z) {
     PyMem_Free(z->queue.items);
     PyMem_Free(z->scratch);
     PyMem_Free(z->left);
+}
+
+static PyObject *no_memory(Search *z) {
+    search_free(z);
+    return PyErr_NoMemory();
 }
 
 static PyObject *unreachable(Search *z) {
@@ -430,7 +430,6 @@ static PyObject *shortest(PyObject *self, PyObject *args) {
     Search z;
     memset(&z, 0, sizeof(z));
     Board *b = &z.board;
-    b->n = n;
     b->w = w;
     b->colours = (int)colours;
     b->everything = PyMem_Calloc((size_t)w, sizeof(word));
@@ -440,8 +439,7 @@ static PyObject *shortest(PyObject *self, PyObject *args) {
     z.left = PyMem_Malloc(((size_t)colours + 1) * sizeof(int));
     if (states_init(&z.states, w) < 0 || !b->everything || !b->neighbours || !b->of_colour ||
         !z.scratch || !z.left) {
-        search_free(&z);
-        return PyErr_NoMemory();
+        return no_memory(&z);
     }
     for (int i = 0; i < n; i++) {
         b->everything[i / 64] |= (word)1 << (i % 64);
@@ -472,8 +470,7 @@ static PyObject *shortest(PyObject *self, PyObject *args) {
         return unreachable(&z);
     }
     if (states_index(s, root, w) < 0 || queue_push(q, s, w, (Entry){estimate, 0, 0}) < 0) {
-        search_free(&z);
-        return PyErr_NoMemory();
+        return no_memory(&z);
     }
     long long proven = estimate, expanded = 0;
     Py_ssize_t goal = -1;
@@ -531,16 +528,14 @@ static PyObject *shortest(PyObject *self, PyObject *args) {
             flooded = FLOODED(s, top.state, w);
             border = BORDER(s, top.state, w);
             const word *mask = b->of_colour + (size_t)c * w;
-            int touches = 0;
+            word *absorbed = z.scratch + 5 * w, touches = 0;
             for (int k = 0; k < w; k++) {
-                word absorbed = border[k] & mask[k];
-                touches |= absorbed != 0;
-                child[k] = flooded[k] | absorbed;
+                absorbed[k] = border[k] & mask[k];
+                touches |= absorbed[k];
+                child[k] = flooded[k] | absorbed[k];
                 child_border[k] = border[k];
             }
             if (!touches) continue;
-            word *absorbed = z.scratch + 5 * w;
-            for (int k = 0; k < w; k++) absorbed[k] = border[k] & mask[k];
             spread(b, absorbed, child_border);
             for (int k = 0; k < w; k++) child_border[k] &= ~child[k];
             int cost = top.cost + 1;
@@ -555,22 +550,19 @@ static PyObject *shortest(PyObject *self, PyObject *args) {
             if (state < 0) {
                 state = states_add(s, w);
                 if (state < 0) {
-                    search_free(&z);
-                    return PyErr_NoMemory();
+                    return no_memory(&z);
                 }
                 memcpy(FLOODED(s, state, w), child, (size_t)w * sizeof(word));
                 memcpy(BORDER(s, state, w), child_border, (size_t)w * sizeof(word));
                 if (states_index(s, state, w) < 0) {
-                    search_free(&z);
-                    return PyErr_NoMemory();
+                    return no_memory(&z);
                 }
             }
             s->cost[state] = cost;
             s->parent[state] = top.state;
             s->colour[state] = (uint16_t)c;
             if (queue_push(q, s, w, (Entry){cost + h, cost, (int32_t)state}) < 0) {
-                search_free(&z);
-                return PyErr_NoMemory();
+                return no_memory(&z);
             }
         }
     }

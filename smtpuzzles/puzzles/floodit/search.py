@@ -264,10 +264,14 @@ class Search:
         except TimeUp:
             raise _TimeUp() from None
 
+    def far(self, length: int) -> bool:
+        """Is a solution of this length :data:`WIDE_GAP` or more above Puchert's bound?"""
+        return length - self.puchert >= WIDE_GAP
+
     def judge(self, playout: int) -> bool:
-        """Is a playout of this length :data:`WIDE_GAP` or more above Puchert's bound? That
-        marks a hard search, whose formula has the flood rule as clauses from the start."""
-        far = playout - self.puchert >= WIDE_GAP
+        """Is the playout :meth:`far` from the bound? That marks a hard search, whose
+        formula has the flood rule as clauses from the start."""
+        far = self.far(playout)
         if far and self._formula is None and not self.clauses:
             self.clauses = True
             self.outcome.notes.append(
@@ -310,7 +314,7 @@ class Search:
         """When the best solution is far above the lower bound, try a wider beam (see
         :data:`WIDE_GAP`)."""
         assert self.outcome.moves is not None
-        if len(self.outcome.moves) - self.puchert >= WIDE_GAP:
+        if self.far(len(self.outcome.moves)):
             budget = self.playout_budget()
             budget = WIDE_BUDGET_S if budget is None else min(budget, WIDE_BUDGET_S)
             self.accept(upper_bound(self.graph, width=WIDE_WIDTH, budget_s=budget))
