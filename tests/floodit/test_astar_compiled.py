@@ -69,6 +69,17 @@ def test_it_matches_python_on_boards_of_several_words(size: int, colours: int, s
     assert compiled == python
 
 
+def test_it_matches_python_with_more_than_64_colours() -> None:
+    """70 colours: the masks of colours worth playing take two words."""
+    grid = random_grid(random.Random(4), 12, 12, 80)
+    g = cluster_graph(grid)
+    assert len(set(g.colours)) > 64
+    compiled, python = both(g, limit_nodes=300)
+    assert compiled == python
+    found = shortest_by_search(g, ceiling=len(g), compiled=True)
+    assert found.moves is not None and is_flooded(replay(grid, found.moves)[0])
+
+
 def test_a_time_limit_stops_it_between_states() -> None:
     """A search of millions of states, under a 0.3 s limit: the alarm's TimeUp comes out
     of the compiled loop (it polls for signals), not after the search."""

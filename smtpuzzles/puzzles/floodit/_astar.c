@@ -27,12 +27,16 @@ typedef struct {
     word *of_colour;  /* colours sets */
 } Board;
 
-/* States: flooded set and border, best known moves, how they were reached. */
+/* States: flooded set and border, best known moves, how they were reached, and the
+ * colours worth playing from them (presolve._worth_playing_after). */
 typedef struct {
     word *sets;      /* 2 * w words per state: flooded, then border */
+    word *colours;   /* 2 * cw words per state: colours worth playing, then played */
     int32_t *cost;   /* least moves known to reach the state */
+    int32_t *bound;  /* Puchert's bound from the state */
     int32_t *parent; /* state before, -1 for the start */
     uint16_t *colour; /* colour mask index of the move from the parent */
+    int cw;          /* words per colour set */
     Py_ssize_t count, capacity;
     int32_t *table;  /* open addressing: state index + 1, 0 for empty */
     Py_ssize_t slots; /* a power of two */
@@ -52,6 +56,8 @@ typedef struct {
 
 #define FLOODED(s, i, w) ((s)->sets + (size_t)(i) * 2 * (w))
 #define BORDER(s, i, w) ((s)->sets + (size_t)(i) * 2 * (w) + (w))
+#define WORTH(s, i) ((s)->colours + (size_t)(i) * 2 * (s)->cw)
+#define PLAYED(s, i) ((s)->colours + (size_t)(i) * 2 * (s)->cw + (s)->cw)
 
 static inline int lowest(word x) { return __builtin_ctzll(x); }
 
@@ -193,23 +199,73 @@ static int connected(const Board *b, int start, word *scratch) {
     }
 }
 
+/* The colours worth playing after `after` was reached from `before` by colour `colour`
+ * (presolve._worth_playing_after), into `kept` (cw words). */
+static void worth_after(const Board *b, const word *before, const word *before_border,
+                        int colour, const word *after, const word *after_border, word *kept,
+                        int cw) {
+    int w = b->w, added = 0;
+    for (int k = 0; k < w; k++) {
+        added += __builtin_popcountll(after[k] ^ before[k]);
+    }
+    for (int k = 0; k < cw; k++) kept[k] = 0;
+    for (int d = 0; d < b->colours; d++) kept[d / 64] |= (word)1 << (d % 64);
+    const word *colour_mask = b->of_colour + (size_t)colour * w;
+    for (int d = 0; d < b->colours; d++) {
+        if (d == colour) continue;
+        const word *mask = b->of_colour + (size_t)d * w;
+        word touches = 0, fresh = 0;
+        int first = 0;
+        for (int k = 0; k < w; k++) {
+            word on_border = after_border[k] & mask[k];
+            touches |= on_border;
+            fresh |= on_border & ~before_border[k];
+            first += __builtin_popcountll(on_border);
+        }
+        if (!touches || fresh) continue;
+        int drop = first > added || (first == added && d < colour);
+        for (int k = 0; k < w && !drop; k++) {
+            word bits = after_border[k] & mask[k];
+            while (bits && !drop) {
+                const word *ns = b->neighbours + (size_t)(64 * k + lowest(bits)) * w;
+                for (int j = 0; j < w; j++) {
+                    if (ns[j] & colour_mask[j] & ~after[j]) {
+                        drop = 1;
+                        break;
+                    }
+                }
+                bits &= bits - 1;
+            }
+        }
+        if (drop) kept[d / 64] &= ~((word)1 << (d % 64));
+    }
+}
+
 /* -- states ------------------------------------------------------------------------ */
 
-static int states_init(States *s, int w) {
+static int states_init(States *s, int w, int cw) {
     memset(s, 0, sizeof(*s));
+    s->cw = cw;
     s->capacity = 1024;
     s->slots = 2048;
     s->sets = PyMem_Malloc((size_t)s->capacity * 2 * w * sizeof(word));
+    s->colours = PyMem_Malloc((size_t)s->capacity * 2 * cw * sizeof(word));
     s->cost = PyMem_Malloc((size_t)s->capacity * sizeof(int32_t));
+    s->bound = PyMem_Malloc((size_t)s->capacity * sizeof(int32_t));
     s->parent = PyMem_Malloc((size_t)s->capacity * sizeof(int32_t));
     s->colour = PyMem_Malloc((size_t)s->capacity * sizeof(uint16_t));
     s->table = PyMem_Calloc((size_t)s->slots, sizeof(int32_t));
-    return s->sets && s->cost && s->parent && s->colour && s->table ? 0 : -1;
+    return s->sets && s->colours && s->cost && s->bound && s->parent && s->colour &&
+                   s->table
+               ? 0
+               : -1;
 }
 
 static void states_free(States *s) {
     PyMem_Free(s->sets);
+    PyMem_Free(s->colours);
     PyMem_Free(s->cost);
+    PyMem_Free(s->bound);
     PyMem_Free(s->parent);
     PyMem_Free(s->colour);
     PyMem_Free(s->table);
@@ -249,9 +305,15 @@ static Py_ssize_t states_add(States *s, int w) {
         word *sets = PyMem_Realloc(s->sets, (size_t)capacity * 2 * w * sizeof(word));
         if (sets == NULL) return -1;
         s->sets = sets;
+        word *colours = PyMem_Realloc(s->colours, (size_t)capacity * 2 * s->cw * sizeof(word));
+        if (colours == NULL) return -1;
+        s->colours = colours;
         int32_t *cost = PyMem_Realloc(s->cost, (size_t)capacity * sizeof(int32_t));
         if (cost == NULL) return -1;
         s->cost = cost;
+        int32_t *bound = PyMem_Realloc(s->bound, (size_t)capacity * sizeof(int32_t));
+        if (bound == NULL) return -1;
+        s->bound = bound;
         int32_t *parent = PyMem_Realloc(s->parent, (size_t)capacity * sizeof(int32_t));
         if (parent == NULL) return -1;
         s->parent = parent;
@@ -364,6 +426,7 @@ typedef struct {
     States states;
     Queue queue;
     word *scratch; /* 6 * w words: 3 for puchert, then a child, its border, a move */
+    word *masks;   /* 2 * cw words: colours to play now, colours worth playing after */
     int *left;     /* a colour list for puchert */
 } Search;
 
@@ -374,6 +437,7 @@ static void search_free(Search *z) {
     states_free(&z->states);
     PyMem_Free(z->queue.items);
     PyMem_Free(z->scratch);
+    PyMem_Free(z->masks);
     PyMem_Free(z->left);
 }
 
@@ -426,7 +490,7 @@ static PyObject *shortest(PyObject *self, PyObject *args) {
         return NULL;
     }
     double began = now();
-    int w = (n + 63) / 64;
+    int w = (n + 63) / 64, cw = ((int)colours + 63) / 64 + (colours == 0);
     Search z;
     memset(&z, 0, sizeof(z));
     Board *b = &z.board;
@@ -436,9 +500,10 @@ static PyObject *shortest(PyObject *self, PyObject *args) {
     b->neighbours = PyMem_Malloc((size_t)n * w * sizeof(word));
     b->of_colour = PyMem_Malloc(((size_t)colours + 1) * w * sizeof(word));
     z.scratch = PyMem_Malloc((size_t)6 * w * sizeof(word));
+    z.masks = PyMem_Malloc((size_t)2 * cw * sizeof(word));
     z.left = PyMem_Malloc(((size_t)colours + 1) * sizeof(int));
-    if (states_init(&z.states, w) < 0 || !b->everything || !b->neighbours || !b->of_colour ||
-        !z.scratch || !z.left) {
+    if (states_init(&z.states, w, cw) < 0 || !b->everything || !b->neighbours ||
+        !b->of_colour || !z.scratch || !z.masks || !z.left) {
         return no_memory(&z);
     }
     for (int i = 0; i < n; i++) {
@@ -455,6 +520,7 @@ static PyObject *shortest(PyObject *self, PyObject *args) {
     States *s = &z.states;
     Queue *q = &z.queue;
     word *child = z.scratch + 3 * w, *child_border = z.scratch + 4 * w;
+    word *todo = z.masks, *after = z.masks + cw;
 
     Py_ssize_t root = states_add(s, w);
     word *flooded = FLOODED(s, root, w), *border = BORDER(s, root, w);
@@ -465,10 +531,13 @@ static PyObject *shortest(PyObject *self, PyObject *args) {
     s->cost[root] = 0;
     s->parent[root] = -1;
     s->colour[root] = 0;
+    memset(WORTH(s, root), 0, (size_t)2 * cw * sizeof(word));
+    for (int c = 0; c < b->colours; c++) WORTH(s, root)[c / 64] |= (word)1 << (c % 64);
     int estimate = puchert(b, flooded, border, z.scratch, z.left);
     if (estimate < 0) {
         return unreachable(&z);
     }
+    s->bound[root] = estimate;
     if (states_index(s, root, w) < 0 || queue_push(q, s, w, (Entry){estimate, 0, 0}) < 0) {
         return no_memory(&z);
     }
@@ -491,6 +560,13 @@ static PyObject *shortest(PyObject *self, PyObject *args) {
             break;
         }
         if (top.cost > s->cost[top.state]) continue; /* reached more cheaply since */
+        word any = 0;
+        for (int k = 0; k < cw; k++) {
+            todo[k] = WORTH(s, top.state)[k] & ~PLAYED(s, top.state)[k];
+            any |= todo[k];
+            PLAYED(s, top.state)[k] |= todo[k];
+        }
+        if (!any) continue; /* expanded already for every colour worth playing */
         expanded++;
         if (limit_nodes >= 0 && expanded > limit_nodes) {
             stopped = 1;
@@ -506,24 +582,8 @@ static PyObject *shortest(PyObject *self, PyObject *args) {
                 return NULL;
             }
         }
-        /* The moves worth trying (presolve._moves_worth_trying): every colour on the
-         * border, or only the first whose every unflooded cluster is on the border. */
-        int first = 0, last = b->colours;
-        border = BORDER(s, top.state, w);
         for (int c = 0; c < b->colours; c++) {
-            const word *mask = b->of_colour + (size_t)c * w;
-            int touches = 0, beyond = 0;
-            for (int k = 0; k < w; k++) {
-                touches |= (border[k] & mask[k]) != 0;
-                beyond |= (mask[k] & ~(flooded[k] | border[k])) != 0;
-            }
-            if (touches && !beyond) {
-                first = c;
-                last = c + 1;
-                break;
-            }
-        }
-        for (int c = first; c < last; c++) {
+            if (!(todo[c / 64] >> (c % 64) & 1)) continue;
             /* The pool may move as states are added: find the parent again. */
             flooded = FLOODED(s, top.state, w);
             border = BORDER(s, top.state, w);
@@ -540,12 +600,30 @@ static PyObject *shortest(PyObject *self, PyObject *args) {
             for (int k = 0; k < w; k++) child_border[k] &= ~child[k];
             int cost = top.cost + 1;
             Py_ssize_t known = states_find(s, child, w);
-            if (known >= 0 && s->cost[known] <= cost) continue;
+            if (known >= 0 && s->cost[known] < cost) continue;
+            if (known >= 0 && s->cost[known] == cost) {
+                /* Another shortest path: what it leaves worth playing counts too. */
+                worth_after(b, flooded, border, c, child, child_border, after, cw);
+                word added = 0, unplayed = 0;
+                for (int k = 0; k < cw; k++) {
+                    word more = after[k] & ~WORTH(s, known)[k];
+                    WORTH(s, known)[k] |= more;
+                    added |= more;
+                    unplayed |= more & ~PLAYED(s, known)[k];
+                }
+                if (added && unplayed &&
+                    queue_push(q, s, w, (Entry){cost + s->bound[known], cost, (int32_t)known}) <
+                        0) {
+                    return no_memory(&z);
+                }
+                continue;
+            }
             int h = puchert(b, child, child_border, z.scratch, z.left);
             if (h < 0) {
                 return unreachable(&z);
             }
             if (ceiling >= 0 && cost + h >= ceiling) continue; /* cannot beat the ceiling */
+            worth_after(b, flooded, border, c, child, child_border, after, cw);
             Py_ssize_t state = known;
             if (state < 0) {
                 state = states_add(s, w);
@@ -559,8 +637,11 @@ static PyObject *shortest(PyObject *self, PyObject *args) {
                 }
             }
             s->cost[state] = cost;
+            s->bound[state] = h;
             s->parent[state] = top.state;
             s->colour[state] = (uint16_t)c;
+            memcpy(WORTH(s, state), after, (size_t)cw * sizeof(word));
+            memset(PLAYED(s, state), 0, (size_t)cw * sizeof(word));
             if (queue_push(q, s, w, (Entry){cost + h, cost, (int32_t)state}) < 0) {
                 return no_memory(&z);
             }

@@ -243,9 +243,9 @@ def _flood(bits: _Bits, flooded: int, border: int, colour_mask: int) -> tuple[in
 
 
 def _moves_worth_trying(bits: _Bits, flooded: int, border: int) -> list[tuple[int, int]]:
-    """The moves a search needs to try from a flooded set: ``(index, mask)`` of each
-    colour on the border, or only the first colour whose every unflooded cluster is on
-    the border, when there is one.
+    """The moves the beam tries from a flooded set: ``(index, mask)`` of each colour on
+    the border, or only the first colour whose every unflooded cluster is on the border,
+    when there is one. (The A* does not use this rule: see :func:`shortest_by_search`.)
 
     Why that one move is enough: some shortest solution plays it now. Flooding is
     monotone (a larger flooded set stays at least as large after the same move), and
@@ -393,6 +393,37 @@ class SearchResult:
     expanded: int  #: states expanded
 
 
+def _worth_playing_after(
+    bits: _Bits, before: int, before_border: int, colour: int, after: int, after_border: int
+) -> int:
+    """The colours (a bitmask of ``_Bits.of_colour`` indices) worth playing next from
+    ``after``, reached from ``before`` by the move of colour index ``colour``.
+
+    A colour ``d`` is dropped when playing it first (``d`` then ``colour`` from
+    ``before``) floods a superset of playing it second, which holds when every
+    ``d``-cluster on the border was on the border already; of two moves whose orders
+    flood the same set, the order that floods more clusters after its first move is
+    kept (on a tie, the lower colour first). Why a search that drops these still finds
+    a shortest solution, although a set it merges may be reached by several paths, is
+    in the Flood-It guide ("The A* search before Z3").
+    """
+    kept = (1 << len(bits.of_colour)) - 1
+    colour_mask = bits.of_colour[colour]
+    added = (after ^ before).bit_count()
+    for d, mask in enumerate(bits.of_colour):
+        on_border = after_border & mask
+        if d == colour or not on_border or on_border & ~before_border:
+            continue
+        first = on_border.bit_count()
+        if (
+            first > added
+            or (first == added and d < colour)
+            or bits.spread(on_border) & colour_mask & ~after
+        ):
+            kept &= ~(1 << d)
+    return kept
+
+
 def shortest_by_search(
     g: ClusterGraph,
     limit_nodes: int | None = None,
@@ -401,12 +432,17 @@ def shortest_by_search(
     compiled: bool | None = None,
 ) -> SearchResult:
     """A* for a shortest solution shorter than ``ceiling`` (the length of one in hand),
-    within ``limit_nodes`` expanded states and ``budget_s`` seconds, over the moves
-    :func:`_moves_worth_trying` keeps.
+    within ``limit_nodes`` expanded states and ``budget_s`` seconds.
 
     ``moves`` is an optimal solution when the search found one; otherwise ``proven`` is
     the lower bound the search reached (``ceiling`` itself when it proved that nothing
     shorter exists). States whose estimate reaches ``ceiling`` are never queued.
+
+    Moves that only reorder two moves into a worse order are skipped
+    (:func:`_worth_playing_after`). A flooded set keeps the union of what every
+    shortest path found to it leaves worth playing, and is expanded again for colours
+    that a later path adds: a path-dependent pruning is only safe with merged states
+    that way.
 
     ``compiled``: run the compiled copy of this search (the same states in the same
     order, so the same answer), which is the default where it was built; ``False`` runs
@@ -419,12 +455,17 @@ def shortest_by_search(
     began = time.monotonic()
     bits = _bits(g)
     colours = _colour_index(g)
+    every_colour = (1 << len(bits.of_colour)) - 1
     start = 1 << g.start
     border = bits.border(start)
+    bound = _puchert(bits, start, border)
     best_cost = {start: 0}
     came_from: dict[int, tuple[int, int]] = {}  #: state -> (state before, colour index)
-    queue = [(_puchert(bits, start, border), 0, start, border)]  # (f, -g, set, border)
-    proven = queue[0][0]
+    worth = {start: every_colour}  #: state -> colours worth playing from it
+    played = {start: 0}  #: state -> colours expanded from it at its best cost
+    estimate_of = {start: bound}  #: state -> Puchert's bound from it
+    queue = [(bound, 0, start, border)]  # (f, -g, set, border)
+    proven = bound
     expanded = 0
     while queue:
         estimate, negative_cost, flooded, border = queue[0]
@@ -439,23 +480,43 @@ def shortest_by_search(
                 flooded, i = came_from[flooded]
                 moves.append(colours[i])
             return SearchResult(moves[::-1], cost, expanded)
-        if cost > best_cost.get(flooded, cost):
+        if cost > best_cost[flooded]:
             continue  # a stale entry: this set was reached more cheaply since
+        todo = worth[flooded] & ~played[flooded]
+        if not todo:
+            continue  # expanded already for every colour worth playing
+        played[flooded] |= todo
         expanded += 1
         if limit_nodes is not None and expanded > limit_nodes:
             return SearchResult(None, proven, expanded)
         if budget_s is not None and expanded % 256 == 0:
             if time.monotonic() - began > budget_s:
                 return SearchResult(None, proven, expanded)
-        for i, mask in _moves_worth_trying(bits, flooded, border):
+        for i, mask in enumerate(bits.of_colour):
+            if not (todo >> i & 1 and border & mask):
+                continue
             child, child_border = _flood(bits, flooded, border, mask)
-            if cost + 1 < best_cost.get(child, cost + 2):
-                estimate = cost + 1 + _puchert(bits, child, child_border)
-                if ceiling is not None and estimate >= ceiling:
-                    continue  # cannot beat the solution in hand
-                best_cost[child] = cost + 1
-                came_from[child] = (flooded, i)
-                heapq.heappush(queue, (estimate, -cost - 1, child, child_border))
+            known = best_cost.get(child)
+            if known is not None and known < cost + 1:
+                continue
+            after = _worth_playing_after(bits, flooded, border, i, child, child_border)
+            if known == cost + 1:  # another shortest path: what it leaves open counts too
+                added = after & ~worth[child]
+                if added:
+                    worth[child] |= added
+                    if added & ~played[child]:
+                        entry = (cost + 1 + estimate_of[child], -cost - 1, child, child_border)
+                        heapq.heappush(queue, entry)
+                continue
+            bound = _puchert(bits, child, child_border)
+            if ceiling is not None and cost + 1 + bound >= ceiling:
+                continue  # cannot beat the solution in hand
+            best_cost[child] = cost + 1
+            came_from[child] = (flooded, i)
+            worth[child] = after
+            played[child] = 0
+            estimate_of[child] = bound
+            heapq.heappush(queue, (cost + 1 + bound, -cost - 1, child, child_border))
     if ceiling is not None:  # every state below the ceiling was expanded
         return SearchResult(None, max(proven, ceiling), expanded)
     raise AssertionError("unreachable: every board can be flooded")
