@@ -2,10 +2,10 @@
  *
  * presolve.py holds the search in Python and is its specification: the same states
  * are expanded in the same order (the queue is ordered by estimate, then by more
- * moves made, then by the flooded set read as a number, as Python's tuples compare),
- * so both return the same solution and the same count of expanded states. This file
- * only makes each state cheaper: flooded sets are arrays of 64-bit words, states live
- * in one growing pool, and a hash table maps a flooded set to its state.
+ * moves made, then by the later push, as Python's tuples compare), so both return the
+ * same solution and the same count of expanded states. This file only makes each
+ * state cheaper: flooded sets are arrays of 64-bit words, states live in one growing
+ * pool, and a hash table maps a flooded set to its state.
  *
  * Sets of clusters are passed in as little-endian bytes (int.to_bytes), the moves of
  * the solution come back as indices into the colour masks the caller passed.
@@ -27,6 +27,13 @@ typedef struct {
     word *of_colour;  /* colours sets */
 } Board;
 
+/* A slot of the hash table: state index + 1 (0 for empty) and the set's hash, which
+ * spares reading the sets of other states when looking one up or growing the table. */
+typedef struct {
+    uint32_t state;
+    uint32_t hash;
+} Slot;
+
 /* States: flooded set and border, best known moves, how they were reached, and the
  * colours worth playing from them (presolve._worth_playing_after). */
 typedef struct {
@@ -38,20 +45,23 @@ typedef struct {
     uint16_t *colour; /* colour mask index of the move from the parent */
     int cw;          /* words per colour set */
     Py_ssize_t count, capacity;
-    int32_t *table;  /* open addressing: state index + 1, 0 for empty */
+    Slot *table;     /* open addressing */
     Py_ssize_t slots; /* a power of two */
 } States;
 
-/* A queue entry; `state` gives the flooded set that breaks ties. */
+/* A queue entry. `push` counts the pushes (ties go to the later one); it would wrap
+ * only after 2^32 pushes, far beyond what memory holds. */
 typedef struct {
     int32_t estimate;
     int32_t cost;
     int32_t state;
+    uint32_t push;
 } Entry;
 
 typedef struct {
     Entry *items;
     Py_ssize_t count, capacity;
+    uint32_t pushes;
 } Queue;
 
 #define FLOODED(s, i, w) ((s)->sets + (size_t)(i) * 2 * (w))
@@ -61,27 +71,25 @@ typedef struct {
 
 static inline int lowest(word x) { return __builtin_ctzll(x); }
 
+/* Bits set in x, without the popcnt instruction (which not every x86-64 has). */
+static inline int bits_in(word x) {
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+}
+
 static int equal(const word *a, const word *b, int w) {
     return memcmp(a, b, (size_t)w * sizeof(word)) == 0;
 }
 
-/* Compare two sets as the numbers whose bits they are. */
-static int compare_sets(const word *a, const word *b, int w) {
-    for (int k = w - 1; k >= 0; k--) {
-        if (a[k] != b[k]) {
-            return a[k] < b[k] ? -1 : 1;
-        }
-    }
-    return 0;
-}
-
-static uint64_t hash_of(const word *set, int w) {
+static uint32_t hash_of(const word *set, int w) {
     uint64_t h = 0x9e3779b97f4a7c15ULL;
     for (int k = 0; k < w; k++) {
         h ^= set[k] + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
         h *= 0xff51afd7ed558ccdULL;
     }
-    return h ^ (h >> 29);
+    return (uint32_t)(h ^ (h >> 32));
 }
 
 /* Union of the neighbours of `clusters` into `into` (which is not cleared), for sets of
@@ -206,7 +214,7 @@ static void worth_after(const Board *b, const word *before, const word *before_b
                         int cw) {
     int w = b->w, added = 0;
     for (int k = 0; k < w; k++) {
-        added += __builtin_popcountll(after[k] ^ before[k]);
+        added += bits_in(after[k] ^ before[k]);
     }
     for (int k = 0; k < cw; k++) kept[k] = 0;
     for (int d = 0; d < b->colours; d++) kept[d / 64] |= (word)1 << (d % 64);
@@ -220,7 +228,7 @@ static void worth_after(const Board *b, const word *before, const word *before_b
             word on_border = after_border[k] & mask[k];
             touches |= on_border;
             fresh |= on_border & ~before_border[k];
-            first += __builtin_popcountll(on_border);
+            first += bits_in(on_border);
         }
         if (!touches || fresh) continue;
         int drop = first > added || (first == added && d < colour);
@@ -254,7 +262,7 @@ static int states_init(States *s, int w, int cw) {
     s->bound = PyMem_Malloc((size_t)s->capacity * sizeof(int32_t));
     s->parent = PyMem_Malloc((size_t)s->capacity * sizeof(int32_t));
     s->colour = PyMem_Malloc((size_t)s->capacity * sizeof(uint16_t));
-    s->table = PyMem_Calloc((size_t)s->slots, sizeof(int32_t));
+    s->table = PyMem_Calloc((size_t)s->slots, sizeof(Slot));
     return s->sets && s->colours && s->cost && s->bound && s->parent && s->colour &&
                    s->table
                ? 0
@@ -271,28 +279,27 @@ static void states_free(States *s) {
     PyMem_Free(s->table);
 }
 
-/* The state with this flooded set, or -1. */
-static Py_ssize_t states_find(const States *s, const word *flooded, int w) {
+/* The state with this flooded set (whose hash is `hash`), or -1. */
+static Py_ssize_t states_find(const States *s, const word *flooded, uint32_t hash, int w) {
     Py_ssize_t mask = s->slots - 1;
-    for (Py_ssize_t slot = (Py_ssize_t)(hash_of(flooded, w) & (uint64_t)mask);;
-         slot = (slot + 1) & mask) {
-        int32_t entry = s->table[slot];
-        if (entry == 0) {
+    for (Py_ssize_t slot = (Py_ssize_t)(hash & (uint64_t)mask);; slot = (slot + 1) & mask) {
+        Slot entry = s->table[slot];
+        if (entry.state == 0) {
             return -1;
         }
-        if (equal(FLOODED(s, entry - 1, w), flooded, w)) {
-            return entry - 1;
+        if (entry.hash == hash && equal(FLOODED(s, entry.state - 1, w), flooded, w)) {
+            return entry.state - 1;
         }
     }
 }
 
-static void states_place(States *s, Py_ssize_t index, int w) {
-    Py_ssize_t mask = s->slots - 1;
-    Py_ssize_t slot = (Py_ssize_t)(hash_of(FLOODED(s, index, w), w) & (uint64_t)mask);
-    while (s->table[slot] != 0) {
+static void table_place(Slot *table, Py_ssize_t slots, Slot entry) {
+    Py_ssize_t mask = slots - 1;
+    Py_ssize_t slot = (Py_ssize_t)(entry.hash & (uint64_t)mask);
+    while (table[slot].state != 0) {
         slot = (slot + 1) & mask;
     }
-    s->table[slot] = (int32_t)(index + 1);
+    table[slot] = entry;
 }
 
 /* A new state (the caller fills in its sets); -1 when memory runs out. */
@@ -325,33 +332,33 @@ static Py_ssize_t states_add(States *s, int w) {
     return s->count++;
 }
 
-/* Index the newest state, growing the table to keep it at most half full. */
-static int states_index(States *s, Py_ssize_t index, int w) {
+/* Index the newest state, whose set has hash `hash`, growing the table to keep it at
+ * most half full. */
+static int states_index(States *s, Py_ssize_t index, uint32_t hash) {
     if (2 * s->count > s->slots) {
         Py_ssize_t slots = s->slots * 2;
-        int32_t *table = PyMem_Calloc((size_t)slots, sizeof(int32_t));
+        Slot *table = PyMem_Calloc((size_t)slots, sizeof(Slot));
         if (table == NULL) return -1;
+        for (Py_ssize_t i = 0; i < s->slots; i++) {
+            if (s->table[i].state != 0) table_place(table, slots, s->table[i]);
+        }
         PyMem_Free(s->table);
         s->table = table;
         s->slots = slots;
-        for (Py_ssize_t i = 0; i < s->count; i++) {
-            states_place(s, i, w);
-        }
-        return 0;
     }
-    states_place(s, index, w);
+    table_place(s->table, s->slots, (Slot){(uint32_t)(index + 1), hash});
     return 0;
 }
 
 /* -- the queue: a binary heap ordered as presolve's (estimate, -cost, flooded) ------ */
 
-static int before(const States *s, int w, const Entry *a, const Entry *b) {
+static int before(const Entry *a, const Entry *b) {
     if (a->estimate != b->estimate) return a->estimate < b->estimate;
     if (a->cost != b->cost) return a->cost > b->cost;
-    return compare_sets(FLOODED(s, a->state, w), FLOODED(s, b->state, w), w) < 0;
+    return a->push > b->push;
 }
 
-static int queue_push(Queue *q, const States *s, int w, Entry e) {
+static int queue_push(Queue *q, Entry e) {
     if (q->count == q->capacity) {
         Py_ssize_t capacity = q->capacity ? q->capacity * 2 : 1024;
         Entry *items = PyMem_Realloc(q->items, (size_t)capacity * sizeof(Entry));
@@ -359,10 +366,11 @@ static int queue_push(Queue *q, const States *s, int w, Entry e) {
         q->items = items;
         q->capacity = capacity;
     }
+    e.push = q->pushes++;
     Py_ssize_t i = q->count++;
     while (i > 0) {
         Py_ssize_t up = (i - 1) / 2;
-        if (!before(s, w, &e, &q->items[up])) break;
+        if (!before(&e, &q->items[up])) break;
         q->items[i] = q->items[up];
         i = up;
     }
@@ -370,14 +378,14 @@ static int queue_push(Queue *q, const States *s, int w, Entry e) {
     return 0;
 }
 
-static void queue_pop(Queue *q, const States *s, int w) {
+static void queue_pop(Queue *q) {
     Entry last = q->items[--q->count];
     Py_ssize_t i = 0, n = q->count;
     for (;;) {
         Py_ssize_t child = 2 * i + 1;
         if (child >= n) break;
-        if (child + 1 < n && before(s, w, &q->items[child + 1], &q->items[child])) child++;
-        if (!before(s, w, &q->items[child], &last)) break;
+        if (child + 1 < n && before(&q->items[child + 1], &q->items[child])) child++;
+        if (!before(&q->items[child], &last)) break;
         q->items[i] = q->items[child];
         i = child;
     }
@@ -426,7 +434,7 @@ typedef struct {
     States states;
     Queue queue;
     word *scratch; /* 6 * w words: 3 for puchert, then a child, its border, a move */
-    word *masks;   /* 2 * cw words: colours to play now, colours worth playing after */
+    word *masks;   /* 3 * cw words: colours to play now, worth playing after, all */
     int *left;     /* a colour list for puchert */
 } Search;
 
@@ -500,7 +508,7 @@ static PyObject *shortest(PyObject *self, PyObject *args) {
     b->neighbours = PyMem_Malloc((size_t)n * w * sizeof(word));
     b->of_colour = PyMem_Malloc(((size_t)colours + 1) * w * sizeof(word));
     z.scratch = PyMem_Malloc((size_t)6 * w * sizeof(word));
-    z.masks = PyMem_Malloc((size_t)2 * cw * sizeof(word));
+    z.masks = PyMem_Malloc((size_t)3 * cw * sizeof(word));
     z.left = PyMem_Malloc(((size_t)colours + 1) * sizeof(int));
     if (states_init(&z.states, w, cw) < 0 || !b->everything || !b->neighbours ||
         !b->of_colour || !z.scratch || !z.masks || !z.left) {
@@ -520,7 +528,9 @@ static PyObject *shortest(PyObject *self, PyObject *args) {
     States *s = &z.states;
     Queue *q = &z.queue;
     word *child = z.scratch + 3 * w, *child_border = z.scratch + 4 * w;
-    word *todo = z.masks, *after = z.masks + cw;
+    word *todo = z.masks, *after = z.masks + cw, *every_colour = z.masks + 2 * cw;
+    memset(every_colour, 0, (size_t)cw * sizeof(word));
+    for (int c = 0; c < b->colours; c++) every_colour[c / 64] |= (word)1 << (c % 64);
 
     Py_ssize_t root = states_add(s, w);
     word *flooded = FLOODED(s, root, w), *border = BORDER(s, root, w);
@@ -531,14 +541,15 @@ static PyObject *shortest(PyObject *self, PyObject *args) {
     s->cost[root] = 0;
     s->parent[root] = -1;
     s->colour[root] = 0;
-    memset(WORTH(s, root), 0, (size_t)2 * cw * sizeof(word));
-    for (int c = 0; c < b->colours; c++) WORTH(s, root)[c / 64] |= (word)1 << (c % 64);
+    memcpy(WORTH(s, root), every_colour, (size_t)cw * sizeof(word));
+    memset(PLAYED(s, root), 0, (size_t)cw * sizeof(word));
     int estimate = puchert(b, flooded, border, z.scratch, z.left);
     if (estimate < 0) {
         return unreachable(&z);
     }
     s->bound[root] = estimate;
-    if (states_index(s, root, w) < 0 || queue_push(q, s, w, (Entry){estimate, 0, 0}) < 0) {
+    if (states_index(s, root, hash_of(flooded, w)) < 0 ||
+        queue_push(q, (Entry){estimate, 0, 0, 0}) < 0) {
         return no_memory(&z);
     }
     long long proven = estimate, expanded = 0;
@@ -552,7 +563,7 @@ static PyObject *shortest(PyObject *self, PyObject *args) {
             stopped = 1;
             break;
         }
-        queue_pop(q, s, w);
+        queue_pop(q);
         flooded = FLOODED(s, top.state, w);
         if (equal(flooded, b->everything, w)) {
             goal = top.state;
@@ -599,10 +610,12 @@ static PyObject *shortest(PyObject *self, PyObject *args) {
             spread(b, absorbed, child_border);
             for (int k = 0; k < w; k++) child_border[k] &= ~child[k];
             int cost = top.cost + 1;
-            Py_ssize_t known = states_find(s, child, w);
+            uint32_t hash = hash_of(child, w);
+            Py_ssize_t known = states_find(s, child, hash, w);
             if (known >= 0 && s->cost[known] < cost) continue;
             if (known >= 0 && s->cost[known] == cost) {
                 /* Another shortest path: what it leaves worth playing counts too. */
+                if (!memcmp(WORTH(s, known), every_colour, (size_t)cw * sizeof(word))) continue;
                 worth_after(b, flooded, border, c, child, child_border, after, cw);
                 word added = 0, unplayed = 0;
                 for (int k = 0; k < cw; k++) {
@@ -612,8 +625,7 @@ static PyObject *shortest(PyObject *self, PyObject *args) {
                     unplayed |= more & ~PLAYED(s, known)[k];
                 }
                 if (added && unplayed &&
-                    queue_push(q, s, w, (Entry){cost + s->bound[known], cost, (int32_t)known}) <
-                        0) {
+                    queue_push(q, (Entry){cost + s->bound[known], cost, (int32_t)known, 0}) < 0) {
                     return no_memory(&z);
                 }
                 continue;
@@ -632,7 +644,7 @@ static PyObject *shortest(PyObject *self, PyObject *args) {
                 }
                 memcpy(FLOODED(s, state, w), child, (size_t)w * sizeof(word));
                 memcpy(BORDER(s, state, w), child_border, (size_t)w * sizeof(word));
-                if (states_index(s, state, w) < 0) {
+                if (states_index(s, state, hash) < 0) {
                     return no_memory(&z);
                 }
             }
@@ -642,7 +654,7 @@ static PyObject *shortest(PyObject *self, PyObject *args) {
             s->colour[state] = (uint16_t)c;
             memcpy(WORTH(s, state), after, (size_t)cw * sizeof(word));
             memset(PLAYED(s, state), 0, (size_t)cw * sizeof(word));
-            if (queue_push(q, s, w, (Entry){cost + h, cost, (int32_t)state}) < 0) {
+            if (queue_push(q, (Entry){cost + h, cost, (int32_t)state, 0}) < 0) {
                 return no_memory(&z);
             }
         }

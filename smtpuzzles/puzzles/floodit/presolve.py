@@ -23,6 +23,7 @@ the graph), and no beam search, which could not finish on them anyway.
 from __future__ import annotations
 
 import heapq
+import itertools
 import time
 from dataclasses import dataclass
 
@@ -464,11 +465,12 @@ def shortest_by_search(
     worth = {start: every_colour}  #: state -> colours worth playing from it
     played = {start: 0}  #: state -> colours expanded from it at its best cost
     estimate_of = {start: bound}  #: state -> Puchert's bound from it
-    queue = [(bound, 0, start, border)]  # (f, -g, set, border)
+    pushes = itertools.count(-1, -1)  #: ties in f and g go to the later push
+    queue = [(bound, 0, next(pushes), start, border)]  # (f, -g, -push, set, border)
     proven = bound
     expanded = 0
     while queue:
-        estimate, negative_cost, flooded, border = queue[0]
+        estimate, negative_cost, _, flooded, border = queue[0]
         proven = max(proven, estimate)  # the least f in the queue bounds the optimum
         if ceiling is not None and proven >= ceiling:
             return SearchResult(None, proven, expanded)
@@ -499,24 +501,27 @@ def shortest_by_search(
             known = best_cost.get(child)
             if known is not None and known < cost + 1:
                 continue
-            after = _worth_playing_after(bits, flooded, border, i, child, child_border)
             if known == cost + 1:  # another shortest path: what it leaves open counts too
+                if worth[child] == every_colour:
+                    continue
+                after = _worth_playing_after(bits, flooded, border, i, child, child_border)
                 added = after & ~worth[child]
                 if added:
                     worth[child] |= added
                     if added & ~played[child]:
-                        entry = (cost + 1 + estimate_of[child], -cost - 1, child, child_border)
-                        heapq.heappush(queue, entry)
+                        f = cost + 1 + estimate_of[child]
+                        heapq.heappush(queue, (f, -cost - 1, next(pushes), child, child_border))
                 continue
             bound = _puchert(bits, child, child_border)
             if ceiling is not None and cost + 1 + bound >= ceiling:
                 continue  # cannot beat the solution in hand
             best_cost[child] = cost + 1
             came_from[child] = (flooded, i)
-            worth[child] = after
+            worth[child] = _worth_playing_after(bits, flooded, border, i, child, child_border)
             played[child] = 0
             estimate_of[child] = bound
-            heapq.heappush(queue, (cost + 1 + bound, -cost - 1, child, child_border))
+            entry = (cost + 1 + bound, -cost - 1, next(pushes), child, child_border)
+            heapq.heappush(queue, entry)
     if ceiling is not None:  # every state below the ceiling was expanded
         return SearchResult(None, max(proven, ceiling), expanded)
     raise AssertionError("unreachable: every board can be flooded")
