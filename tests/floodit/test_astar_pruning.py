@@ -33,6 +33,8 @@ def test_it_finds_the_brute_force_optimum_from_every_start() -> None:
         assert is_flooded(replay(grid, found.moves, start)[0])
         for limit in range(6):
             assert shortest_by_search(g, limit_nodes=limit, compiled=False).proven <= optimum
+            kept = shortest_by_search(g, limit_states=limit + 1, compiled=False)
+            assert kept.proven <= optimum and (kept.moves is None or len(kept.moves) == optimum)
         at_ceiling = shortest_by_search(g, ceiling=optimum, compiled=False)
         assert (at_ceiling.moves, at_ceiling.proven) == (None, optimum), (grid, start)
 

@@ -486,10 +486,11 @@ static PyObject *shortest(PyObject *self, PyObject *args) {
     (void)self;
     int n, start;
     PyObject *neighbours, *of_colour;
-    long long limit_nodes, ceiling;
+    long long limit_nodes, ceiling, limit_states;
     double budget_s;
-    if (!PyArg_ParseTuple(args, "iO!O!iLLd", &n, &PyList_Type, &neighbours, &PyList_Type,
-                          &of_colour, &start, &limit_nodes, &ceiling, &budget_s)) {
+    if (!PyArg_ParseTuple(args, "iO!O!iLLdL", &n, &PyList_Type, &neighbours, &PyList_Type,
+                          &of_colour, &start, &limit_nodes, &ceiling, &budget_s,
+                          &limit_states)) {
         return NULL;
     }
     Py_ssize_t colours = PyList_GET_SIZE(of_colour);
@@ -638,6 +639,10 @@ static PyObject *shortest(PyObject *self, PyObject *args) {
             worth_after(b, flooded, border, c, child, child_border, after, cw);
             Py_ssize_t state = known;
             if (state < 0) {
+                if (limit_states >= 0 && s->count >= limit_states) {
+                    stopped = 1;
+                    break;
+                }
                 state = states_add(s, w);
                 if (state < 0) {
                     return no_memory(&z);
@@ -658,6 +663,7 @@ static PyObject *shortest(PyObject *self, PyObject *args) {
                 return no_memory(&z);
             }
         }
+        if (stopped) break;
     }
     PyObject *result;
     if (goal >= 0) {
@@ -678,8 +684,8 @@ static PyObject *shortest(PyObject *self, PyObject *args) {
 
 static PyMethodDef methods[] = {
     {"shortest", shortest, METH_VARARGS,
-     "shortest(n, neighbours, of_colour, start, limit_nodes, ceiling, budget_s) -> "
-     "(moves or None, proven, expanded); -1 for no limit, no ceiling, no budget."},
+     "shortest(n, neighbours, of_colour, start, limit_nodes, ceiling, budget_s, limit_states)"
+     " -> (moves or None, proven, expanded); -1 for no limit, no ceiling, no budget."},
     {NULL, NULL, 0, NULL},
 };
 

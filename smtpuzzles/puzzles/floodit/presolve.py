@@ -431,9 +431,11 @@ def shortest_by_search(
     ceiling: int | None = None,
     budget_s: float | None = None,
     compiled: bool | None = None,
+    limit_states: int | None = None,
 ) -> SearchResult:
     """A* for a shortest solution shorter than ``ceiling`` (the length of one in hand),
-    within ``limit_nodes`` expanded states and ``budget_s`` seconds.
+    within ``limit_nodes`` expanded states, ``budget_s`` seconds and ``limit_states``
+    states kept (which bounds its memory).
 
     ``moves`` is an optimal solution when the search found one; otherwise ``proven`` is
     the lower bound the search reached (``ceiling`` itself when it proved that nothing
@@ -452,7 +454,7 @@ def shortest_by_search(
     if compiled is None:
         compiled = COMPILED is not None
     if compiled:
-        return _shortest_compiled(g, limit_nodes, ceiling, budget_s)
+        return _shortest_compiled(g, limit_nodes, ceiling, budget_s, limit_states)
     began = time.monotonic()
     bits = _bits(g)
     colours = _colour_index(g)
@@ -515,6 +517,8 @@ def shortest_by_search(
             bound = _puchert(bits, child, child_border)
             if ceiling is not None and cost + 1 + bound >= ceiling:
                 continue  # cannot beat the solution in hand
+            if known is None and limit_states is not None and len(best_cost) >= limit_states:
+                return SearchResult(None, proven, expanded)
             best_cost[child] = cost + 1
             came_from[child] = (flooded, i)
             worth[child] = _worth_playing_after(bits, flooded, border, i, child, child_border)
@@ -528,7 +532,11 @@ def shortest_by_search(
 
 
 def _shortest_compiled(
-    g: ClusterGraph, limit_nodes: int | None, ceiling: int | None, budget_s: float | None
+    g: ClusterGraph,
+    limit_nodes: int | None,
+    ceiling: int | None,
+    budget_s: float | None,
+    limit_states: int | None,
 ) -> SearchResult:
     """:func:`shortest_by_search` by the compiled module."""
     if COMPILED is None:
@@ -547,6 +555,7 @@ def _shortest_compiled(
         -1 if limit_nodes is None else limit_nodes,
         -1 if ceiling is None else ceiling,
         -1.0 if budget_s is None else budget_s,
+        -1 if limit_states is None else limit_states,
     )
     if moves is not None:
         colours = _colour_index(g)

@@ -83,6 +83,24 @@ FEW_CLUSTERS_PER_COLOUR = 13
 AUTO_NODES = 20_000
 AUTO_CLUSTERS_PER_COLOUR = 7.5
 
+#: States for a second, deeper A* in ``min``, below the beam's length where the first
+#: A* (below the greedy playout's) did not decide the board: the beam's tighter ceiling
+#: keeps fewer states, and on large boards this search proves in seconds what Z3 takes
+#: a minute for (docs/decisions.md). Both searches keep at most :data:`A_STAR_MB` of
+#: states.
+DEEP_NODES = 3_000_000
+A_STAR_MB = 400
+
+
+def kept_states(graph: ClusterGraph) -> int:
+    """The most states an A* keeps on this board, for :data:`A_STAR_MB`: a state holds
+    its flooded set and border and a few counters, and has a slot in the hash table and
+    the queue."""
+    words = (len(graph) + 63) // 64
+    colour_words = (graph.n_colours + 63) // 64
+    per_state = 16 * words + 16 * colour_words + 56
+    return A_STAR_MB * 2**20 // per_state
+
 
 def auto_nodes(graph: ClusterGraph) -> int:
     """The default ``--bound-nodes`` for a board (see :data:`BOUND_NODES`)."""
@@ -178,6 +196,7 @@ class Search:
         self.graph: ClusterGraph = graph or cluster_graph(board.grid, start)
         self.outcome.clusters = len(self.graph)
         self.bound_nodes = auto_nodes(self.graph) if bound_nodes is None else bound_nodes
+        self.auto_bound_nodes = bound_nodes is None
         self._formula: FloodFormula | None = None
         self.clauses = False  #: build the flood rule as clauses (see :meth:`probe`)
         self.lb = lower_bound(self.graph) if presolve == "full" else 0
@@ -304,6 +323,13 @@ class Search:
         beam is not needed (docs/decisions.md)."""
         return self.bound_nodes > 0 and presolve_module.COMPILED is not None
 
+    def deep_nodes(self) -> int:
+        """States for a second A* below the beam's length, when the first (below the
+        greedy playout's) did not decide the board: the default with the compiled search
+        only (see :data:`DEEP_NODES`)."""
+        auto = self.auto_bound_nodes and presolve_module.COMPILED is not None
+        return DEEP_NODES if auto and self.bound_nodes < DEEP_NODES else 0
+
     def greedy(self) -> list[int]:
         """The greedy playout (see :func:`presolve.greedy_moves`), kept as the best so far."""
         moves = greedy_moves(self.graph)
@@ -348,15 +374,21 @@ class Search:
                 lo = mid + 1
         return True
 
-    def raise_lower_bound(self, ceiling: int) -> None:
-        """Run a bounded A* below ``ceiling``: it raises the lower bound and, when it
-        finishes, proves the optimum without a solver (its solution, or the ceiling)."""
-        if self.bound_nodes <= 0 or self.lb >= ceiling:
+    def raise_lower_bound(self, ceiling: int, nodes: int | None = None) -> None:
+        """Run a bounded A* below ``ceiling`` (``nodes`` states, else ``--bound-nodes``):
+        it raises the lower bound and, when it finishes, proves the optimum without a
+        solver (its solution, or the ceiling)."""
+        nodes = self.bound_nodes if nodes is None else nodes
+        if nodes <= 0 or self.lb >= ceiling:
             return
         left = self.budget.remaining()
         try:
             found = shortest_by_search(
-                self.graph, self.bound_nodes, ceiling, None if left is None else left / 4
+                self.graph,
+                nodes,
+                ceiling,
+                None if left is None else left / 4,
+                limit_states=kept_states(self.graph),
             )
         except MemoryError:  # its states are freed: Z3 may still fit in what is left
             self.outcome.notes.append(f"A*: out of memory below {ceiling} moves")
@@ -462,6 +494,8 @@ class Search:
             self.raise_lower_bound(hi)
         if self.outcome.proven_by is None:
             self.widen()
+        if self.outcome.proven_by is None and self.deep_nodes():
+            self.raise_lower_bound(len(self.outcome.moves or []), self.deep_nodes())
         hi = len(self.outcome.moves or [])  # A* or a beam may have found a shorter one
         self.outcome.derived = (self.lb, hi)
         self.least(self.lb, hi, True)
