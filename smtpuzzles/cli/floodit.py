@@ -17,6 +17,7 @@ from ..puzzles.floodit.search import (
     BOUND_NODES,
     COMPILED_NODES,
     COMPILED_NODES_FEW,
+    DEEP_NODES,
     FEW_CLUSTERS_PER_COLOUR,
     STRATEGIES,
     STRATEGY,
@@ -115,8 +116,10 @@ HORIZONS = {
                 help="States an A* search may expand before Z3: it raises the lower bound "
                 "and, when it finishes, proves the optimum itself (0 = off; auto: "
                 f"with the compiled A* {COMPILED_NODES_FEW:,} on boards of at most "
-                f"{FEW_CLUSTERS_PER_COLOUR:g} clusters per colour, else {COMPILED_NODES:,}; "
-                f"without it {AUTO_NODES:,} on boards of at most "
+                f"{FEW_CLUSTERS_PER_COLOUR:g} clusters per colour, else {COMPILED_NODES:,}, "
+                f"then in min weighted searches for shorter solutions and {DEEP_NODES:,} "
+                f"below the best length if that did not decide; without it {AUTO_NODES:,} "
+                "on boards of at most "
                 f"{AUTO_CLUSTERS_PER_COLOUR:g} clusters per colour, else off).",
             ),
         ],

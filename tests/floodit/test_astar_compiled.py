@@ -33,7 +33,7 @@ def both(g, **limits):  # type: ignore[no-untyped-def]
 def test_it_expands_the_same_states_as_the_python_search(seed: int) -> None:
     """Boards from 1x1 to 7x7 (up to 8 colours, so sets of one or two words): the same
     solution, bound and count of expanded states, unlimited, cut short (in states
-    expanded or kept) and capped."""
+    expanded or kept), capped and weighted."""
     rng = random.Random(seed)
     for _ in range(60):
         grid = random_grid(rng, rng.randint(1, 7), rng.randint(1, 7), rng.randint(2, 8))
@@ -48,6 +48,8 @@ def test_it_expands_the_same_states_as_the_python_search(seed: int) -> None:
             {"ceiling": optimum + 1},
             {"ceiling": max(0, optimum - 1), "limit_nodes": 3},
             {"limit_states": rng.randint(1, 30)},
+            {"weight": (3, 2), "ceiling": optimum + 2},
+            {"weight": (5, 1), "limit_nodes": rng.randint(0, 20)},
         ):
             compiled, python = both(g, **limits)
             assert compiled == python, (grid, limits)

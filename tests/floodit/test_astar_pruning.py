@@ -37,6 +37,12 @@ def test_it_finds_the_brute_force_optimum_from_every_start() -> None:
             assert kept.proven <= optimum and (kept.moves is None or len(kept.moves) == optimum)
         at_ceiling = shortest_by_search(g, ceiling=optimum, compiled=False)
         assert (at_ceiling.moves, at_ceiling.proven) == (None, optimum), (grid, start)
+        weighted = shortest_by_search(g, ceiling=optimum, weight=(2, 1), compiled=False)
+        assert (weighted.moves, weighted.proven) == (None, optimum), (grid, start)
+        weighted = shortest_by_search(g, ceiling=optimum + 3, weight=(2, 1), compiled=False)
+        assert weighted.moves is not None and optimum <= len(weighted.moves) < optimum + 3
+        assert weighted.proven <= optimum
+        assert is_flooded(replay(grid, weighted.moves, start)[0])
 
 
 def worth_after(grid: list[list[int]], start: tuple[int, int], colour: int) -> set[int]:

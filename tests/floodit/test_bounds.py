@@ -217,3 +217,33 @@ def test_min_widens_the_beam_when_it_ends_far_above_the_lower_bound() -> None:
     assert outcome.status == "optimal" and outcome.moves is not None
     assert len(outcome.moves) == optimum_by_search(g) == 24
     assert is_flooded(replay(board.grid, outcome.moves)[0])
+
+
+@pytest.mark.parametrize(
+    ("seed", "optimum", "shorter_nodes", "deep"), [(20, 17, 300_000, False), (36, 19, 50, True)]
+)
+def test_min_shortens_the_beam_by_weighted_a_star_then_proves_by_a_deep_one(
+    seed: int, optimum: int, shorter_nodes: int, deep: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With the first A* cut to 10 states, ``min`` on a 12x12 board goes on as on a
+    large one: weighted A* searches find a solution shorter than the beam's, and a
+    weighted search that empties its queue, or the deep A* below the shorter length,
+    proves it optimal without Z3."""
+    from smtpuzzles.puzzles.floodit import presolve, search
+    from smtpuzzles.puzzles.floodit.generate import random_board
+
+    if presolve.COMPILED is None:
+        pytest.skip("the second A* and the weighted ones run with the compiled search only")
+    monkeypatch.setattr(search, "COMPILED_NODES", 10)
+    monkeypatch.setattr(search, "COMPILED_NODES_FEW", 10)
+    monkeypatch.setattr(search, "SHORTER_NODES", shorter_nodes)
+    board = random_board(12, 12, 6, seed)
+    g = cluster_graph(board.grid)
+    outcome = search.run_mode(board, "min")
+    assert (outcome.status, outcome.proven_by) == ("optimal", "A*")
+    assert outcome.moves is not None and len(outcome.moves) == optimum_by_search(g) == optimum
+    assert len(upper_bound(g)) > optimum  # the beam alone was not optimal
+    assert any("weighted" in note and "found" in note for note in outcome.notes)
+    assert outcome.notes[-1].startswith("A*:") == deep
+    assert outcome.stats.checks == 0
+    assert is_flooded(replay(board.grid, outcome.moves)[0])

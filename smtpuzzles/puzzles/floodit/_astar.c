@@ -350,7 +350,7 @@ static int states_index(States *s, Py_ssize_t index, uint32_t hash) {
     return 0;
 }
 
-/* -- the queue: a binary heap ordered as presolve's (estimate, -cost, flooded) ------ */
+/* -- the queue: a binary heap ordered as presolve's (estimate, -cost, -push) -------- */
 
 static int before(const Entry *a, const Entry *b) {
     if (a->estimate != b->estimate) return a->estimate < b->estimate;
@@ -488,11 +488,17 @@ static PyObject *shortest(PyObject *self, PyObject *args) {
     PyObject *neighbours, *of_colour;
     long long limit_nodes, ceiling, limit_states;
     double budget_s;
-    if (!PyArg_ParseTuple(args, "iO!O!iLLdL", &n, &PyList_Type, &neighbours, &PyList_Type,
+    int over, under; /* the weight of the bound: over / under */
+    if (!PyArg_ParseTuple(args, "iO!O!iLLdLii", &n, &PyList_Type, &neighbours, &PyList_Type,
                           &of_colour, &start, &limit_nodes, &ceiling, &budget_s,
-                          &limit_states)) {
+                          &limit_states, &over, &under)) {
         return NULL;
     }
+    if (over < under || under < 1 || over > 1000) {
+        PyErr_SetString(PyExc_ValueError, "bad weight");
+        return NULL;
+    }
+    const int weighted = over != under;
     Py_ssize_t colours = PyList_GET_SIZE(of_colour);
     if (n <= 0 || start < 0 || start >= n || colours > 65535) {
         PyErr_SetString(PyExc_ValueError, "bad graph");
@@ -550,7 +556,7 @@ static PyObject *shortest(PyObject *self, PyObject *args) {
     }
     s->bound[root] = estimate;
     if (states_index(s, root, hash_of(flooded, w)) < 0 ||
-        queue_push(q, (Entry){estimate, 0, 0, 0}) < 0) {
+        queue_push(q, (Entry){over * estimate, 0, 0, 0}) < 0) {
         return no_memory(&z);
     }
     long long proven = estimate, expanded = 0;
@@ -559,7 +565,7 @@ static PyObject *shortest(PyObject *self, PyObject *args) {
     int stopped = 0; /* a limit ended the search before it decided */
     while (q->count) {
         Entry top = q->items[0];
-        if (top.estimate > proven) proven = top.estimate;
+        if (!weighted && top.estimate > proven) proven = top.estimate;
         if (ceiling >= 0 && proven >= ceiling) {
             stopped = 1;
             break;
@@ -568,7 +574,7 @@ static PyObject *shortest(PyObject *self, PyObject *args) {
         flooded = FLOODED(s, top.state, w);
         if (equal(flooded, b->everything, w)) {
             goal = top.state;
-            goal_cost = top.cost;
+            goal_cost = weighted ? (int)proven : top.cost;
             break;
         }
         if (top.cost > s->cost[top.state]) continue; /* reached more cheaply since */
@@ -626,7 +632,8 @@ static PyObject *shortest(PyObject *self, PyObject *args) {
                     unplayed |= more & ~PLAYED(s, known)[k];
                 }
                 if (added && unplayed &&
-                    queue_push(q, (Entry){cost + s->bound[known], cost, (int32_t)known, 0}) < 0) {
+                    queue_push(q, (Entry){under * cost + over * s->bound[known], cost,
+                                          (int32_t)known, 0}) < 0) {
                     return no_memory(&z);
                 }
                 continue;
@@ -659,7 +666,7 @@ static PyObject *shortest(PyObject *self, PyObject *args) {
             s->colour[state] = (uint16_t)c;
             memcpy(WORTH(s, state), after, (size_t)cw * sizeof(word));
             memset(PLAYED(s, state), 0, (size_t)cw * sizeof(word));
-            if (queue_push(q, (Entry){cost + h, cost, (int32_t)state, 0}) < 0) {
+            if (queue_push(q, (Entry){under * cost + over * h, cost, (int32_t)state, 0}) < 0) {
                 return no_memory(&z);
             }
         }
@@ -684,8 +691,9 @@ static PyObject *shortest(PyObject *self, PyObject *args) {
 
 static PyMethodDef methods[] = {
     {"shortest", shortest, METH_VARARGS,
-     "shortest(n, neighbours, of_colour, start, limit_nodes, ceiling, budget_s, limit_states)"
-     " -> (moves or None, proven, expanded); -1 for no limit, no ceiling, no budget."},
+     "shortest(n, neighbours, of_colour, start, limit_nodes, ceiling, budget_s, limit_states,"
+     " over, under) -> (moves or None, proven, expanded); -1 for no limit, no ceiling, no"
+     " budget; the queue orders by under * moves + over * bound."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -389,8 +389,9 @@ def lower_bound_by_search(
 class SearchResult:
     """What a bounded A* run ended with."""
 
-    moves: list[int] | None  #: a shortest solution, when the search finished below the ceiling
-    proven: int  #: a proven lower bound on the optimum (the optimum when ``moves`` is set)
+    moves: list[int] | None  #: a solution below the ceiling (a shortest one unless weighted)
+    proven: int  #: a proven lower bound on the optimum (the optimum when ``moves`` is set
+    #: by a search that is not weighted)
     expanded: int  #: states expanded
 
 
@@ -432,6 +433,7 @@ def shortest_by_search(
     budget_s: float | None = None,
     compiled: bool | None = None,
     limit_states: int | None = None,
+    weight: tuple[int, int] = (1, 1),
 ) -> SearchResult:
     """A* for a shortest solution shorter than ``ceiling`` (the length of one in hand),
     within ``limit_nodes`` expanded states, ``budget_s`` seconds and ``limit_states``
@@ -447,6 +449,11 @@ def shortest_by_search(
     that a later path adds: a path-dependent pruning is only safe with merged states
     that way.
 
+    ``weight`` ``(over, under)`` orders the queue by ``under * moves + over * bound``
+    instead: with ``over > under`` it reaches some solution below ``ceiling`` sooner,
+    not a shortest one, so ``proven`` then stays Puchert's bound from the start (or the
+    ceiling, when nothing below it exists: the skips keep every optimum in any order).
+
     ``compiled``: run the compiled copy of this search (the same states in the same
     order, so the same answer), which is the default where it was built; ``False`` runs
     the Python below, ``True`` insists on the compiled one.
@@ -454,7 +461,10 @@ def shortest_by_search(
     if compiled is None:
         compiled = COMPILED is not None
     if compiled:
-        return _shortest_compiled(g, limit_nodes, ceiling, budget_s, limit_states)
+        return _shortest_compiled(g, limit_nodes, ceiling, budget_s, limit_states, weight)
+    over, under = weight
+    if not 1 <= under <= over <= 1000:
+        raise ValueError("bad weight")
     began = time.monotonic()
     bits = _bits(g)
     colours = _colour_index(g)
@@ -468,12 +478,13 @@ def shortest_by_search(
     played = {start: 0}  #: state -> colours expanded from it at its best cost
     estimate_of = {start: bound}  #: state -> Puchert's bound from it
     pushes = itertools.count(-1, -1)  #: ties in f and g go to the later push
-    queue = [(bound, 0, next(pushes), start, border)]  # (f, -g, -push, set, border)
+    queue = [(over * bound, 0, next(pushes), start, border)]  # (f, -g, -push, set, border)
     proven = bound
     expanded = 0
     while queue:
         estimate, negative_cost, _, flooded, border = queue[0]
-        proven = max(proven, estimate)  # the least f in the queue bounds the optimum
+        if over == under:
+            proven = max(proven, estimate)  # the least f in the queue bounds the optimum
         if ceiling is not None and proven >= ceiling:
             return SearchResult(None, proven, expanded)
         heapq.heappop(queue)
@@ -483,7 +494,7 @@ def shortest_by_search(
             while flooded != start:
                 flooded, i = came_from[flooded]
                 moves.append(colours[i])
-            return SearchResult(moves[::-1], cost, expanded)
+            return SearchResult(moves[::-1], cost if over == under else proven, expanded)
         if cost > best_cost[flooded]:
             continue  # a stale entry: this set was reached more cheaply since
         todo = worth[flooded] & ~played[flooded]
@@ -511,7 +522,7 @@ def shortest_by_search(
                 if added:
                     worth[child] |= added
                     if added & ~played[child]:
-                        f = cost + 1 + estimate_of[child]
+                        f = under * (cost + 1) + over * estimate_of[child]
                         heapq.heappush(queue, (f, -cost - 1, next(pushes), child, child_border))
                 continue
             bound = _puchert(bits, child, child_border)
@@ -524,7 +535,8 @@ def shortest_by_search(
             worth[child] = _worth_playing_after(bits, flooded, border, i, child, child_border)
             played[child] = 0
             estimate_of[child] = bound
-            entry = (cost + 1 + bound, -cost - 1, next(pushes), child, child_border)
+            f = under * (cost + 1) + over * bound
+            entry = (f, -cost - 1, next(pushes), child, child_border)
             heapq.heappush(queue, entry)
     if ceiling is not None:  # every state below the ceiling was expanded
         return SearchResult(None, max(proven, ceiling), expanded)
@@ -537,6 +549,7 @@ def _shortest_compiled(
     ceiling: int | None,
     budget_s: float | None,
     limit_states: int | None,
+    weight: tuple[int, int],
 ) -> SearchResult:
     """:func:`shortest_by_search` by the compiled module."""
     if COMPILED is None:
@@ -556,6 +569,7 @@ def _shortest_compiled(
         -1 if ceiling is None else ceiling,
         -1.0 if budget_s is None else budget_s,
         -1 if limit_states is None else limit_states,
+        *weight,
     )
     if moves is not None:
         colours = _colour_index(g)

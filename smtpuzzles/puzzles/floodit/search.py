@@ -83,13 +83,26 @@ FEW_CLUSTERS_PER_COLOUR = 13
 AUTO_NODES = 20_000
 AUTO_CLUSTERS_PER_COLOUR = 7.5
 
-#: States for a second, deeper A* in ``min``, below the beam's length where the first
-#: A* (below the greedy playout's) did not decide the board: the beam's tighter ceiling
-#: keeps fewer states, and on large boards this search proves in seconds what Z3 takes
-#: a minute for (docs/decisions.md). Both searches keep at most :data:`A_STAR_MB` of
-#: states.
+#: States for a second, deeper A* in ``min``, below the best length found by the beam
+#: and the weighted A* (:data:`SHORTER_NODES`), where the first A* (below the greedy
+#: playout's length) did not decide the board: the tighter ceiling keeps fewer states,
+#: and on large boards this search proves in seconds what Z3 takes a minute for
+#: (docs/decisions.md). Every A* keeps at most :data:`A_STAR_MB` of states.
 DEEP_NODES = 3_000_000
 A_STAR_MB = 400
+
+#: The deep A* runs only when the best length is at most :data:`DEEP_GAP` above the
+#: lower bound: it must expand every state below that length, and with a wider gap it
+#: ran out of states on every board we tried (docs/decisions.md).
+DEEP_GAP = 2
+
+#: Before that deep A*, weighted ones (Puchert's bound counted twice) look for a
+#: solution shorter than the best, within this many states each, again while they find
+#: one: they often find the optimum in a second where Z3's probe for it takes half a
+#: minute, and the deep A* and Z3 then start from the shorter ceiling. With them the
+#: wide beam is not run (docs/decisions.md).
+SHORTER_NODES = 300_000
+SHORTER_WEIGHT = (2, 1)
 
 
 def kept_states(graph: ClusterGraph) -> int:
@@ -330,6 +343,15 @@ class Search:
         auto = self.auto_bound_nodes and presolve_module.COMPILED is not None
         return DEEP_NODES if auto and self.bound_nodes < DEEP_NODES else 0
 
+    def shorten(self) -> None:
+        """Weighted A* searches below the best length while each finds a shorter
+        solution (see :data:`SHORTER_NODES`)."""
+        while self.outcome.proven_by is None:
+            best = len(self.outcome.moves or [])
+            self.raise_lower_bound(best, SHORTER_NODES, SHORTER_WEIGHT)
+            if len(self.outcome.moves or []) >= best:
+                return
+
     def greedy(self) -> list[int]:
         """The greedy playout (see :func:`presolve.greedy_moves`), kept as the best so far."""
         moves = greedy_moves(self.graph)
@@ -374,10 +396,14 @@ class Search:
                 lo = mid + 1
         return True
 
-    def raise_lower_bound(self, ceiling: int, nodes: int | None = None) -> None:
+    def raise_lower_bound(
+        self, ceiling: int, nodes: int | None = None, weight: tuple[int, int] = (1, 1)
+    ) -> None:
         """Run a bounded A* below ``ceiling`` (``nodes`` states, else ``--bound-nodes``):
         it raises the lower bound and, when it finishes, proves the optimum without a
-        solver (its solution, or the ceiling)."""
+        solver (its solution, or the ceiling). Weighted (see
+        :func:`presolve.shortest_by_search`), it looks for a shorter solution instead,
+        and proves the ceiling only when nothing below it exists."""
         nodes = self.bound_nodes if nodes is None else nodes
         if nodes <= 0 or self.lb >= ceiling:
             return
@@ -389,13 +415,20 @@ class Search:
                 ceiling,
                 None if left is None else left / 4,
                 limit_states=kept_states(self.graph),
+                weight=weight,
             )
         except MemoryError:  # its states are freed: Z3 may still fit in what is left
             self.outcome.notes.append(f"A*: out of memory below {ceiling} moves")
             return
+        name = "A*" if weight == (1, 1) else f"A* weighted {weight[0]}/{weight[1]}"
+        if found.moves is not None and weight != (1, 1):
+            ended = f", found {len(found.moves)}"
+        elif found.moves is not None or found.proven >= ceiling:
+            ended = ", finished"
+        else:
+            ended = ""
         self.outcome.notes.append(
-            f"A*: {found.expanded} states expanded below {ceiling} moves"
-            + (", finished" if found.moves is not None or found.proven >= ceiling else "")
+            f"{name}: {found.expanded} states expanded below {ceiling} moves{ended}"
         )
         if found.moves is not None:
             self.accept(found.moves)
@@ -492,10 +525,14 @@ class Search:
         else:
             hi = len(self.playout())
             self.raise_lower_bound(hi)
-        if self.outcome.proven_by is None:
+        if self.outcome.proven_by is None and self.deep_nodes():
+            self.shorten()
+        elif self.outcome.proven_by is None:
             self.widen()
         if self.outcome.proven_by is None and self.deep_nodes():
-            self.raise_lower_bound(len(self.outcome.moves or []), self.deep_nodes())
+            best = len(self.outcome.moves or [])
+            if best - self.lb <= DEEP_GAP:
+                self.raise_lower_bound(best, self.deep_nodes())
         hi = len(self.outcome.moves or [])  # A* or a beam may have found a shorter one
         self.outcome.derived = (self.lb, hi)
         self.least(self.lb, hi, True)
