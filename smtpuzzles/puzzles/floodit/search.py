@@ -92,17 +92,19 @@ DEEP_NODES = 3_000_000
 A_STAR_MB = 400
 
 #: The deep A* runs only when the best length is at most :data:`DEEP_GAP` above the
-#: lower bound: it must expand every state below that length, and with a wider gap it
-#: ran out of states on every board we tried (docs/decisions.md).
+#: lower bound (one less on boards of more than :data:`DEEP_GAP_CLUSTERS` clusters): it
+#: must expand every state below that length, and with a wider gap it ran out of
+#: states, after up to 20 s, on every board we tried (docs/decisions.md).
 DEEP_GAP = 2
+DEEP_GAP_CLUSTERS = 256
 
-#: Before that deep A*, weighted ones (Puchert's bound counted twice) look for a
-#: solution shorter than the best, within this many states each, again while they find
-#: one: they often find the optimum in a second where Z3's probe for it takes half a
-#: minute, and the deep A* and Z3 then start from the shorter ceiling. With them the
-#: wide beam is not run (docs/decisions.md).
+#: Before that deep A*, weighted ones (Puchert's bound counted one and a half times)
+#: look for a solution shorter than the best, within this many states each, again while
+#: they find one: they often find the optimum in a second where Z3's probe for it takes
+#: half a minute, and the deep A* and Z3 then start from the shorter ceiling
+#: (docs/decisions.md).
 SHORTER_NODES = 300_000
-SHORTER_WEIGHT = (2, 1)
+SHORTER_WEIGHT = (3, 2)
 
 
 def kept_states(graph: ClusterGraph) -> int:
@@ -525,13 +527,14 @@ class Search:
         else:
             hi = len(self.playout())
             self.raise_lower_bound(hi)
-        if self.outcome.proven_by is None and self.deep_nodes():
-            self.shorten()
-        elif self.outcome.proven_by is None:
+        if self.outcome.proven_by is None:
             self.widen()
         if self.outcome.proven_by is None and self.deep_nodes():
+            self.shorten()
+        if self.outcome.proven_by is None and self.deep_nodes():
             best = len(self.outcome.moves or [])
-            if best - self.lb <= DEEP_GAP:
+            gap = DEEP_GAP if len(self.graph) <= DEEP_GAP_CLUSTERS else DEEP_GAP - 1
+            if best - self.lb <= gap:
                 self.raise_lower_bound(best, self.deep_nodes())
         hi = len(self.outcome.moves or [])  # A* or a beam may have found a shorter one
         self.outcome.derived = (self.lb, hi)
