@@ -590,15 +590,16 @@ static PyObject *shortest(PyObject *self, PyObject *args) {
             stopped = 1;
             break;
         }
-        if (expanded % 256 == 0) {
-            if (budget_s >= 0 && now() - began > budget_s) {
-                stopped = 1;
-                break;
-            }
-            if (PyErr_CheckSignals() < 0) {
-                search_free(&z);
-                return NULL;
-            }
+        /* A pending signal (the deadline's alarm, Ctrl-C) is one flag to read: checked
+         * at every state, since one state of a board of thousands of clusters can take a
+         * millisecond; the clock every 256. */
+        if (PyErr_CheckSignals() < 0) {
+            search_free(&z);
+            return NULL;
+        }
+        if (expanded % 256 == 0 && budget_s >= 0 && now() - began > budget_s) {
+            stopped = 1;
+            break;
         }
         for (int c = 0; c < b->colours; c++) {
             if (!(todo[c / 64] >> (c % 64) & 1)) continue;
