@@ -339,7 +339,7 @@ class Search:
         return self.bound_nodes > 0 and presolve_module.COMPILED is not None
 
     def deep_nodes(self) -> int:
-        """States for a second A* below the beam's length, when the first (below the
+        """States for a second A* below the best length, when the first (below the
         greedy playout's) did not decide the board: the default with the compiled search
         only (see :data:`DEEP_NODES`)."""
         auto = self.auto_bound_nodes and presolve_module.COMPILED is not None
