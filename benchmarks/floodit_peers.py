@@ -17,11 +17,13 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import re
 import resource
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -36,7 +38,9 @@ from smtpuzzles.puzzles.floodit.model import DIGITS
 FAMILIES = ("pc19", "r14c8", "r12c12", "r10c15", "99problems")
 RANDOM = {"r14c8": (14, 8), "r12c12": (12, 12), "r10c15": (10, 15)}
 FIRST_SEED = 1000
-_MS = re.compile(r"^(\d+)\s.*\smilliSeconds=(\d+)\s*$")  #: a board's line in ColorFill's log
+#: a board's line in ColorFill's log: count, moves, ``____________``, length, milliseconds
+_BOARD = re.compile(r"^(\d+)\s+\S*?_{12}(\d+)\s+milliSeconds=(\d+)\s*$")
+JVM_START_S = 10.0  #: the first board's allowance for the JVM's start-up
 
 
 def build(source: Path, into: Path) -> None:
@@ -87,32 +91,76 @@ def _load_options(options: list[str]) -> dict[str, Any]:
     return out
 
 
-def colorfill(classes: Path, boards: list[dict[str, Any]], folder: Path, xmx: str) -> dict:
-    """Solve the boards in one JVM: lengths, per-board ms, and the JVM's CPU."""
-    dataset = folder / "colorfill.txt"
-    dataset.write_text(
-        "".join("".join(DIGITS[c + 1] for row in b["rows"] for c in row) + "\n" for b in boards)
-    )
-    command = ["java", f"-Xmx{xmx}", "-cp", str(classes), "colorfill.ui.Starter"]
-    command += ["-benchmark", str(dataset), "AStarPuchertStrategy"]
+def colorfill(
+    classes: Path, boards: list[dict[str, Any]], folder: Path, xmx: str, timeout: float
+) -> dict:
+    """Solve the boards in one JVM: lengths, per-board ms, and the JVM's CPU.
+
+    ColorFill has no time limit of its own: a board that takes longer than `timeout`
+    seconds, or ends the JVM (out of memory), is recorded unsolved, and a new JVM goes on
+    from the next board. CPU is summed over the JVMs.
+    """
+    lengths: list[int | None] = [None] * len(boards)
+    ms: list[int | None] = [None] * len(boards)
+    unsolved: dict[int, str] = {}
+    cpu = peak = 0.0
     began = time.perf_counter()
-    with tempfile.TemporaryFile("w+") as out:
-        process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, text=True)
+    start = 0
+    while start < len(boards):
+        dataset = folder / f"colorfill-{start:03d}.txt"
+        dataset.write_text(
+            "".join(
+                "".join(DIGITS[c + 1] for row in b["rows"] for c in row) + "\n"
+                for b in boards[start:]
+            )
+        )
+        command = ["java", f"-Xmx{xmx}", "-cp", str(classes), "colorfill.ui.Starter"]
+        command += ["-benchmark", str(dataset), "AStarPuchertStrategy"]
+        process = subprocess.Popen(
+            command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+        )
+        lines: queue.Queue[str] = queue.Queue()
+        threading.Thread(target=_read_lines, args=(process.stdout, lines), daemon=True).start()
+        done, timed_out = start, False
+        wait = timeout + JVM_START_S
+        while True:
+            try:
+                line = lines.get(timeout=wait)
+            except queue.Empty:
+                timed_out = True
+                process.kill()
+                break
+            if not line:
+                break
+            if m := _BOARD.match(line):
+                i = start + int(m[1]) - 1
+                lengths[i], ms[i] = int(m[2]), int(m[3])
+                done, wait = i + 1, timeout
         _, status, usage = os.wait4(process.pid, 0)
-        out.seek(0)
-        text = out.read()
-    ms = {int(m[1]): int(m[2]) for m in map(_MS.match, text.splitlines()) if m}
-    solutions = Path(f"{dataset}_solution_AStarPuchertStrategy.txt")
-    found = solutions.read_text().splitlines() if solutions.exists() else []
-    lengths = [len(line.strip()) if line.strip() else None for line in found]
+        cpu += usage.ru_utime + usage.ru_stime
+        peak = max(peak, usage.ru_maxrss / 1024)
+        if done < len(boards):
+            code = os.waitstatus_to_exitcode(status)
+            unsolved[done] = "time" if timed_out else f"exit {code}"
+            done += 1
+        start = done
     return {
-        "exit": os.waitstatus_to_exitcode(status),
         "wall_s": round(time.perf_counter() - began, 3),
-        "cpu_s": round(usage.ru_utime + usage.ru_stime, 3),
-        "peak_mb": round(usage.ru_maxrss / 1024, 1),
-        "lengths": [lengths[i] if i < len(lengths) else None for i in range(len(boards))],
-        "ms": [ms.get(i + 1) for i in range(len(boards))],
+        "cpu_s": round(cpu, 3),
+        "peak_mb": round(peak, 1),
+        "timeout_s": timeout,
+        "xmx": xmx,
+        "lengths": lengths,
+        "ms": ms,
+        "unsolved": {boards[i]["name"]: why for i, why in unsolved.items()},
     }
+
+
+def _read_lines(stream: Any, lines: queue.Queue[str]) -> None:
+    """Pass a process's output on line by line, then ``""`` at its end."""
+    for line in stream:
+        lines.put(line)
+    lines.put("")
 
 
 def one_process(boards: list[dict[str, Any]], timeout: float) -> dict[str, Any]:
@@ -245,7 +293,7 @@ def main() -> None:
             build(args.colorfill, classes)
         for family in args.families.split(","):
             boards = family_boards(family, args.data, counts.get(family, args.count), folder)
-            peer = colorfill(classes, boards, folder, args.xmx) if classes else None
+            peer = colorfill(classes, boards, folder, args.xmx, args.timeout) if classes else None
             results.append(compare(family, boards, peer, args.timeout, args.jobs))
             print(family, results[-1]["summary"], file=sys.stderr, flush=True)
     _harness.write(
