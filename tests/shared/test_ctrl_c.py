@@ -59,6 +59,8 @@ def test_ctrl_c_during_start_up_ends_the_run_with_its_json(board: str, after_s: 
     sent = time.monotonic()
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)
+    if proc.returncode == 1 and "init_import_site" in err:
+        pytest.skip("under load the signal came while Python itself started, before the program")
     assert proc.returncode == 130, (proc.returncode, err)
     assert "Traceback" not in err
     assert err.strip().endswith("smtpuzzles: error: interrupted"), err
