@@ -208,6 +208,15 @@ def ensure_room(nbytes: int) -> None:
         raise MemoryLimitExceeded(f"the formula would not fit in --memory {_memory_cap_mb} MB")
 
 
+def room_left() -> int | None:
+    """Bytes the process may still take under the cap of :func:`limit_memory` (None
+    without one)."""
+    soft, _ = resource.getrlimit(resource.RLIMIT_DATA)
+    if soft < 0 or soft == resource.RLIM_INFINITY:
+        return None
+    return max(0, soft - _data_bytes())
+
+
 #: Room a new Z3 context needs before it is made (Z3 crashes when it cannot make one).
 _CONTEXT_BYTES = 16 * 1024 * 1024
 

@@ -17,7 +17,6 @@ from ..puzzles.floodit.search import (
     BOUND_NODES,
     COMPILED_NODES,
     COMPILED_NODES_FEW,
-    DEEP_NODES,
     FEW_CLUSTERS_PER_COLOUR,
     STRATEGIES,
     STRATEGY,
@@ -117,8 +116,9 @@ HORIZONS = {
                 "and, when it finishes, proves the optimum itself (0 = off; auto: "
                 f"with the compiled A* {COMPILED_NODES_FEW:,} on boards of at most "
                 f"{FEW_CLUSTERS_PER_COLOUR:g} clusters per colour, else {COMPILED_NODES:,}, "
-                f"then in min weighted searches for shorter solutions and {DEEP_NODES:,} "
-                f"below the best length if that did not decide; without it {AUTO_NODES:,} "
+                "then in min weighted searches for shorter solutions and a second A* "
+                "below the best length if the first predicts that it ends in time and "
+                f"memory; without it {AUTO_NODES:,} "
                 "on boards of at most "
                 f"{AUTO_CLUSTERS_PER_COLOUR:g} clusters per colour, else off).",
             ),

@@ -436,6 +436,8 @@ typedef struct {
     word *scratch; /* 6 * w words: 3 for puchert, then a child, its border, a move */
     word *masks;   /* 3 * cw words: colours to play now, worth playing after, all */
     int *left;     /* a colour list for puchert */
+    long long *layers; /* states expanded by estimate (searches that are not weighted) */
+    Py_ssize_t layer_count;
 } Search;
 
 static void search_free(Search *z) {
@@ -447,6 +449,7 @@ static void search_free(Search *z) {
     PyMem_Free(z->scratch);
     PyMem_Free(z->masks);
     PyMem_Free(z->left);
+    PyMem_Free(z->layers);
 }
 
 static PyObject *no_memory(Search *z) {
@@ -517,8 +520,10 @@ static PyObject *shortest(PyObject *self, PyObject *args) {
     z.scratch = PyMem_Malloc((size_t)6 * w * sizeof(word));
     z.masks = PyMem_Malloc((size_t)3 * cw * sizeof(word));
     z.left = PyMem_Malloc(((size_t)colours + 1) * sizeof(int));
+    z.layer_count = 2 * (Py_ssize_t)n + 2; /* an estimate is at most n - 1 moves + n */
+    z.layers = PyMem_Calloc((size_t)z.layer_count, sizeof(long long));
     if (states_init(&z.states, w, cw) < 0 || !b->everything || !b->neighbours ||
-        !b->of_colour || !z.scratch || !z.masks || !z.left) {
+        !b->of_colour || !z.scratch || !z.masks || !z.left || !z.layers) {
         return no_memory(&z);
     }
     for (int i = 0; i < n; i++) {
@@ -586,6 +591,7 @@ static PyObject *shortest(PyObject *self, PyObject *args) {
         }
         if (!any) continue; /* expanded already for every colour worth playing */
         expanded++;
+        if (!weighted && top.estimate < z.layer_count) z.layers[top.estimate]++;
         if (limit_nodes >= 0 && expanded > limit_nodes) {
             stopped = 1;
             break;
@@ -673,18 +679,36 @@ static PyObject *shortest(PyObject *self, PyObject *args) {
         }
         if (stopped) break;
     }
+    Py_ssize_t used = z.layer_count;
+    while (used > 0 && z.layers[used - 1] == 0) used--;
+    PyObject *layers = PyTuple_New(used);
+    if (layers == NULL) {
+        search_free(&z);
+        return NULL;
+    }
+    for (Py_ssize_t f = 0; f < used; f++) {
+        PyObject *count = PyLong_FromLongLong(z.layers[f]);
+        if (count == NULL) {
+            Py_DECREF(layers);
+            search_free(&z);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(layers, f, count);
+    }
     PyObject *result;
     if (goal >= 0) {
         PyObject *moves = path_to(s, goal);
-        result = moves ? Py_BuildValue("(NiL)", moves, goal_cost, expanded) : NULL;
+        result = moves ? Py_BuildValue("(NiLN)", moves, goal_cost, expanded, layers) : NULL;
+        if (moves == NULL) Py_DECREF(layers);
     } else {
         if (!stopped && ceiling >= 0 && ceiling > proven) proven = ceiling;
         if (!stopped && ceiling < 0) {
+            Py_DECREF(layers);
             search_free(&z);
             PyErr_SetString(PyExc_AssertionError, "unreachable: every board can be flooded");
             return NULL;
         }
-        result = Py_BuildValue("(OLL)", Py_None, proven, expanded);
+        result = Py_BuildValue("(OLLN)", Py_None, proven, expanded, layers);
     }
     search_free(&z);
     return result;
@@ -693,8 +717,9 @@ static PyObject *shortest(PyObject *self, PyObject *args) {
 static PyMethodDef methods[] = {
     {"shortest", shortest, METH_VARARGS,
      "shortest(n, neighbours, of_colour, start, limit_nodes, ceiling, budget_s, limit_states,"
-     " over, under) -> (moves or None, proven, expanded); -1 for no limit, no ceiling, no"
-     " budget; the queue orders by under * moves + over * bound."},
+     " over, under) -> (moves or None, proven, expanded, layers); -1 for no limit, no"
+     " ceiling, no budget; the queue orders by under * moves + over * bound; layers counts"
+     " the states expanded by estimate (empty when weighted)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -393,6 +393,26 @@ class SearchResult:
     proven: int  #: a proven lower bound on the optimum (the optimum when ``moves`` is set
     #: by a search that is not weighted)
     expanded: int  #: states expanded
+    #: states expanded by their estimate, moves made plus Puchert's bound (index: the
+    #: estimate; empty for a weighted search): how the search grew layer by layer
+    layers: tuple[int, ...] = ()
+
+    def predicted_below(self, ceiling: int) -> int | None:
+        """States an A* that is not weighted expands below ``ceiling``, predicted from
+        this one's layers: every layer below ``proven`` is complete and counts as it is;
+        each later one grows from the last complete one by the ratio of that one to the
+        one before it (or counts what this search expanded there, when that is more).
+        None without two complete layers."""
+        complete = [n for n in self.layers[: self.proven] if n]
+        if len(complete) < 2:
+            return None
+        ratio = max(1.0, complete[-1] / complete[-2])
+        total = float(sum(self.layers[: min(self.proven, ceiling)]))
+        size = float(complete[-1])
+        for f in range(self.proven, ceiling):
+            size *= ratio
+            total += max(size, self.layers[f] if f < len(self.layers) else 0)
+        return round(total)
 
 
 def _worth_playing_after(
@@ -481,12 +501,17 @@ def shortest_by_search(
     queue = [(over * bound, 0, next(pushes), start, border)]  # (f, -g, -push, set, border)
     proven = bound
     expanded = 0
+    layers: list[int] = []
+
+    def result(moves: list[int] | None, proven: int) -> SearchResult:
+        return SearchResult(moves, proven, expanded, tuple(layers))
+
     while queue:
         estimate, negative_cost, _, flooded, border = queue[0]
         if over == under:
             proven = max(proven, estimate)  # the least f in the queue bounds the optimum
         if ceiling is not None and proven >= ceiling:
-            return SearchResult(None, proven, expanded)
+            return result(None, proven)
         heapq.heappop(queue)
         cost = -negative_cost
         if flooded == bits.everything:
@@ -494,7 +519,7 @@ def shortest_by_search(
             while flooded != start:
                 flooded, i = came_from[flooded]
                 moves.append(colours[i])
-            return SearchResult(moves[::-1], cost if over == under else proven, expanded)
+            return result(moves[::-1], cost if over == under else proven)
         if cost > best_cost[flooded]:
             continue  # a stale entry: this set was reached more cheaply since
         todo = worth[flooded] & ~played[flooded]
@@ -502,11 +527,14 @@ def shortest_by_search(
             continue  # expanded already for every colour worth playing
         played[flooded] |= todo
         expanded += 1
+        if over == under:
+            layers.extend([0] * (estimate + 1 - len(layers)))
+            layers[estimate] += 1
         if limit_nodes is not None and expanded > limit_nodes:
-            return SearchResult(None, proven, expanded)
+            return result(None, proven)
         if budget_s is not None and expanded % 256 == 0:
             if time.monotonic() - began > budget_s:
-                return SearchResult(None, proven, expanded)
+                return result(None, proven)
         for i, mask in enumerate(bits.of_colour):
             if not (todo >> i & 1 and border & mask):
                 continue
@@ -529,7 +557,7 @@ def shortest_by_search(
             if ceiling is not None and cost + 1 + bound >= ceiling:
                 continue  # cannot beat the solution in hand
             if known is None and limit_states is not None and len(best_cost) >= limit_states:
-                return SearchResult(None, proven, expanded)
+                return result(None, proven)
             best_cost[child] = cost + 1
             came_from[child] = (flooded, i)
             worth[child] = _worth_playing_after(bits, flooded, border, i, child, child_border)
@@ -539,7 +567,7 @@ def shortest_by_search(
             entry = (f, -cost - 1, next(pushes), child, child_border)
             heapq.heappush(queue, entry)
     if ceiling is not None:  # every state below the ceiling was expanded
-        return SearchResult(None, max(proven, ceiling), expanded)
+        return result(None, max(proven, ceiling))
     raise AssertionError("unreachable: every board can be flooded")
 
 
@@ -560,7 +588,7 @@ def _shortest_compiled(
     def as_bytes(mask: int) -> bytes:
         return mask.to_bytes(width, "little")
 
-    moves, proven, expanded = COMPILED.shortest(
+    moves, proven, expanded, layers = COMPILED.shortest(
         len(g),
         [as_bytes(m) for m in bits.neighbours],
         [as_bytes(m) for m in bits.of_colour],
@@ -574,4 +602,4 @@ def _shortest_compiled(
     if moves is not None:
         colours = _colour_index(g)
         moves = [colours[i] for i in moves]
-    return SearchResult(moves, proven, expanded)
+    return SearchResult(moves, proven, expanded, layers)

@@ -32,11 +32,12 @@ from ...solving import (
     hold,
     parse_into,
     raise_pending,
+    room_left,
 )
 from . import presolve as presolve_module
 from .check import check_solution
 from .model import Board, ClusterGraph, cluster_graph
-from .presolve import greedy_moves, lower_bound, shortest_by_search, upper_bound
+from .presolve import SearchResult, greedy_moves, lower_bound, shortest_by_search, upper_bound
 from .rules import FloodFormula
 
 T = TypeVar("T")
@@ -83,20 +84,21 @@ FEW_CLUSTERS_PER_COLOUR = 13
 AUTO_NODES = 20_000
 AUTO_CLUSTERS_PER_COLOUR = 7.5
 
-#: States for a second, deeper A* in ``min``, below the best length found by the beam
-#: and the weighted A* (:data:`SHORTER_NODES`), where the first A* (below the greedy
-#: playout's length) did not decide the board: the tighter ceiling keeps fewer states,
-#: and on large boards this search proves in seconds what Z3 takes a minute for
-#: (docs/decisions.md). Every A* keeps at most :data:`A_STAR_MB` of states.
-DEEP_NODES = 3_000_000
-A_STAR_MB = 400
+#: A second, deeper A* in ``min``, below the best length found by the beam and the
+#: weighted A* (:data:`SHORTER_NODES`), where the first A* (below the greedy playout's
+#: length) did not decide the board: the tighter ceiling keeps fewer states, and on
+#: large boards this search proves in seconds what Z3 takes a minute for. It must
+#: expand every state whose estimate is below that length, and those grow several
+#: times over with each move of the estimate, so it runs only when the first A*'s
+#: layers predict (:meth:`presolve.SearchResult.predicted_below`) that it ends within
+#: the states an A* keeps and, under a time limit, within :data:`DEEP_SHARE` of the
+#: time left at the first one's pace (docs/decisions.md). Where it is predicted to
+#: end, Z3's probe for the same question is seldom faster.
+DEEP_SHARE = 0.75
 
-#: The deep A* runs only when the best length is at most :data:`DEEP_GAP` above the
-#: lower bound (one less on boards of more than :data:`DEEP_GAP_CLUSTERS` clusters): it
-#: must expand every state below that length, and with a wider gap it ran out of
-#: states, after up to 20 s, on every board we tried (docs/decisions.md).
-DEEP_GAP = 2
-DEEP_GAP_CLUSTERS = 256
+#: Every A* keeps at most this many megabytes of states (less when ``--memory`` leaves
+#: less room).
+A_STAR_MB = 700
 
 #: Before that deep A*, weighted ones (Puchert's bound counted one and a half times)
 #: look for a solution shorter than the best, within this many states each, again while
@@ -114,7 +116,9 @@ def kept_states(graph: ClusterGraph) -> int:
     words = (len(graph) + 63) // 64
     colour_words = (graph.n_colours + 63) // 64
     per_state = 16 * words + 16 * colour_words + 56
-    return A_STAR_MB * 2**20 // per_state
+    room = room_left()
+    megabytes = A_STAR_MB * 2**20 if room is None else min(A_STAR_MB * 2**20, room * 3 // 4)
+    return megabytes // per_state
 
 
 def auto_nodes(graph: ClusterGraph) -> int:
@@ -220,6 +224,10 @@ class Search:
         #: measured from it, as they were tuned, also after an A* search raised the bound
         self.puchert = self.lb
         self.outcome.lower_bound = self.lb
+        #: the first A* (not weighted) and its pace in states a second, which predict
+        #: what a deeper one costs (see :data:`DEEP_SHARE`)
+        self.first_search: SearchResult | None = None
+        self.first_pace = 0.0
 
     @property
     def formula(self) -> FloodFormula:
@@ -338,12 +346,32 @@ class Search:
         beam is not needed (docs/decisions.md)."""
         return self.bound_nodes > 0 and presolve_module.COMPILED is not None
 
-    def deep_nodes(self) -> int:
-        """States for a second A* below the best length, when the first (below the
-        greedy playout's) did not decide the board: the default with the compiled search
-        only (see :data:`DEEP_NODES`)."""
-        auto = self.auto_bound_nodes and presolve_module.COMPILED is not None
-        return DEEP_NODES if auto and self.bound_nodes < DEEP_NODES else 0
+    def goes_deeper(self) -> bool:
+        """Go on, when the first A* did not decide the board, to weighted A* searches
+        and a deeper one? By default (``--bound-nodes`` not given) with the compiled
+        search only."""
+        return self.auto_bound_nodes and presolve_module.COMPILED is not None
+
+    def deepen(self) -> None:
+        """A second A* below the best length, when the first one predicts that it ends
+        in time and memory (see :data:`DEEP_SHARE`)."""
+        first, best = self.first_search, len(self.outcome.moves or [])
+        if first is None or self.outcome.proven_by is not None or self.lb >= best:
+            return
+        predicted = first.predicted_below(best)
+        if predicted is None:
+            return
+        left = self.budget.remaining()
+        seconds = None if left is None else DEEP_SHARE * left
+        room = kept_states(self.graph)
+        if seconds is not None:
+            room = min(room, round(self.first_pace * seconds))
+        if predicted > room:
+            self.outcome.notes.append(
+                f"A*: about {predicted:,} states predicted below {best} moves, too many to search"
+            )
+            return
+        self.raise_lower_bound(best, nodes=-1, budget_s=seconds)
 
     def shorten(self) -> None:
         """Weighted A* searches below the best length while each finds a shorter
@@ -399,23 +427,33 @@ class Search:
         return True
 
     def raise_lower_bound(
-        self, ceiling: int, nodes: int | None = None, weight: tuple[int, int] = (1, 1)
+        self,
+        ceiling: int,
+        nodes: int | None = None,
+        weight: tuple[int, int] = (1, 1),
+        budget_s: float | None = None,
     ) -> None:
-        """Run a bounded A* below ``ceiling`` (``nodes`` states, else ``--bound-nodes``):
-        it raises the lower bound and, when it finishes, proves the optimum without a
-        solver (its solution, or the ceiling). Weighted (see
+        """Run a bounded A* below ``ceiling`` (``nodes`` states, else ``--bound-nodes``;
+        -1: no limit but time and memory) for ``budget_s`` seconds (else a quarter of
+        the time left): it raises the lower bound and, when it finishes, proves the
+        optimum without a solver (its solution, or the ceiling). Weighted (see
         :func:`presolve.shortest_by_search`), it looks for a shorter solution instead,
         and proves the ceiling only when nothing below it exists."""
         nodes = self.bound_nodes if nodes is None else nodes
-        if nodes <= 0 or self.lb >= ceiling:
+        if nodes == 0 or self.lb >= ceiling:
             return
         left = self.budget.remaining()
+        if budget_s is None:
+            budget_s = None if left is None else left / 4
+        elif left is not None:
+            budget_s = min(budget_s, left)
+        began = time.monotonic()
         try:
             found = shortest_by_search(
                 self.graph,
-                nodes,
+                None if nodes < 0 else nodes,
                 ceiling,
-                None if left is None else left / 4,
+                budget_s,
                 limit_states=kept_states(self.graph),
                 weight=weight,
             )
@@ -432,6 +470,9 @@ class Search:
         self.outcome.notes.append(
             f"{name}: {found.expanded} states expanded below {ceiling} moves{ended}"
         )
+        if weight == (1, 1) and self.first_search is None:
+            self.first_search = found
+            self.first_pace = found.expanded / max(time.monotonic() - began, 1e-3)
         if found.moves is not None:
             self.accept(found.moves)
         self.lb_without_z3 = max(self.lb_without_z3, min(found.proven, ceiling))
@@ -529,13 +570,9 @@ class Search:
             self.raise_lower_bound(hi)
         if self.outcome.proven_by is None:
             self.widen()
-        if self.outcome.proven_by is None and self.deep_nodes():
+        if self.outcome.proven_by is None and self.goes_deeper():
             self.shorten()
-        if self.outcome.proven_by is None and self.deep_nodes():
-            best = len(self.outcome.moves or [])
-            gap = DEEP_GAP if len(self.graph) <= DEEP_GAP_CLUSTERS else DEEP_GAP - 1
-            if best - self.lb <= gap:
-                self.raise_lower_bound(best, self.deep_nodes())
+            self.deepen()
         hi = len(self.outcome.moves or [])  # A* or a beam may have found a shorter one
         self.outcome.derived = (self.lb, hi)
         self.least(self.lb, hi, True)
