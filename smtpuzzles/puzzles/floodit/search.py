@@ -352,34 +352,47 @@ class Search:
         search only."""
         return self.auto_bound_nodes and presolve_module.COMPILED is not None
 
+    def deep_prediction(self) -> tuple[int | None, bool]:
+        """The states a second A* below the best length is predicted to expand, and
+        whether they fit in the memory an A* keeps and :data:`DEEP_SHARE` of the time
+        left at the first A*'s pace."""
+        best = len(self.outcome.moves or [])
+        if self.first_search is None or self.lb >= best:
+            return None, False
+        predicted = self.first_search.predicted_below(best)
+        if predicted is None:
+            return None, False
+        room = kept_states(self.graph)
+        left = self.budget.remaining()
+        if left is not None:
+            room = min(room, round(self.first_pace * DEEP_SHARE * left))
+        return predicted, predicted <= room
+
     def deepen(self) -> None:
         """A second A* below the best length, when the first one predicts that it ends
         in time and memory (see :data:`DEEP_SHARE`)."""
-        first, best = self.first_search, len(self.outcome.moves or [])
-        if first is None or self.outcome.proven_by is not None or self.lb >= best:
+        if self.outcome.proven_by is not None:
             return
-        predicted = first.predicted_below(best)
-        if predicted is None:
-            return
-        left = self.budget.remaining()
-        seconds = None if left is None else DEEP_SHARE * left
-        room = kept_states(self.graph)
-        if seconds is not None:
-            room = min(room, round(self.first_pace * seconds))
-        if predicted > room:
+        predicted, fits = self.deep_prediction()
+        best = len(self.outcome.moves or [])
+        if predicted is not None and not fits:
             self.outcome.notes.append(
                 f"A*: about {predicted:,} states predicted below {best} moves, too many to search"
             )
-            return
-        self.raise_lower_bound(best, nodes=-1, budget_s=seconds)
+        if fits:
+            left = self.budget.remaining()
+            self.raise_lower_bound(
+                best, nodes=-1, budget_s=None if left is None else DEEP_SHARE * left
+            )
 
     def shorten(self) -> None:
         """Weighted A* searches below the best length while each finds a shorter
-        solution (see :data:`SHORTER_NODES`)."""
+        solution (see :data:`SHORTER_NODES`), until the second A* is predicted to end
+        in time: that one finds a shorter solution itself, if there is one."""
         while self.outcome.proven_by is None:
             best = len(self.outcome.moves or [])
             self.raise_lower_bound(best, SHORTER_NODES, SHORTER_WEIGHT)
-            if len(self.outcome.moves or []) >= best:
+            if len(self.outcome.moves or []) >= best or self.deep_prediction()[1]:
                 return
 
     def greedy(self) -> list[int]:
