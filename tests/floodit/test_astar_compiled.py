@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import random
+import threading
 import time
 
 import pytest
@@ -109,3 +110,27 @@ def test_a_disconnected_graph_is_refused() -> None:
     )
     with pytest.raises(ValueError, match="cannot reach"):
         shortest_by_search(apart, compiled=True)
+
+
+def test_other_threads_run_while_it_searches() -> None:
+    """The search lets go of the interpreter's lock now and then, so a thread such as
+    the watchdog that reports a run past its limit is not held up for its seconds."""
+    g = cluster_graph(random_board(14, 14, 8, 1048).grid)
+    ticks: list[float] = []
+    done = threading.Event()
+
+    def tick() -> None:
+        while not done.wait(0.005):
+            ticks.append(time.monotonic())
+
+    ticker = threading.Thread(target=tick)
+    ticker.start()
+    try:
+        began = time.monotonic()
+        shortest_by_search(g, 60_000, compiled=True)
+        ended = time.monotonic()
+    finally:
+        done.set()
+        ticker.join()
+    quarter = (ended - began) / 4
+    assert any(began + quarter < t < ended - quarter for t in ticks)

@@ -603,9 +603,15 @@ static PyObject *shortest(PyObject *self, PyObject *args) {
             search_free(&z);
             return NULL;
         }
-        if (expanded % 256 == 0 && budget_s >= 0 && now() - began > budget_s) {
-            stopped = 1;
-            break;
+        if (expanded % 256 == 0) {
+            /* Let other threads in (the watchdog that reports a run past its limit):
+             * this search holds the interpreter's lock for all its seconds otherwise. */
+            Py_BEGIN_ALLOW_THREADS
+            Py_END_ALLOW_THREADS
+            if (budget_s >= 0 && now() - began > budget_s) {
+                stopped = 1;
+                break;
+            }
         }
         for (int c = 0; c < b->colours; c++) {
             if (!(todo[c / 64] >> (c % 64) & 1)) continue;
