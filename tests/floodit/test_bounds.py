@@ -277,3 +277,16 @@ def test_an_a_star_counts_its_layers_and_predicts_a_deeper_one_from_them(compile
                 assert deep.expanded / 3 <= predicted <= 3 * deep.expanded
         weighted = shortest_by_search(g, 150, weight=(3, 2), compiled=compiled)
         assert weighted.layers == ()
+
+
+def test_an_a_star_keeps_fewer_states_when_memory_is_short(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under ``--memory`` an A* keeps states in three quarters of the room left, not in
+    the fixed share it takes without a cap."""
+    from smtpuzzles.puzzles.floodit import search
+    from smtpuzzles.puzzles.floodit.generate import random_board
+
+    g = cluster_graph(random_board(20, 20, 8, 1).grid)
+    monkeypatch.setattr(search, "room_left", lambda: None)
+    unlimited = search.kept_states(g)
+    monkeypatch.setattr(search, "room_left", lambda: 80 * 2**20)
+    assert search.kept_states(g) == pytest.approx(unlimited * 60 / search.A_STAR_MB, abs=1)
