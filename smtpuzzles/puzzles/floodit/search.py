@@ -352,38 +352,35 @@ class Search:
         search only."""
         return self.auto_bound_nodes and presolve_module.COMPILED is not None
 
-    def deep_prediction(self) -> tuple[int | None, bool]:
-        """The states a second A* below the best length is predicted to expand, and
-        whether they fit in the memory an A* keeps and :data:`DEEP_SHARE` of the time
+    def deep_prediction(self) -> tuple[int | None, int]:
+        """The states a second A* below the best length is predicted to expand, and the
+        states that fit in the memory an A* keeps and :data:`DEEP_SHARE` of the time
         left at the first A*'s pace."""
         best = len(self.outcome.moves or [])
         if self.first_search is None or self.lb >= best:
-            return None, False
-        predicted = self.first_search.predicted_below(best)
-        if predicted is None:
-            return None, False
+            return None, 0
         room = kept_states(self.graph)
         left = self.budget.remaining()
         if left is not None:
             room = min(room, round(self.first_pace * DEEP_SHARE * left))
-        return predicted, predicted <= room
+        return self.first_search.predicted_below(best), room
 
     def deepen(self) -> None:
         """A second A* below the best length, when the first one predicts that it ends
         in time and memory (see :data:`DEEP_SHARE`)."""
         if self.outcome.proven_by is not None:
             return
-        predicted, fits = self.deep_prediction()
+        predicted, room = self.deep_prediction()
         best = len(self.outcome.moves or [])
-        if predicted is not None and not fits:
+        if predicted is None:
+            return
+        if predicted > room:
             self.outcome.notes.append(
                 f"A*: about {predicted:,} states predicted below {best} moves, too many to search"
             )
-        if fits:
-            left = self.budget.remaining()
-            self.raise_lower_bound(
-                best, nodes=-1, budget_s=None if left is None else DEEP_SHARE * left
-            )
+            return
+        left = self.budget.remaining()
+        self.raise_lower_bound(best, room, budget_s=None if left is None else DEEP_SHARE * left)
 
     def shorten(self) -> None:
         """Weighted A* searches below the best length while each finds a shorter
@@ -392,7 +389,10 @@ class Search:
         while self.outcome.proven_by is None:
             best = len(self.outcome.moves or [])
             self.raise_lower_bound(best, SHORTER_NODES, SHORTER_WEIGHT)
-            if len(self.outcome.moves or []) >= best or self.deep_prediction()[1]:
+            if len(self.outcome.moves or []) >= best:
+                return
+            predicted, room = self.deep_prediction()
+            if predicted is not None and predicted <= room:
                 return
 
     def greedy(self) -> list[int]:
@@ -446,14 +446,14 @@ class Search:
         weight: tuple[int, int] = (1, 1),
         budget_s: float | None = None,
     ) -> None:
-        """Run a bounded A* below ``ceiling`` (``nodes`` states, else ``--bound-nodes``;
-        -1: no limit but time and memory) for ``budget_s`` seconds (else a quarter of
-        the time left): it raises the lower bound and, when it finishes, proves the
-        optimum without a solver (its solution, or the ceiling). Weighted (see
+        """Run a bounded A* below ``ceiling`` (``nodes`` states, else ``--bound-nodes``)
+        for ``budget_s`` seconds (else a quarter of the time left): it raises the lower
+        bound and, when it finishes, proves the optimum without a solver (its solution,
+        or the ceiling). Weighted (see
         :func:`presolve.shortest_by_search`), it looks for a shorter solution instead,
         and proves the ceiling only when nothing below it exists."""
         nodes = self.bound_nodes if nodes is None else nodes
-        if nodes == 0 or self.lb >= ceiling:
+        if nodes <= 0 or self.lb >= ceiling:
             return
         left = self.budget.remaining()
         if budget_s is None:
@@ -464,7 +464,7 @@ class Search:
         try:
             found = shortest_by_search(
                 self.graph,
-                None if nodes < 0 else nodes,
+                nodes,
                 ceiling,
                 budget_s,
                 limit_states=kept_states(self.graph),
