@@ -228,15 +228,37 @@ def floodit_peers(d: dict[str, Any]) -> str:
             + [_s(s["process_cpu_s"], 1), _ratio(s["ratio_process"])]
             + [_s(s["one_process_cpu_s"], 1), _ratio(s["ratio_one_process"])]
         )
-    return _table(head, rows) + (
-        "\n\n`min` against ColorFill's optimal A* (Puchert's heuristic), both on the same "
-        "boards in the same run; ratio: smtpuzzles' CPU over ColorFill's (below 1: "
-        "smtpuzzles is faster). ColorFill solves a family in one JVM, start-up and JIT "
-        "included; smtpuzzles once as a process per board (start-up and imports in every "
-        "board) and once with all boards in one process. wrong: a length called optimal "
-        "that differs from ColorFill's or from the known optimum, or an answer the checker "
-        f"rejects. {d['settings']['timeout_s']:g} s per board."
+    return (
+        _table(head, rows)
+        + (
+            "\n\n`min` against ColorFill's optimal A* (Puchert's heuristic), both on the same "
+            "boards in the same run; ratio: smtpuzzles' CPU over ColorFill's (below 1: "
+            "smtpuzzles is faster). ColorFill solves a family in one JVM, start-up and JIT "
+            "included; smtpuzzles once as a process per board (start-up and imports in every "
+            "board) and once with all boards in one process. wrong: a length called optimal "
+            "that differs from ColorFill's or from the known optimum, or an answer the checker "
+            f"rejects. {d['settings']['timeout_s']:g} s per board."
+        )
+        + "".join(_peers_open(f) for f in d["families"])
     )
+
+
+def _peers_open(family: dict[str, Any]) -> str:
+    """The boards of a family that either solver left open, and why."""
+    said = []
+    peer = family.get("colorfill") or {}
+    unsolved = peer.get("unsolved", {})
+    if unsolved:
+        why = {"time": "out of time"}
+        heap = f" (heap {peer['xmx']})" if peer.get("xmx") else ""
+        boards = ", ".join(f"{b} ({why.get(r, r)})" for b, r in sorted(unsolved.items()))
+        said.append(f"ColorFill{heap} left {len(unsolved)} open: {boards}.")
+    open_ = [r["board"] for r in family["rows"] if r["process_status"] != "optimal"]
+    if open_:
+        said.append(f"smtpuzzles left {len(open_)} open: {', '.join(open_)}.")
+    if not said:
+        return ""
+    return f"\n\n{_FAMILY.get(family['family'], family['family'])}: " + " ".join(said)
 
 
 def _ratio(value: float | None) -> str:
@@ -299,7 +321,8 @@ RENDER: dict[str, tuple[str, Callable[[dict[str, Any]], str]]] = {
     "nurikabe_janko_distance": ("Nurikabe: the janko corpus", nurikabe_janko_distance),
     "nurikabe_connectivity": ("Nurikabe: distance against lazy", nurikabe_connectivity),
     "koburin_janko": ("Koburin: the janko corpus", koburin_janko),
-    "floodit_peers": ("Flood-It: five families beside ColorFill", floodit_peers),
+    "floodit_peers": ("Flood-It: beside ColorFill", floodit_peers),
+    "floodit_peers_99problems": ("Flood-It: 99problems beside ColorFill", floodit_peers),
     "limits": ("Time and memory limits", limits),
     "fuzz": ("Fuzzing the command line", fuzz),
 }
