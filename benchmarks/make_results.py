@@ -233,8 +233,9 @@ def floodit_peers(d: dict[str, Any]) -> str:
         + (
             "\n\n`min` against ColorFill's optimal A* (Puchert's heuristic), both on the same "
             "boards in the same run; ratio: smtpuzzles' CPU over ColorFill's (below 1: "
-            "smtpuzzles is faster). ColorFill solves a family in one JVM, start-up and JIT "
-            "included; smtpuzzles once as a process per board (start-up and imports in every "
+            "smtpuzzles is faster). ColorFill solves a family in one JVM (a new one goes on "
+            "after a board it could not finish in time or memory), start-up and JIT included; "
+            "smtpuzzles once as a process per board (start-up and imports in every "
             "board) and once with all boards in one process. wrong: a length called optimal "
             "that differs from ColorFill's or from the known optimum, or an answer the checker "
             f"rejects. {d['settings']['timeout_s']:g} s per board."
