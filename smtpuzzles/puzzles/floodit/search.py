@@ -110,12 +110,12 @@ SHORTER_WEIGHT = (3, 2)
 
 
 def kept_states(graph: ClusterGraph) -> int:
-    """The most states an A* keeps on this board, for :data:`A_STAR_MB`: a state holds
-    its flooded set and border and a few counters, and has a slot in the hash table and
-    the queue."""
+    """The most states the compiled A* keeps on this board, for :data:`A_STAR_MB`: a
+    state holds its flooded set, two sets of colours and a few counters, and has slots
+    in the hash table and the queue."""
     words = (len(graph) + 63) // 64
     colour_words = (graph.n_colours + 63) // 64
-    per_state = 16 * words + 16 * colour_words + 56
+    per_state = 8 * words + 16 * colour_words + 56
     room = room_left()
     megabytes = A_STAR_MB * 2**20 if room is None else min(A_STAR_MB * 2**20, room * 3 // 4)
     return megabytes // per_state
