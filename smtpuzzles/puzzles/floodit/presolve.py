@@ -25,6 +25,7 @@ from __future__ import annotations
 import heapq
 import itertools
 import time
+from collections import Counter
 from dataclasses import dataclass
 
 from smtpuzzles.puzzles.floodit.model import ClusterGraph
@@ -501,10 +502,11 @@ def shortest_by_search(
     queue = [(over * bound, 0, next(pushes), start, border)]  # (f, -g, -push, set, border)
     proven = bound
     expanded = 0
-    layers: list[int] = []
+    layers: Counter[int] = Counter()  #: estimate -> states expanded there
 
     def result(moves: list[int] | None, proven: int) -> SearchResult:
-        return SearchResult(moves, proven, expanded, tuple(layers))
+        counts = tuple(layers[f] for f in range(max(layers, default=-1) + 1))
+        return SearchResult(moves, proven, expanded, counts)
 
     while queue:
         estimate, negative_cost, _, flooded, border = queue[0]
@@ -528,7 +530,6 @@ def shortest_by_search(
         played[flooded] |= todo
         expanded += 1
         if over == under:
-            layers.extend([0] * (estimate + 1 - len(layers)))
             layers[estimate] += 1
         if limit_nodes is not None and expanded > limit_nodes:
             return result(None, proven)
