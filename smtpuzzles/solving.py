@@ -589,6 +589,93 @@ class Stats:
             "probes": self.probes,
         }
 
+    def add_counts(self, counts: dict[str, int], seconds: float, label: str, answer: str) -> None:
+        """Fold in one check of another solver (``conflicts`` and ``decisions`` of that
+        check alone: each such check starts a solver of its own)."""
+        self.checks += 1
+        self.solver_s += seconds
+        self._earlier_conflicts += int(counts.get("conflicts", 0))
+        self._earlier_decisions += int(counts.get("decisions", 0))
+        self.conflicts = self._earlier_conflicts + self._solver_conflicts
+        self.decisions = self._earlier_decisions + self._solver_decisions
+        self.probes.append({"label": label, "answer": answer, "seconds": round(seconds, 4)})
+
+
+#: The CaDiCaL engine's package (the ``cadical`` extra) and what to say without it.
+CADICAL_MISSING = "--engine cadical needs the python-sat package: pip install 'smtpuzzles[cadical]'"
+
+
+def cadical_available() -> bool:
+    """Is python-sat (which carries CaDiCaL) installed?"""
+    try:
+        import pysat.solvers  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def check_clauses(
+    clauses: list[list[int]], budget: Budget, stats: Stats | None = None, label: str = ""
+) -> tuple[str, list[int] | None]:
+    """CaDiCaL on ``clauses`` (DIMACS literals) within the budget: ``("sat", model)``,
+    ``("unsat", None)`` or ``("unknown", None)`` when the time ran out.
+
+    The search runs in a thread of its own while this one waits, so that the deadline
+    and Ctrl-C (which Python delivers to this thread only) can stop it. Raises
+    :class:`Interrupted` on Ctrl-C and :class:`InputError` without python-sat."""
+    try:
+        from pysat.solvers import Solver
+    except ImportError:
+        raise InputError(CADICAL_MISSING) from None
+    left = budget.remaining()
+    if left is not None and left <= 0.0:
+        return "unknown", None
+    literals = sum(len(c) for c in clauses)
+    ensure_room(_CADICAL_BYTES_PER_LITERAL * literals)
+    outcome: list[Any] = []
+    began = time.monotonic()
+    with Solver(name="cadical195", bootstrap_with=clauses) as solver:
+
+        def run() -> None:
+            try:
+                outcome.append(solver.solve_limited(expect_interrupt=True))
+            except BaseException as exc:  # handed to the waiting thread
+                outcome.append(exc)
+
+        worker = threading.Thread(target=run, daemon=True)
+        worker.start()
+        stopped_by_time = False
+        try:
+            while worker.is_alive():
+                left = budget.remaining()
+                if left is not None and left <= 0.0:
+                    stopped_by_time = True
+                    solver.interrupt()
+                    worker.join()
+                    break
+                worker.join(0.05 if left is None else min(0.05, max(left, 0.001)))
+        except KeyboardInterrupt:
+            solver.interrupt()
+            worker.join()
+            raise Interrupted() from None
+        seconds = time.monotonic() - began
+        result = outcome[0] if outcome else None
+        if isinstance(result, MemoryError):
+            raise MemoryLimitExceeded("out of memory") from None
+        if isinstance(result, BaseException):
+            raise result
+        answer = "sat" if result is True else "unsat" if result is False else "unknown"
+        if answer == "unknown" and not stopped_by_time:
+            raise Interrupted()
+        if stats is not None:
+            stats.add_counts(solver.accum_stats(), seconds, label, answer)
+        return answer, solver.get_model() if answer == "sat" else None
+
+
+#: Room to ask for before CaDiCaL reads a formula: its clauses, watches and what it
+#: learns, per literal given.
+_CADICAL_BYTES_PER_LITERAL = 64
+
 
 def statistics_dict(solver: z3.Solver | z3.Optimize) -> dict[str, Any]:
     """Z3's statistics of ``solver`` as a plain dict (keys as Z3 names them)."""

@@ -90,7 +90,10 @@ Memory = Annotated[
     int | None, typer.Option("--memory", min=16, help="The solver's --memory cap in MB.")
 ]
 Unique = Annotated[bool, typer.Option("--unique", help="Have the solver prove each answer unique.")]
-Engine = Annotated[str | None, typer.Option("--engine", help="The solver's --engine: sat or smt.")]
+Engine = Annotated[
+    str | None,
+    typer.Option("--engine", help="The solver's --engine: sat or smt (Flood-It also cadical)."),
+]
 
 Encoding = Annotated[
     str | None, typer.Option("--encoding", help="The solver's --encoding: layered or reference.")
@@ -141,8 +144,8 @@ def floodit(
     strategy: Strategy = None,
     no_counting: NoCounting = False,
 ) -> None:
+    from ..puzzles.floodit.puzzle import ENGINES
     from ..puzzles.floodit.search import STRATEGIES
-    from ..solving import ENGINES
 
     _one_of("--mode", mode, ("solve", "min", "opt"))
     _one_of("--presolve", presolve, ("none", "full"))

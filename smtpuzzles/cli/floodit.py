@@ -55,7 +55,13 @@ FLOODIT = {
     ),
     "engine": (
         Annotated[
-            choice(*ENGINES), typer.Option("--engine", help="Z3 engine: its SAT core or QF_LIA.")
+            choice(*ENGINES),
+            typer.Option(
+                "--engine",
+                help="Solver: Z3's SAT core, Z3 over QF_LIA, or CaDiCaL on the CNF Z3 makes"
+                " of the same script (min, search, exact, solve; needs the cadical extra:"
+                " pip install 'smtpuzzles[cadical]').",
+            ),
         ],
         "sat",
     ),

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from ...result import Result
 
 MODES = ("solve", "exact", "search", "min", "opt")
-ENGINES = ("sat", "smt")
+ENGINES = ("sat", "smt", "cadical")
 ENCODINGS = ("layered", "reference")
 
 
@@ -77,6 +77,9 @@ class FloodIt(Puzzle):
         mode, args, options = ask.mode, ask.args, ask.options
         if options.get("encoding", "layered") == "reference":
             from .reference.search import run_reference
+
+            if options.get("engine", "sat") == "cadical":
+                raise InputError("--engine cadical: the reference encoding is Z3's alone")
 
             print_asserts = options.get("print_asserts", False)
             outcome = run_reference(
@@ -187,6 +190,8 @@ class FloodIt(Puzzle):
             )
         elif proven_by == "z3":
             lines.append("proven by: Z3 (no solution one move shorter)")
+        elif proven_by == "cadical":
+            lines.append("proven by: CaDiCaL (no solution one move shorter)")
         elif proven_by == "A*":
             lines.append("proven by: A* (exhaustive under an admissible bound), no SMT probe")
         moves = result.answer

@@ -28,7 +28,7 @@ with the question: the very text the solver read, which ``--print-asserts`` prin
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import z3
 
@@ -246,29 +246,44 @@ class FloodFormula:
             return [z3.Bool(f"done_t{horizon}"), z3.Not(z3.Bool(f"done_t{horizon - 1}"))]
         return [z3.Bool(f"done_t{horizon}")]
 
-    def moves(self, model: z3.ModelRef) -> list[int]:
+    def moves(self, model: z3.ModelRef | dict[str, bool | int]) -> list[int]:
         """The moves of a model up to the first time the board is done, leaving out the
         moves that flood no new cluster (possible without :attr:`progress`): the others
         flood the same clusters without them, as a move's effect depends only on the
-        flooded region and the colour chosen."""
-        length = next(
-            t
-            for t in range(self.horizon + 1)
-            if z3.is_true(model.eval(z3.Bool(f"done_t{t}"), True))
-        )
+        flooded region and the colour chosen. ``model`` is Z3's, or the values another
+        solver gave the variables (:func:`smtpuzzles.dimacs.from_dimacs_model`)."""
+        if isinstance(model, dict):
+            values = model
+
+            def true(name: str) -> bool:
+                return bool(values.get(name, False))
+
+            def number(name: str) -> int:
+                return int(values[name])
+        else:
+            z3_model = model
+
+            def true(name: str) -> bool:
+                return z3.is_true(z3_model.eval(z3.Bool(name), True))
+
+            def number(name: str) -> int:
+                return z3_model.eval(z3.Int(name), True).as_long()
+
+        length = next(t for t in range(self.horizon + 1) if true(f"done_t{t}"))
         moves = []
         for t in range(length):
-            if self.progress or self._floods_something(model, t):
-                moves.append(model.eval(z3.Int(f"colour_t{t}"), True).as_long())
+            if self.progress or self._floods_something(true, t):
+                moves.append(number(f"colour_t{t}"))
         return moves
 
-    def _floods_something(self, model: z3.ModelRef, t: int) -> bool:
-        """Does move t of ``model`` flood a cluster that was not flooded before it?"""
+    def _floods_something(self, true: Callable[[str], bool], t: int) -> bool:
+        """Does move t flood a cluster that was not flooded before it (``true``: a
+        Boolean's value in the model)?"""
         before, after = self.flooded[t], self.flooded[t + 1]
         for was, now in zip(before, after, strict=True):
-            if now is None or now == "true" or not z3.is_true(model.eval(z3.Bool(now), True)):
+            if now is None or now == "true" or not true(now):
                 continue
-            if was is None or not z3.is_true(model.eval(z3.Bool(was), True)):
+            if was is None or not true(was):
                 return True
         return False
 

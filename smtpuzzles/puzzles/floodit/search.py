@@ -19,15 +19,18 @@ from typing import Any, TypeVar
 
 import z3
 
-from ... import result
+from ... import dimacs, result
 from ...errors import CheckFailure, InputError
 from ...smtlib import OPTIMIZE_NOTE, Question, Script, join_questions, plus, question
 from ...solving import (
+    CADICAL_MISSING,
     Budget,
     Interrupted,
     MemoryLimitExceeded,
     TimeUp,
+    cadical_available,
     check,
+    check_clauses,
     deadline,
     hold,
     parse_into,
@@ -159,7 +162,8 @@ class Outcome(result.Outcome):
     elapsed_s: float = 0.0
     strategy: str = ""  #: how min/search walked the horizons: "upward" or "binary"
     derived: tuple[int, int] | None = None  #: LO..HI that min/search started from
-    proven_by: str | None = None  #: what proved the optimum: "bounds", "A*" or "z3"
+    #: what proved the optimum: "bounds", "A*", "z3" or "cadical" (``--engine cadical``)
+    proven_by: str | None = None
     smtlib: str | None = None
     clusters: int | None = None  #: clusters of the board (None: stopped before counting)
     #: The search behind the outcome, kept alive with it: freeing a large solver takes Z3
@@ -203,6 +207,11 @@ class Search:
     ) -> None:
         if presolve not in PRESOLVE:
             raise ValueError(f"unknown presolve {presolve!r}; expected one of {PRESOLVE}")
+        if engine == "cadical":
+            if mode == "opt":
+                raise InputError("--engine cadical: opt is Z3's Optimize; use min")
+            if not cadical_available():
+                raise InputError(CADICAL_MISSING)
         self.presolve = presolve
         self.opt_horizon = 0  #: the horizon ``opt`` minimised within
         self.board = board
@@ -232,11 +241,13 @@ class Search:
     @property
     def formula(self) -> FloodFormula:
         if self._formula is None:
+            cadical = self.engine == "cadical"
             self._formula = FloodFormula(
                 self.graph,
-                self.engine,
+                "sat" if cadical else self.engine,
                 self.counting,
-                clauses=self.clauses,
+                feed=not cadical,
+                clauses=self.clauses or cadical,
                 progress=self.outcome.mode in PROGRESS_MODES,
             )
         return self._formula
@@ -263,6 +274,8 @@ class Search:
         probe then uses: hard searches go about twice as fast on it, while easy boards
         would pay more to read it than they search."""
         label = f"T={horizon}" + (" exact" if exact else "")
+        if self.engine == "cadical":
+            return self._probe_cnf(horizon, exact, label)
         compact = self.engine == "sat" and not self.clauses and CLAUSES_AFTER > 0
         answer = self._ask(horizon, exact, label, CLAUSES_AFTER if compact else 0)
         if answer == z3.unknown and compact:
@@ -283,6 +296,26 @@ class Search:
             self.accept(moves)
             return True
         if answer == z3.unsat:
+            if not exact:
+                self.prove_at_least(horizon + 1)
+            return False
+        raise _TimeUp()
+
+    def _probe_cnf(self, horizon: int, exact: bool, label: str) -> bool:
+        """:meth:`probe` with CaDiCaL: the script of the question (the text
+        ``--print-asserts`` prints), bit-blasted to CNF by Z3 as ``--cnf`` writes it, and
+        the model read back through the CNF's variable map. Each probe is a new solver."""
+        script = self.formula.script(horizon, exact)
+        cnf = self._in_time(lambda: dimacs.to_dimacs(script.text()))
+        answer, model = check_clauses(dimacs.clauses(cnf), self.budget, self.outcome.stats, label)
+        if answer == "sat":
+            assert model is not None
+            moves = self.formula.moves(dimacs.from_dimacs_model(cnf, model))
+            if exact and len(moves) != horizon:
+                raise CheckFailure(f"exact {horizon}: the model has {len(moves)} moves")
+            self.accept(moves)
+            return True
+        if answer == "unsat":
             if not exact:
                 self.prove_at_least(horizon + 1)
             return False
@@ -497,7 +530,8 @@ class Search:
         assert self.outcome.moves is not None
         if self.outcome.proven_by is None:
             proven = self.lb_without_z3 >= len(self.outcome.moves)
-            self.outcome.proven_by = "bounds" if proven else "z3"
+            solver = "cadical" if self.engine == "cadical" else "z3"
+            self.outcome.proven_by = "bounds" if proven else solver
         self.prove_at_least(len(self.outcome.moves))
         self.outcome.status = "optimal"
 
@@ -627,10 +661,10 @@ class Search:
         if self._formula is None:
             self._formula = FloodFormula(
                 self.graph,
-                self.engine,
+                "sat",
                 self.counting,
                 feed=False,
-                clauses=self.clauses,
+                clauses=self.clauses or self.engine == "cadical",
                 progress=self.outcome.mode in PROGRESS_MODES,
             )
         words = f"exactly {horizon} moves" if exact else f"within {horizon} moves"

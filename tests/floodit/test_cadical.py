@@ -1,0 +1,100 @@
+"""``--engine cadical``: CaDiCaL answers the probes on the CNF Z3 makes of the printed
+script. Its answers are held to the brute-force optimum (the oracle, which works
+on cells and shares nothing with the package) and to the checker."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from oracles.floodit import optimum_by_bfs, random_grid
+
+from smtpuzzles.puzzles.floodit.check import check_solution
+from smtpuzzles.puzzles.floodit.generate import random_board
+from smtpuzzles.puzzles.floodit.model import Board
+from smtpuzzles.puzzles.floodit.search import run_mode
+from smtpuzzles.solving import cadical_available
+
+pytestmark = pytest.mark.skipif(not cadical_available(), reason="python-sat not installed")
+
+
+def random_boards(count: int, seed: int) -> list[Board]:
+    """Boards up to 6x6 with 2 to 6 colours."""
+    rng = random.Random(seed)
+    boards = []
+    for i in range(count):
+        grid = random_grid(rng, rng.randint(1, 6), rng.randint(1, 6), rng.randint(2, 6))
+        used = sorted({c for row in grid for c in row})  # gapless colours
+        rows = tuple(tuple(used.index(c) for c in row) for row in grid)
+        boards.append(Board(rows, len(used), f"random{i}"))
+    return boards
+
+
+BOARDS = random_boards(70, seed=7)
+
+
+def optimum(board: Board) -> int:
+    return optimum_by_bfs([list(r) for r in board.grid])
+
+
+@pytest.mark.parametrize("presolve", ["none", "full"])
+def test_min_finds_the_brute_force_optimum(presolve: str) -> None:
+    by_solver = 0
+    for board in BOARDS[:40]:
+        best = optimum(board)
+        got = run_mode(board, "min", engine="cadical", presolve=presolve, bound_nodes=0)
+        assert (got.status, got.length, got.lower_bound) == ("optimal", best, best), board
+        check_solution(board.grid, got.moves)
+        by_solver += got.proven_by == "cadical"
+    assert by_solver > 0, "some optimum should be proven by CaDiCaL, not by the bounds"
+
+
+def test_exact_and_search_answer_like_brute_force() -> None:
+    for board in BOARDS[40:70]:
+        best = optimum(board)
+        if best == 0:
+            continue
+        at = run_mode(board, "exact", (best,), engine="cadical")
+        assert at.status == "solved" and at.length == best, board
+        check_solution(board.grid, at.moves)
+        assert run_mode(board, "exact", (best - 1,), engine="cadical").status == "unsat"
+        below = run_mode(board, "search", (0, best - 1), engine="cadical", bound_nodes=0)
+        assert below.status == "unsat", board
+        found = run_mode(board, "solve", engine="cadical")
+        assert found.status == "solved" and found.length >= best
+        check_solution(board.grid, found.moves)
+
+
+def test_a_board_beyond_the_limit_stops_at_it(tmp_path: Path) -> None:
+    """24x24 with 10 colours: CaDiCaL's probe is stopped by the deadline, not finished."""
+    board = tmp_path / "big.txt"
+    board.write_text(random_board(24, 24, 10, 5).text())
+    done = subprocess.run(
+        [sys.executable, "-m", "smtpuzzles", "floodit", "min", str(board), "--json"]
+        + ["--engine", "cadical", "--presolve", "none", "--timeout", "4"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 3, done.stderr
+    obj = json.loads(done.stdout)
+    assert obj["status"] == "unknown" and obj["stopped"] == "timeout"
+    assert obj["elapsed_s"] < 6
+
+
+def test_opt_and_the_reference_encoding_refuse_it() -> None:
+    for argv in (["opt"], ["min", "--encoding", "reference"]):
+        done = subprocess.run(
+            [sys.executable, "-m", "smtpuzzles", "floodit", *argv]
+            + ["instances/floodit/b08x08c4.txt", "--engine", "cadical"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            cwd=Path(__file__).resolve().parents[2],
+        )
+        assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+        assert "--engine cadical" in done.stderr
