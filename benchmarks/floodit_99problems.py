@@ -1,5 +1,6 @@
 """Flood-It `min` on the 99problems boards: how many optima are proven within the limit,
-every length checked against the known optimum, by family (size and colours)."""
+every length checked against the known optimum, by family (size and colours). With
+`--engine cadical` the results go to floodit_99problems_cadical.json."""
 
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ def main() -> None:
         ],
         help="file-name prefixes rows_cols_colours",
     )
+    parser.add_argument("--engine", default="sat", help="min's --engine (sat, smt, cadical)")
     parser.set_defaults(timeout=60.0)
     args = parser.parse_args()
     names = sorted(
@@ -34,7 +36,8 @@ def main() -> None:
         if any(p.name.startswith(f + "_") for f in args.families)
     )
     boards = _floodit.problems99(args.data, names)
-    runs = _floodit.compare(boards, {"min": []}, "min", args.timeout, args.jobs)
+    options = [] if args.engine == "sat" else ["--engine", args.engine]
+    runs = _floodit.compare(boards, {"min": options}, "min", args.timeout, args.jobs)
     families = {}
     for family in args.families:
         mine = [r for r in runs if r.instance.startswith(family + "_")]
@@ -55,11 +58,17 @@ def main() -> None:
             "slowest": slowest.instance if slowest else None,
             "peak_mb": max(r.peak_mb for r in mine),
         }
+    name = "floodit_99problems" + ("" if args.engine == "sat" else f"_{args.engine}")
     _harness.write(
-        "floodit_99problems",
+        name,
         args.out,
         {
-            "settings": {"families": args.families, "timeout_s": args.timeout, "jobs": args.jobs},
+            "settings": {
+                "families": args.families,
+                "engine": args.engine,
+                "timeout_s": args.timeout,
+                "jobs": args.jobs,
+            },
             "summary": _floodit.per_variant(runs, {"min": []})["min"],
             "by_family": families,
             "rows": [run.row() for run in runs],

@@ -317,6 +317,10 @@ def limits(d: dict[str, Any]) -> str:
 RENDER: dict[str, tuple[str, Callable[[dict[str, Any]], str]]] = {
     "floodit_pc19": ("Flood-It: pc19, `min`", floodit_pc19),
     "floodit_99problems": ("Flood-It: 99problems, `min`", floodit_99problems),
+    "floodit_99problems_cadical": (
+        "Flood-It: 99problems, `min --engine cadical`",
+        floodit_99problems,
+    ),
     "floodit_baseline": ("Flood-It: against the baseline", floodit_baseline),
     "floodit_ideas": ("Flood-It: each idea on and off", floodit_ideas),
     "nurikabe_janko_distance": ("Nurikabe: the janko corpus", nurikabe_janko_distance),
