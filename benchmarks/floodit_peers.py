@@ -163,9 +163,9 @@ def _read_lines(stream: Any, lines: queue.Queue[str]) -> None:
     lines.put("")
 
 
-def one_process(boards: list[dict[str, Any]], timeout: float) -> dict[str, Any]:
+def one_process(boards: list[dict[str, Any]], timeout: float, engine: str) -> dict[str, Any]:
     """All boards in one smtpuzzles process (this script run as a worker)."""
-    command = [sys.executable, __file__, "--worker", str(timeout)]
+    command = [sys.executable, __file__, "--worker", str(timeout), engine]
     paths = "".join(b["path"] + "\n" for b in boards)
     env = {**os.environ, "PYTHONPATH": str(_harness.ROOT)}  # this checkout, as `-m` runs
     done = subprocess.run(
@@ -175,7 +175,7 @@ def one_process(boards: list[dict[str, Any]], timeout: float) -> dict[str, Any]:
     return {"exit": done.returncode, "rows": rows, "stderr": done.stderr[-2000:]}
 
 
-def worker(timeout: float) -> None:
+def worker(timeout: float, engine: str) -> None:
     """Solve each board named on standard input; one JSON line per board."""
     from smtpuzzles import api
     from smtpuzzles.puzzles.floodit import check
@@ -187,7 +187,7 @@ def worker(timeout: float) -> None:
     for path in sys.stdin.read().split():
         puzzle = api.load(Path(path), "floodit")
         began = cpu()
-        result = api.solve(puzzle, "min", timeout=timeout)
+        result = api.solve(puzzle, "min", timeout=timeout, engine=engine)
         spent = cpu() - began
         moves = result.answer
         grid = [list(row) for row in puzzle.board.grid]
@@ -207,16 +207,22 @@ def compare(
     peer: dict[str, Any] | None,
     timeout: float,
     jobs: int,
+    engine: str,
 ) -> dict[str, Any]:
     """One family: both solvers, both smtpuzzles measures, and the checks."""
+    engine_options = [] if engine == "sat" else ["--engine", engine]
     processes = _harness.run_all(
         [
-            (lambda b=b: _harness.solve(b["path"], ["floodit", "min"], timeout, "process"))
+            (
+                lambda b=b: _harness.solve(
+                    b["path"], ["floodit", "min", *engine_options], timeout, "process"
+                )
+            )
             for b in boards
         ],
         jobs,
     )
-    batch = one_process(boards, timeout)
+    batch = one_process(boards, timeout, engine)
     rows = []
     for i, board in enumerate(boards):
         run = processes[i]
@@ -281,6 +287,7 @@ def main() -> None:
     parser.add_argument("--pc19", type=int, default=100, help="first pc19 boards")
     parser.add_argument("--problems", type=int, default=99, help="first 99problems boards")
     parser.add_argument("--xmx", default="8g", help="ColorFill's Java heap")
+    parser.add_argument("--engine", default="sat", help="smtpuzzles min's --engine")
     parser.set_defaults(timeout=120.0)
     args = parser.parse_args()
     counts = {"pc19": args.pc19, "99problems": args.problems}
@@ -294,7 +301,7 @@ def main() -> None:
         for family in args.families.split(","):
             boards = family_boards(family, args.data, counts.get(family, args.count), folder)
             peer = colorfill(classes, boards, folder, args.xmx, args.timeout) if classes else None
-            results.append(compare(family, boards, peer, args.timeout, args.jobs))
+            results.append(compare(family, boards, peer, args.timeout, args.jobs, args.engine))
             print(family, results[-1]["summary"], file=sys.stderr, flush=True)
     _harness.write(
         "floodit_peers",
@@ -307,6 +314,7 @@ def main() -> None:
                 "first_seed": FIRST_SEED,
                 "pc19": args.pc19,
                 "problems": args.problems,
+                "engine": args.engine,
             },
             "families": results,
         },
@@ -314,7 +322,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    if len(sys.argv) == 3 and sys.argv[1] == "--worker":
-        worker(float(sys.argv[2]))
+    if len(sys.argv) == 4 and sys.argv[1] == "--worker":
+        worker(float(sys.argv[2]), sys.argv[3])
     else:
         main()
