@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from oracles.floodit import optimum_by_bfs, random_grid
 
+from smtpuzzles.errors import InputError
 from smtpuzzles.puzzles.floodit.check import check_solution
 from smtpuzzles.puzzles.floodit.generate import random_board
 from smtpuzzles.puzzles.floodit.model import Board
@@ -98,3 +99,9 @@ def test_opt_and_the_reference_encoding_refuse_it() -> None:
         )
         assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
         assert "--engine cadical" in done.stderr
+
+
+def test_without_python_sat_it_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "pysat.solvers", None)  # import fails as if absent
+    with pytest.raises(InputError, match=r"pip install 'smtpuzzles\[cadical\]'"):
+        run_mode(BOARDS[0], "min", engine="cadical")
