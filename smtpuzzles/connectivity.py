@@ -33,8 +33,7 @@ from collections import deque
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
-import z3
-
+from . import z3lazy as z3
 from .graph import Graph
 from .smtlib import and_, escape, not_, or_
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-import z3
+from . import z3lazy as z3
 
 #: The tactics, in order: no variable is eliminated, every integer must be bounded by
 #: the formula's own unit constraints.

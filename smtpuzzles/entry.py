@@ -1,6 +1,6 @@
 """The console script's entry point: Ctrl-C while the program is still starting up
-(importing the command line and Z3) gets the same answer as later: one line, exit 130,
-and with ``--json`` the one JSON object every run prints.
+(importing the command line; Z3 comes later, at its first use) gets the same answer as
+later: one line, exit 130, and with ``--json`` the one JSON object every run prints.
 
 Importing this module is the start of a run: its first statement takes Ctrl-C over from
 Python, which would otherwise raise ``KeyboardInterrupt`` wherever the signal lands: in an

@@ -9,8 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-import z3
-
+from . import z3lazy as z3
 from .errors import InputError
 from .solving import Budget
 

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-import z3
+from . import z3lazy as z3
 
 _OTHER = re.compile(r"[^A-Za-z0-9.\-+=<>!@$%^&*?/]")
 

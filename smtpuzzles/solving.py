@@ -9,6 +9,7 @@ knows so far instead of crashing.
 
 from __future__ import annotations
 
+import importlib.util
 import math
 import os
 import resource
@@ -21,8 +22,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-import z3
-
+from . import z3lazy as z3
 from .errors import InputError
 
 #: Engines a puzzle can ask for. ``sat`` is Z3's SAT core for finite-domain problems
@@ -372,7 +372,14 @@ def _in_z3(frame: Any) -> bool:
     )
 
 
-_Z3_DIR = os.path.dirname(z3.__file__)
+def _z3_dir() -> str:
+    """Where Z3's Python package lies, found without importing it."""
+    spec = importlib.util.find_spec("z3")
+    locations = spec.submodule_search_locations if spec is not None else None
+    return os.path.join(list(locations)[0], "") if locations else "<no z3>"
+
+
+_Z3_DIR = _z3_dir()
 
 #: Functions of Z3's Python code where a Ctrl-C must wait: an exception in a ctypes
 #: argument conversion or callback is lost, and one in a constructor leaves an object

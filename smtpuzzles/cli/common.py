@@ -11,8 +11,8 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 import typer
-import z3
 
+from .. import z3lazy as z3
 from ..errors import CheckFailure, InputError
 from ..exits import note_said, quiet, stopped_json
 from ..solving import (
@@ -69,7 +69,7 @@ def cli_errors(func: F) -> F:
         except CheckFailure as exc:
             error_line(f"internal error, please report: {exc}")
             raise typer.Exit(EXIT_INTERNAL) from None
-        except z3.Z3Exception as exc:
+        except z3.error_type() as exc:
             text = exc.value.decode() if isinstance(exc.value, bytes) else str(exc.value)
             if "memory" in text.lower():
                 release_reserve()

@@ -51,8 +51,12 @@ def run_script(script: str, board: str) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.mark.parametrize("after_s", [0.05, 0.08, 0.11, 0.14, 0.17, 0.2, 0.25, 0.3])
-def test_ctrl_c_during_start_up_ends_the_run_with_its_json(board: str, after_s: float) -> None:
+@pytest.mark.parametrize("presolve", ["full", "none"])  # none: Z3 is imported at once
+def test_ctrl_c_during_start_up_ends_the_run_with_its_json(
+    board: str, after_s: float, presolve: str
+) -> None:
     argv = [sys.executable, "-m", "smtpuzzles", "floodit", "min", board, "--json"]
+    argv += ["--presolve", presolve]
     pipes = {"stdin": subprocess.DEVNULL, "stdout": subprocess.PIPE, "stderr": subprocess.PIPE}
     proc = subprocess.Popen(argv, cwd=ROOT, env=ENV, text=True, **pipes)  # type: ignore[call-overload]
     time.sleep(after_s)

@@ -30,8 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-import z3
-
+from ... import z3lazy as z3
 from ...smtlib import Block, Script, and_, or_, plus
 from ...solving import new_solver, parse_into, parse_terms
 from .model import ClusterGraph

@@ -17,9 +17,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-import z3
-
 from ... import dimacs, result
+from ... import z3lazy as z3
 from ...errors import CheckFailure, InputError
 from ...smtlib import OPTIMIZE_NOTE, Question, Script, join_questions, plus, question
 from ...solving import (

@@ -18,8 +18,7 @@ from __future__ import annotations
 
 import random
 
-import z3
-
+from ... import z3lazy as z3
 from ...graph import Graph, rectangle
 from ...smtlib import Block
 from ...solving import Budget

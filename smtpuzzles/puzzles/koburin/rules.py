@@ -28,8 +28,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-import z3
-
+from ... import z3lazy as z3
 from ...connectivity import RegionText, connected_smtlib
 from ...smtlib import Block, Script, count, escape
 from ...solving import parse_terms

@@ -11,9 +11,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-import z3
-
 from ... import result
+from ... import z3lazy as z3
 from ...errors import CheckFailure
 from ...smtlib import Block, Question, Script, question
 from ...solving import (

@@ -29,8 +29,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-import z3
-
+from ... import z3lazy as z3
 from ...connectivity import connected_smtlib
 from ...smtlib import Block, Script, and_, count, escape, or_
 from ...solving import parse_terms

@@ -21,8 +21,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 
-import z3
-
+from ... import z3lazy as z3
 from ...errors import CheckFailure
 from ...result import Outcome
 from ...smtlib import Block, Script, or_, question

@@ -29,10 +29,10 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-import z3
-
 from smtpuzzles.puzzles.floodit.model import ClusterGraph
 from smtpuzzles.solving import Budget, Stats, TimeUp, check, hold
+
+from .... import z3lazy as z3
 
 
 @dataclass(frozen=True)

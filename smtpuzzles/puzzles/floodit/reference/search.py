@@ -13,8 +13,7 @@ from __future__ import annotations
 
 import time
 
-import z3
-
+from .... import z3lazy as z3
 from ....smtlib import smtlib_script
 from ....solving import (
     Budget,
