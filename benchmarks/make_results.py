@@ -107,6 +107,21 @@ def floodit_baseline(d: dict[str, Any]) -> str:
     )
 
 
+def floodit_cfrs(d: dict[str, Any]) -> str:
+    by = {(r["instance"], r["variant"]): r for r in d["rows"]}
+    rows = []
+    for board in d["settings"]["boards"]:
+        z3_run, cadical = by[(board, "z3")], by[(board, "cadical")]
+        known = z3_run.get("known")
+        rows.append([board, "?" if known is None else known, _run_cell(z3_run), _run_cell(cadical)])
+    head = ["board", "optimum", "Z3 (time, status, length)", "`--engine cadical`"]
+    return _table(head, rows) + (
+        f"\n\nBoth engines board by board in the same run, whole processes, "
+        f"{d['settings']['timeout_s']:g} s limit; an optimal length is compared with the "
+        "known optimum where there is one."
+    )
+
+
 def floodit_ideas(d: dict[str, Any]) -> str:
     totals = d["total_cpu_s"]
     rows = []
@@ -322,6 +337,7 @@ RENDER: dict[str, tuple[str, Callable[[dict[str, Any]], str]]] = {
         floodit_99problems,
     ),
     "floodit_baseline": ("Flood-It: against the baseline", floodit_baseline),
+    "floodit_cfrs": ("Flood-It: color-flood-rs's boards, both engines", floodit_cfrs),
     "floodit_ideas": ("Flood-It: each idea on and off", floodit_ideas),
     "nurikabe_janko_distance": ("Nurikabe: the janko corpus", nurikabe_janko_distance),
     "nurikabe_connectivity": ("Nurikabe: distance against lazy", nurikabe_connectivity),
