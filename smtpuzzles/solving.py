@@ -627,57 +627,55 @@ def check_clauses(
     """CaDiCaL on ``clauses`` (DIMACS literals) within the budget: ``("sat", model)``,
     ``("unsat", None)`` or ``("unknown", None)`` when the time ran out.
 
-    The search runs in a thread of its own while this one waits, so that the deadline
-    and Ctrl-C (which Python delivers to this thread only) can stop it. Raises
-    :class:`Interrupted` on Ctrl-C and :class:`InputError` without python-sat."""
+    CaDiCaL holds the interpreter while it searches, so it searches
+    :data:`CADICAL_CONFLICTS_AT_ONCE` conflicts at a time, keeping what it learnt, and
+    the deadline and Ctrl-C act between two such steps. Raises :class:`Interrupted` on
+    Ctrl-C and :class:`InputError` without python-sat."""
     try:
         from pysat.solvers import Solver
     except ImportError:
         raise InputError(CADICAL_MISSING) from None
-    left = budget.remaining()
-    if left is not None and left <= 0.0:
-        return "unknown", None
-    literals = sum(len(c) for c in clauses)
-    ensure_room(_CADICAL_BYTES_PER_LITERAL * literals)
-    outcome: list[Any] = []
+    ensure_room(_CADICAL_BYTES_PER_LITERAL * sum(len(c) for c in clauses))
     began = time.monotonic()
+    seen = interrupts_seen()
+    result: bool | None = None
+    counts: dict[str, int] = {}
+    model: list[int] | None = None
     with Solver(name="cadical195", bootstrap_with=clauses) as solver:
-
-        def run() -> None:
-            try:
-                outcome.append(solver.solve_limited(expect_interrupt=True))
-            except BaseException as exc:  # handed to the waiting thread
-                outcome.append(exc)
-
-        worker = threading.Thread(target=run, daemon=True)
-        worker.start()
-        stopped_by_time = False
         try:
-            while worker.is_alive():
+            while result is None:
                 left = budget.remaining()
                 if left is not None and left <= 0.0:
-                    stopped_by_time = True
-                    solver.interrupt()
-                    worker.join()
                     break
-                worker.join(0.05 if left is None else min(0.05, max(left, 0.001)))
-        except KeyboardInterrupt:
-            solver.interrupt()
-            worker.join()
-            raise Interrupted() from None
-        seconds = time.monotonic() - began
-        result = outcome[0] if outcome else None
-        if isinstance(result, MemoryError):
+                solver.conf_budget(CADICAL_CONFLICTS_AT_ONCE)
+                # Without its own SIGINT handler: python-sat then reads pending signals
+                # itself, and a Ctrl-C or the deadline's alarm ends the step.
+                result = solver.solve_limited(expect_interrupt=True)
+        except MemoryError:
             raise MemoryLimitExceeded("out of memory") from None
-        if isinstance(result, BaseException):
-            raise result
-        answer = "sat" if result is True else "unsat" if result is False else "unknown"
-        if answer == "unknown" and not stopped_by_time:
-            raise Interrupted()
-        if stats is not None:
-            stats.add_counts(solver.accum_stats(), seconds, label, answer)
-        return answer, solver.get_model() if answer == "sat" else None
+        except (KeyboardInterrupt, TimeUp, Exception) as exc:
+            # python-sat reports any signal as its own "Caught keyboard interrupt", and
+            # its solver may then not be asked anything more: the deadline's alarm is
+            # told from a Ctrl-C as Z3's "canceled" is (see _timed_out).
+            stopped = isinstance(exc, (KeyboardInterrupt, TimeUp))
+            if not stopped and "keyboard interrupt" not in str(exc).lower():
+                raise
+            if isinstance(exc, TimeUp) or _timed_out(budget, seen):
+                if stats is not None:
+                    stats.add_counts({}, time.monotonic() - began, label, "unknown")
+                return "unknown", None
+            raise Interrupted() from None
+        counts = solver.accum_stats()
+        model = solver.get_model() if result else None
+    answer = "sat" if result is True else "unsat" if result is False else "unknown"
+    if stats is not None:
+        stats.add_counts(counts, time.monotonic() - began, label, answer)
+    return answer, model
 
+
+#: Conflicts CaDiCaL searches between two looks at the clock and at Ctrl-C: a fraction
+#: of a second on the hardest Flood-It boards, and too many to slow its search.
+CADICAL_CONFLICTS_AT_ONCE = 2_000
 
 #: Room to ask for before CaDiCaL reads a formula: its clauses, watches and what it
 #: learns, per literal given.

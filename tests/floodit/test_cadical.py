@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import json
 import random
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -70,21 +72,45 @@ def test_exact_and_search_answer_like_brute_force() -> None:
         check_solution(board.grid, found.moves)
 
 
-def test_a_board_beyond_the_limit_stops_at_it(tmp_path: Path) -> None:
-    """24x24 with 10 colours: CaDiCaL's probe is stopped by the deadline, not finished."""
-    board = tmp_path / "big.txt"
-    board.write_text(random_board(24, 24, 10, 5).text())
-    done = subprocess.run(
-        [sys.executable, "-m", "smtpuzzles", "floodit", "min", str(board), "--json"]
-        + ["--engine", "cadical", "--presolve", "none", "--timeout", "4"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert done.returncode == 3, done.stderr
-    obj = json.loads(done.stdout)
+@pytest.fixture(scope="module")
+def hard(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """18x18 with 10 colours: its first CaDiCaL probe starts within seconds and runs for
+    half a minute."""
+    path = tmp_path_factory.mktemp("cadical") / "b18x18c10.txt"
+    path.write_text(random_board(18, 18, 10, 2).text())
+    return str(path)
+
+
+def start(board: str, *more: str) -> subprocess.Popen[str]:
+    argv = [sys.executable, "-m", "smtpuzzles", "floodit", "min", board, "--json", "--stats"]
+    argv += ["--engine", "cadical", "--bound-nodes", "0", *more]
+    pipes = {"stdin": subprocess.DEVNULL, "stdout": subprocess.PIPE, "stderr": subprocess.PIPE}
+    return subprocess.Popen(argv, text=True, **pipes)  # type: ignore[call-overload]
+
+
+@pytest.mark.slow
+def test_the_deadline_stops_cadical_in_its_search(hard: str) -> None:
+    proc = start(hard, "--timeout", "10")
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 3, err
+    obj = json.loads(out)
     assert obj["status"] == "unknown" and obj["stopped"] == "timeout"
-    assert obj["elapsed_s"] < 6
+    assert obj["stats"]["probes"][-1]["answer"] == "unknown"  # CaDiCaL's own probe, cut
+    assert obj["elapsed_s"] < 11.5
+
+
+@pytest.mark.slow
+def test_ctrl_c_stops_cadical_at_once(hard: str) -> None:
+    proc = start(hard)
+    time.sleep(9)
+    sent = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and err.strip().endswith("smtpuzzles: error: interrupted")
+    lines = out.strip().splitlines()
+    assert len(lines) == 1 and json.loads(lines[0])["stopped"] == "interrupted"
+    assert time.monotonic() - sent < 3.0
 
 
 def test_opt_and_the_reference_encoding_refuse_it() -> None:
