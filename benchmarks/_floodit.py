@@ -87,6 +87,16 @@ def compare(
     return runs
 
 
+def settings(boards: list[Board], args: Any, variants: dict[str, list[str]]) -> dict[str, Any]:
+    """The settings a side-by-side run records: its boards, limit, jobs and variants."""
+    return {
+        "boards": [b.label for b in boards],
+        "timeout_s": args.timeout,
+        "jobs": args.jobs,
+        "variants": variants,
+    }
+
+
 def right(run: _harness.Run) -> bool:
     """An answer is wrong when its length differs from a known optimum it claims."""
     known, length = run.extra.get("known"), run.extra.get("length")

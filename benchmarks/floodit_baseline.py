@@ -32,12 +32,7 @@ def main() -> None:
         "floodit_baseline",
         args.out,
         {
-            "settings": {
-                "boards": [b.label for b in boards],
-                "timeout_s": args.timeout,
-                "jobs": args.jobs,
-                "variants": VARIANTS,
-            },
+            "settings": _floodit.settings(boards, args, VARIANTS),
             "summary": _floodit.per_variant(runs, VARIANTS),
             "median_ratio_reference_to_smtpuzzles": round(statistics.median(ratios), 1),
             "rows": [run.row() for run in runs],

@@ -21,12 +21,7 @@ def main() -> None:
         "floodit_cfrs",
         args.out,
         {
-            "settings": {
-                "boards": [b.label for b in boards],
-                "timeout_s": args.timeout,
-                "jobs": args.jobs,
-                "variants": VARIANTS,
-            },
+            "settings": _floodit.settings(boards, args, VARIANTS),
             "summary": _floodit.per_variant(runs, VARIANTS),
             "rows": [run.row() for run in runs],
         },

@@ -52,12 +52,7 @@ def main() -> None:
         "floodit_ideas",
         args.out,
         {
-            "settings": {
-                "boards": [b.label for b in boards],
-                "timeout_s": args.timeout,
-                "jobs": args.jobs,
-                "variants": VARIANTS,
-            },
+            "settings": _floodit.settings(boards, args, VARIANTS),
             "summary": _floodit.per_variant(runs, VARIANTS),
             "median_ratio_to_default": ratios,
             "total_cpu_s": totals,
