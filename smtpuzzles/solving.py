@@ -642,6 +642,7 @@ def check_clauses(
     counts: dict[str, int] = {}
     model: list[int] | None = None
     with Solver(name="cadical195", bootstrap_with=clauses) as solver:
+        signalled = False
         try:
             while result is None:
                 left = budget.remaining()
@@ -653,20 +654,19 @@ def check_clauses(
                 result = solver.solve_limited(expect_interrupt=True)
         except MemoryError:
             raise MemoryLimitExceeded("out of memory") from None
-        except (KeyboardInterrupt, TimeUp, Exception) as exc:
+        except (KeyboardInterrupt, Exception) as exc:
             # python-sat reports any signal as its own "Caught keyboard interrupt", and
             # its solver may then not be asked anything more: the deadline's alarm is
             # told from a Ctrl-C as Z3's "canceled" is (see _timed_out).
             stopped = isinstance(exc, (KeyboardInterrupt, TimeUp))
             if not stopped and "keyboard interrupt" not in str(exc).lower():
                 raise
-            if isinstance(exc, TimeUp) or _timed_out(budget, seen):
-                if stats is not None:
-                    stats.add_counts({}, time.monotonic() - began, label, "unknown")
-                return "unknown", None
-            raise Interrupted() from None
-        counts = solver.accum_stats()
-        model = solver.get_model() if result else None
+            if not (isinstance(exc, TimeUp) or _timed_out(budget, seen)):
+                raise Interrupted() from None
+            signalled = True
+        if not signalled:
+            counts = solver.accum_stats()
+            model = solver.get_model() if result else None
     answer = "sat" if result is True else "unsat" if result is False else "unknown"
     if stats is not None:
         stats.add_counts(counts, time.monotonic() - began, label, answer)

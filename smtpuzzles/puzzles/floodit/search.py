@@ -240,16 +240,21 @@ class Search:
     @property
     def formula(self) -> FloodFormula:
         if self._formula is None:
-            cadical = self.engine == "cadical"
-            self._formula = FloodFormula(
-                self.graph,
-                "sat" if cadical else self.engine,
-                self.counting,
-                feed=not cadical,
-                clauses=self.clauses or cadical,
-                progress=self.outcome.mode in PROGRESS_MODES,
-            )
+            self._formula = self._new_formula(feed=self.engine != "cadical")
         return self._formula
+
+    def _new_formula(self, feed: bool) -> FloodFormula:
+        """This search's formula; ``feed``: into a Z3 solver of its engine as it grows.
+        CaDiCaL reads the flood rule as clauses, from the text alone."""
+        cadical = self.engine == "cadical"
+        return FloodFormula(
+            self.graph,
+            "sat" if cadical else self.engine,
+            self.counting,
+            feed=feed,
+            clauses=self.clauses or cadical,
+            progress=self.outcome.mode in PROGRESS_MODES,
+        )
 
     # -- bookkeeping --------------------------------------------------------------------
 
@@ -658,14 +663,7 @@ class Search:
         """The question "done within ``horizon``" as the script the solver reads (built
         without a solver when the bounds answered without one)."""
         if self._formula is None:
-            self._formula = FloodFormula(
-                self.graph,
-                "sat",
-                self.counting,
-                feed=False,
-                clauses=self.clauses or self.engine == "cadical",
-                progress=self.outcome.mode in PROGRESS_MODES,
-            )
+            self._formula = self._new_formula(feed=False)
         words = f"exactly {horizon} moves" if exact else f"within {horizon} moves"
         script = self._formula.script(horizon, exact, self.title(words))
         return question(name, script, answer)

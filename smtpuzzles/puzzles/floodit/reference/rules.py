@@ -29,10 +29,9 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from smtpuzzles import z3lazy as z3
 from smtpuzzles.puzzles.floodit.model import ClusterGraph
 from smtpuzzles.solving import Budget, Stats, TimeUp, check, hold
-
-from .... import z3lazy as z3
 
 
 @dataclass(frozen=True)
