@@ -10,6 +10,7 @@ import os
 import signal
 import sys
 import threading
+import time
 from typing import NoReturn
 
 _KINDS = ("floodit", "nurikabe", "koburin")
@@ -57,10 +58,14 @@ def take_voice(code: int, wait: float = 0.0) -> bool:
 
 def wait_for_voice() -> None:
     """Take the voice, or leave the words to the thread holding it: it ends the process
-    (and if it fails to within :data:`SPEAK_WAIT_S`, this ends it with that thread's
-    exit code)."""
-    if not take_voice(0, SPEAK_WAIT_S):
-        os._exit(_speaker[0][1] if _speaker else 3)
+    once it has spoken, and if it fails to within :data:`SPEAK_WAIT_S`, this ends it
+    with that thread's exit code. Never ends the process while the other thread may be
+    halfway through its words."""
+    waited_until = time.monotonic() + SPEAK_WAIT_S
+    if take_voice(0, SPEAK_WAIT_S):
+        return
+    time.sleep(max(waited_until - time.monotonic(), 0.0))
+    os._exit(_speaker[0][1] if _speaker else 3)
 
 
 def quiet() -> None:

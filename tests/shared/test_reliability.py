@@ -396,6 +396,44 @@ def test_time_limit_holds_when_the_solver_does_not_return() -> None:
     assert "time limit reached" in result.stderr
 
 
+def test_the_run_ends_only_after_the_watchdog_has_spoken() -> None:
+    """A check that returns after the watchdog began to speak: the search then reaches
+    its own report while the watchdog is still writing its words, and must wait for
+    them instead of ending the process with nothing printed."""
+    script = (
+        "import signal, sys, time\n"
+        "import z3\n"
+        "import smtpuzzles.cli.run as run\n"
+        "def late(self, *assumptions):\n"
+        "    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM, signal.SIGINT})\n"
+        "    time.sleep(1.6)\n"
+        "    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGALRM, signal.SIGINT})\n"
+        "    return z3.unknown\n"
+        "z3.Solver.check = late\n"
+        "words = run._so_far_json\n"
+        "def slow_words(kind):\n"
+        "    time.sleep(1.0)\n"
+        "    return words(kind)\n"
+        "run._so_far_json = slow_words\n"
+        "from smtpuzzles import entry\n"
+        "sys.argv = ['smtpuzzles', 'nurikabe', 'solve', sys.argv[1], '--json', '--timeout', '1']\n"
+        "entry.main()\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script, str(ROOT / "instances" / "nurikabe" / "holes_07x08.txt")],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=ENV,
+        timeout=60,
+    )
+    assert result.returncode == 3, result.stderr
+    lines = result.stdout.strip().splitlines()
+    assert len(lines) == 1, (result.stdout, result.stderr)
+    assert json.loads(lines[0])["stopped"] == "timeout"
+    assert result.stderr.count("time limit reached") == 1, result.stderr
+
+
 @pytest.mark.parametrize(
     ("raised", "code", "why"),
     [
