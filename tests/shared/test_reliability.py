@@ -366,6 +366,18 @@ def test_a_well_formed_url_still_solves() -> None:
 # -- the time limit holds while Z3 keeps control -------------------------------------------
 
 
+def run_script(script: str, puzzle: Path) -> subprocess.CompletedProcess[str]:
+    """``python -c SCRIPT PUZZLE``: a command run with some of the package patched."""
+    return subprocess.run(
+        [sys.executable, "-c", script, str(puzzle)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=ENV,
+        timeout=60,
+    )
+
+
 def test_time_limit_holds_when_the_solver_does_not_return() -> None:
     """A check that neither stops at its timeout nor lets a signal in (as Z3 tidying a
     large state) still ends at the limit: the watchdog says so and exits 3."""
@@ -381,14 +393,7 @@ def test_time_limit_holds_when_the_solver_does_not_return() -> None:
         "entry.main()\n"
     )
     began = time.monotonic()
-    result = subprocess.run(
-        [sys.executable, "-c", script, str(ROOT / "instances" / "nurikabe" / "holes_07x08.txt")],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        env=ENV,
-        timeout=60,
-    )
+    result = run_script(script, ROOT / "instances" / "nurikabe" / "holes_07x08.txt")
     assert time.monotonic() - began < 20, "the run waited for the stuck check"
     assert result.returncode == 3, result.stderr
     obj = json.loads(result.stdout)
@@ -419,14 +424,7 @@ def test_the_run_ends_only_after_the_watchdog_has_spoken() -> None:
         "sys.argv = ['smtpuzzles', 'nurikabe', 'solve', sys.argv[1], '--json', '--timeout', '1']\n"
         "entry.main()\n"
     )
-    result = subprocess.run(
-        [sys.executable, "-c", script, str(ROOT / "instances" / "nurikabe" / "holes_07x08.txt")],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        env=ENV,
-        timeout=60,
-    )
+    result = run_script(script, ROOT / "instances" / "nurikabe" / "holes_07x08.txt")
     assert result.returncode == 3, result.stderr
     lines = result.stdout.strip().splitlines()
     assert len(lines) == 1, (result.stdout, result.stderr)
@@ -461,14 +459,7 @@ def test_a_stop_outside_the_guarded_steps_still_prints_the_json(
         "sys.argv = ['smtpuzzles', 'floodit', 'min', sys.argv[1], '--json', '--memory', '500']\n"
         "entry.main()\n"
     )
-    result = subprocess.run(
-        [sys.executable, "-c", script, str(BOARDS / "b05x05c4.txt")],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        env=ENV,
-        timeout=60,
-    )
+    result = run_script(script, BOARDS / "b05x05c4.txt")
     assert result.returncode == code, result.stderr
     lines = result.stdout.strip().splitlines()
     assert len(lines) == 1, result.stdout
