@@ -629,8 +629,9 @@ def check_clauses(
 
     CaDiCaL holds the interpreter while it searches, so it searches
     :data:`CADICAL_CONFLICTS_AT_ONCE` conflicts at a time, keeping what it learnt, and
-    the deadline and Ctrl-C act between two such steps. Raises :class:`Interrupted` on
-    Ctrl-C and :class:`InputError` without python-sat."""
+    the deadline acts between two such steps (python-sat's own handler stops a step at
+    once on Ctrl-C). Raises :class:`Interrupted` on Ctrl-C and :class:`InputError`
+    without python-sat."""
     try:
         from pysat.solvers import Solver
     except ImportError:
@@ -655,9 +656,9 @@ def check_clauses(
         except MemoryError:
             raise MemoryLimitExceeded("out of memory") from None
         except (KeyboardInterrupt, Exception) as exc:
-            # python-sat reports any signal as its own "Caught keyboard interrupt", and
-            # its solver may then not be asked anything more: the deadline's alarm is
-            # told from a Ctrl-C as Z3's "canceled" is (see _timed_out).
+            # python-sat reports a SIGINT as its own "Caught keyboard interrupt", and its
+            # solver may then not be asked anything more; one that came as the time ran
+            # out counts as the time limit, as Z3's "canceled" does (see _timed_out).
             stopped = isinstance(exc, (KeyboardInterrupt, TimeUp))
             if not stopped and "keyboard interrupt" not in str(exc).lower():
                 raise

@@ -292,18 +292,9 @@ class Search:
                     f"flood rule as clauses from T={horizon} on (over {CLAUSES_AFTER} conflicts)"
                 )
                 answer = self._ask(horizon, exact, label + " clauses", 0)
-        assert self.formula.solver is not None
-        if answer == z3.sat:
-            moves = self.formula.moves(self.formula.solver.model())
-            if exact and len(moves) != horizon:
-                raise CheckFailure(f"exact {horizon}: the model has {len(moves)} moves")
-            self.accept(moves)
-            return True
-        if answer == z3.unsat:
-            if not exact:
-                self.prove_at_least(horizon + 1)
-            return False
-        raise _TimeUp()
+        solver = self.formula.solver
+        assert solver is not None
+        return self._settle(horizon, exact, str(answer), solver.model)
 
     def _probe_cnf(self, horizon: int, exact: bool, label: str) -> bool:
         """:meth:`probe` with CaDiCaL: the script of the question (the text
@@ -312,9 +303,18 @@ class Search:
         script = self.formula.script(horizon, exact)
         cnf = self._in_time(lambda: dimacs.to_dimacs(script.text()))
         answer, model = check_clauses(dimacs.clauses(cnf), self.budget, self.outcome.stats, label)
+
+        def values() -> dict[str, bool | int]:
+            assert model is not None  # CaDiCaL gives one with every "sat"
+            return dimacs.from_dimacs_model(cnf, model)
+
+        return self._settle(horizon, exact, answer, values)
+
+    def _settle(self, horizon: int, exact: bool, answer: str, model: Callable[[], Any]) -> bool:
+        """What a probe's answer (``sat``, ``unsat`` or ``unknown``) means for the search:
+        the solution in ``model()`` accepted, the lower bound raised, or the time up."""
         if answer == "sat":
-            assert model is not None
-            moves = self.formula.moves(dimacs.from_dimacs_model(cnf, model))
+            moves = self.formula.moves(model())
             if exact and len(moves) != horizon:
                 raise CheckFailure(f"exact {horizon}: the model has {len(moves)} moves")
             self.accept(moves)
