@@ -125,6 +125,19 @@ def run_process(
         )
 
 
+def run_script(script: str, puzzle: str | Path) -> subprocess.CompletedProcess[str]:
+    """``python -c SCRIPT PUZZLE``: a command run with some of the package patched
+    (``script`` patches, then calls the entry point on the puzzle it is given)."""
+    return subprocess.run(
+        [sys.executable, "-c", script, str(puzzle)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        timeout=60,
+    )
+
+
 def _worked(pid: int, clock_s: float) -> float:
     """The processor time (user and system, all threads) process ``pid`` has had so far,
     read from ``/proc``; ``clock_s`` where that cannot be read."""

@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
+from oracles.cli import run_script
 
 from smtpuzzles.puzzles.floodit.check import problems
 from smtpuzzles.puzzles.floodit.generate import random_board
@@ -36,18 +37,6 @@ def one_interrupted_object(stdout: str) -> dict[str, object]:
     obj = json.loads(lines[0])
     assert obj["status"] == "unknown" and obj["stopped"] == "interrupted", obj
     return obj
-
-
-def run_script(script: str, board: str) -> subprocess.CompletedProcess[str]:
-    """Run ``script`` (which ends by calling the entry point on ``board``) as a process."""
-    return subprocess.run(
-        [sys.executable, "-c", script, board],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        env=ENV,
-        timeout=60,
-    )
 
 
 @pytest.mark.parametrize("after_s", [0.05, 0.08, 0.11, 0.14, 0.17, 0.2, 0.25, 0.3])

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import IO
 
 import pytest
+from oracles.cli import run_script
 
 from smtpuzzles.bench.child import PEAK_MARK
 from smtpuzzles.puzzles.floodit.generate import random_board
@@ -364,18 +365,6 @@ def test_a_well_formed_url_still_solves() -> None:
 
 
 # -- the time limit holds while Z3 keeps control -------------------------------------------
-
-
-def run_script(script: str, puzzle: Path) -> subprocess.CompletedProcess[str]:
-    """``python -c SCRIPT PUZZLE``: a command run with some of the package patched."""
-    return subprocess.run(
-        [sys.executable, "-c", script, str(puzzle)],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        env=ENV,
-        timeout=60,
-    )
 
 
 def test_time_limit_holds_when_the_solver_does_not_return() -> None:
