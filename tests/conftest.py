@@ -1,32 +1,20 @@
-"""Shared test helpers: where the reference corpora live (tests skip when absent)."""
+"""Shared test fixtures: the reference corpora (see :mod:`oracles.corpora`)."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import oracles.fuzzing  # noqa: F401  (registers the hypothesis profiles before pytest uses them)
 import pytest
-
-
-def shared_data() -> Path | None:
-    """``shared/data`` beside the checkout (or ``$SMTPUZZLES_DATA``), if it exists."""
-    env = os.environ.get("SMTPUZZLES_DATA")
-    if env:
-        return Path(env) if Path(env).is_dir() else None
-    for parent in Path(__file__).resolve().parents:
-        candidate = parent / "shared" / "data"
-        if candidate.is_dir():
-            return candidate
-    return None
+from oracles.corpora import missing, shared_data
 
 
 @pytest.fixture
 def data_dir() -> Path:
-    """The corpus folder; skips the test when it is absent."""
+    """The corpus folder (it fails the test under CI when absent, else skips it)."""
     found = shared_data()
     if found is None:
-        pytest.skip("reference corpora (shared/data) not present")
+        missing("reference corpora (shared/data)")
     return found
 
 

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+from oracles.corpora import corpus_file
 
 from smtpuzzles.errors import CheckFailure
 from smtpuzzles.puzzles.floodit.check import check_solution, play
@@ -94,17 +95,13 @@ def test_manifest_optima_of_the_shipped_boards() -> None:
     [("000.txt", 4), ("001.txt", 5), ("001b.txt", 3), ("002.txt", 14), ("003.txt", 24)],
 )
 def test_color_flood_rs_boards_reach_their_optima(data_dir: Path, name: str, optimum: int) -> None:
-    path = data_dir / "floodit" / "color-flood-rs" / name
-    if not path.is_file():
-        pytest.skip(f"{path} not present")
+    path = corpus_file(data_dir / "floodit" / "color-flood-rs" / name)
     got = run_mode(load_board(str(path)), "min")
     assert (got.status, got.length, got.lower_bound) == ("optimal", optimum, optimum)
 
 
 def test_a_99problems_board_matches_its_stated_optimum(data_dir: Path) -> None:
-    path = data_dir / "floodit" / "99problems" / "12_12_06_001"
-    if not path.is_file():
-        pytest.skip(f"{path} not present")
+    path = corpus_file(data_dir / "floodit" / "99problems" / "12_12_06_001")
     board = load_board(str(path))
     assert board.known_optimum == run_mode(board, "min").length == 18
 

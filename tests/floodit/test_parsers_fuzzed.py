@@ -99,7 +99,13 @@ def test_valid_texts_read_back_exactly(grid: Grid) -> None:
 @settings(max_examples=100)
 @given(inputs(st.sampled_from(list(FORMAT_TEXTS.values())).flatmap(lambda s: s)))
 def test_command_line_refuses_bad_boards_in_one_line(text: str) -> None:
-    """Through the real command (in-process): a board is solved or refused with exit 2."""
+    """Through the real command (in-process): a board is read or refused with exit 2; one
+    the command accepts is a rectangle of colours the parser reads the same way."""
     result = cli("floodit", "exact", "1", "-", "--dry-run", stdin=text)
     if result.exit_code != 0:
         assert_bad_input(result)
+        return
+    assert "status: dry-run" in result.stdout, result.stdout
+    board = parse_board(text, "<stdin>")
+    assert board.grid and len({len(row) for row in board.grid}) == 1
+    assert all(0 <= c < board.n_colours for row in board.grid for c in row)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from oracles.corpora import corpus_file
 
 from smtpuzzles.puzzles.koburin import solve
 from smtpuzzles.puzzles.koburin.formats import parse, parse_solution_grid, solution_positions
@@ -21,8 +22,7 @@ JANKO_SAMPLE = ["janko_0001_8x8", "janko_0011_10x10", "janko_0089_12x12", "janko
 @pytest.mark.slow
 def test_janko_sample_matches_known_answer(data_dir: Path, name: str, connectivity: str) -> None:
     folder = data_dir / "koburin"
-    if not (folder / f"{name}.txt").exists():
-        pytest.skip(f"{name} not in the corpus")
+    corpus_file(folder / f"{name}.txt")
     puzzle = parse((folder / f"{name}.txt").read_text(), name)
     outcome = solve(puzzle, unique=True, connectivity=connectivity)
     assert outcome.status == "solved" and outcome.unique is True

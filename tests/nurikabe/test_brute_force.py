@@ -1,8 +1,8 @@
 """The solver's solution sets equal brute force on every grid shape up to 4x4.
 
 Brute force (:func:`oracles.nurikabe.brute_force`): every black/white picture that
-could fit the clues, filtered by the independent rule checker. The solver counts
-pictures (``count``), with both connectivity strategies, and its fixed cells
+could fit the clues, filtered by the test's own rule check (not the package's checker).
+The solver counts pictures (``count``), with both connectivity strategies, and its fixed cells
 (``unique``) are the cells with one colour in every brute-force solution. Clue sets come
 from random pictures (so most have solutions) and at random (so many have none).
 """
@@ -13,10 +13,10 @@ import importlib
 import random
 
 import pytest
-from oracles.nurikabe import CASES, brute_force
+from oracles.nurikabe import CASES, brute_force, keeps_the_rules
 
 from smtpuzzles.graph import parse_adjacency, rectangle
-from smtpuzzles.puzzles.nurikabe import Nurikabe, solve
+from smtpuzzles.puzzles.nurikabe import Nurikabe, problems, solve
 from smtpuzzles.puzzles.nurikabe.presolve.deduce import _cut_cells, deduce, distances_within
 
 
@@ -28,6 +28,22 @@ def test_solution_sets_match_brute_force(puzzle: Nurikabe) -> None:
         assert set(outcome.solutions) == expected, strategy
         assert len(outcome.solutions) == len(expected), strategy
         assert outcome.status == ("solved" if expected else "unsat")
+
+
+@pytest.mark.parametrize("puzzle", CASES[::2], ids=[p.name for p in CASES[::2]])
+def test_the_package_checker_agrees_with_the_rules_on_random_pictures(puzzle: Nurikabe) -> None:
+    """The checker every answer passes before it is printed, against the oracle's rules,
+    on the solutions and on random pictures (most of which break some rule)."""
+    rng = random.Random(puzzle.name)
+    n = len(puzzle)
+    pictures = set(brute_force(puzzle))
+    pictures |= {tuple(rng.random() < 0.5 for _ in range(n)) for _ in range(200)}
+    verdicts = set()
+    for picture in pictures:
+        verdict = keeps_the_rules(puzzle, picture)
+        verdicts.add(verdict)
+        assert (not problems(puzzle.graph, puzzle.clues, puzzle.pools, picture)) == verdict
+    assert False in verdicts
 
 
 @pytest.mark.parametrize("puzzle", CASES[::3], ids=[p.name for p in CASES[::3]])

@@ -126,7 +126,11 @@ def test_valid_texts_read_back_exactly(layout: tuple[int, int, Clues]) -> None:
 @settings(max_examples=100)
 @given(inputs(st.sampled_from(list(FORMAT_TEXTS.values())).flatmap(lambda s: s)))
 def test_command_line_refuses_bad_puzzles_in_one_line(text: str) -> None:
-    """Through the real command (in-process): a puzzle is read or refused with exit 2."""
+    """Through the real command (in-process): a puzzle is read or refused with exit 2; one
+    the command accepts comes out as a URL with the clues the parser reads from the text."""
     result = cli("nurikabe", "solve", "-", "--to", "puzzlink", stdin=text)
     if result.exit_code != 0:
         assert_bad_input(result)
+        return
+    read, written = parse(text, "<stdin>"), parse(result.stdout.strip(), "<url>", "puzzlink")
+    assert dict(written.clues) == dict(read.clues)
