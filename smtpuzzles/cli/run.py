@@ -62,8 +62,8 @@ def _source(source: str) -> str | Path:
     """A path stays a path even when it holds no slash (so ``board.txt`` is a file)."""
     from ..formats.puzzlink import looks_like_url
 
-    if looks_like_url(source) and not path_exists(source):
-        return source
+    if (looks_like_url(source) and not path_exists(source)) or not source:
+        return source  # Path("") would be the current folder
     return Path(source)
 
 

@@ -850,6 +850,11 @@ def _dry_run(
             f"exact {args[0]}: more moves than can each flood a new cluster "
             f"({len(g)} clusters); the answer is unsat without a formula"
         )
+    if mode == "search" and args[1] > len(g) - 1:
+        raise InputError(
+            f"within {args[1]} moves: more moves than can each flood a new cluster "
+            f"({len(g)} clusters); within {len(g) - 1} asks the same"
+        )
     horizon = args[0] if mode == "exact" else args[1] if mode == "search" else len(upper_bound(g))
     title = [f"{board.name}: Flood-It, {mode}, horizon {horizon} (not solved)"]
     if mode == "opt":
