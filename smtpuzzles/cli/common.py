@@ -49,7 +49,7 @@ def cli_errors(func: F) -> F:
         try:
             return func(*args, **kwargs)
         except InputError as exc:
-            wanted = bool(getattr(kwargs.get("shared"), "json", False))
+            wanted = bool(getattr(kwargs.get("shared"), "json", kwargs.get("as_json", False)))
             error_json(sys.argv[1:], time.monotonic() - clock_started(), str(exc), wanted)
             error_line(str(exc))
             raise typer.Exit(EXIT_BAD_INPUT) from None
