@@ -12,7 +12,18 @@ or a Ctrl-C at a random moment. Counted per puzzle:
   Flood-It optimum other than A*'s on small boards, or exit 70 (the checker refused);
 - ``timeout_overshoots``: a run with ``--timeout S`` still alive at S + 0.5 s;
 - ``slow_ctrl_c``: a run alive 0.5 s after its Ctrl-C (sent from ``CTRL_C_FROM_S`` on);
-- ``bad_exit``: an exit code outside the documented 0, 1, 2, 3, 70, 130.
+- ``bad_exit``: an exit code outside the documented 0, 1, 2, 3, 70, 130;
+- ``bad_outputs``: a ``--cnf`` file that is not a whole DIMACS CNF, an ``--smtlib``
+  file that is not a whole script, or an output file left behind by a refused run.
+
+Besides solving, a share of the cases run the newer surfaces: the formula outputs
+(``--print-asserts``, ``--print-dimacs``, ``--cnf``, ``--smtlib``), ``--engine cadical``,
+``generate`` with random sizes and options, ``bench`` over a folder of one or two
+puzzles with random ``--csv`` / ``--jsonl`` / ``--resume`` files (an input among
+them at times), and the Python API called with random arguments (each call returns, or
+raises ``InputError``; never another exception, and an answer it returns passes the
+checker). With ``--json``, a run refused with exit 2 must print one object too (status
+``error``).
 
 Also counted, and kept as examples: ``unchecked_answers``, answers the harness could not
 read back to check (a blind spot of the harness, not a failure of the tool).
@@ -31,15 +42,16 @@ import json
 import os
 import random
 import re
+import shutil
 import signal
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-from collections import Counter
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from collections import Counter, deque
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -228,8 +240,8 @@ def options(puzzle: str, rng: random.Random) -> tuple[list[str], float | None]:
             argv += ["--encoding", "reference"]
         if rng.random() < 0.1:
             argv += ["--start", f"{rng.randint(0, 3)},{rng.randint(0, 3)}"]
-        if rng.random() < 0.1:
-            argv += ["--engine", rng.choice(["sat", "smt"])]
+        if rng.random() < 0.12:
+            argv += ["--engine", rng.choice(["sat", "smt", "cadical", "cadical"])]
     else:
         argv.append("solve")
         if rng.random() < 0.2:
@@ -240,6 +252,16 @@ def options(puzzle: str, rng: random.Random) -> tuple[list[str], float | None]:
         argv.append("--dry-run")
     if rng.random() < 0.08:
         argv.append("--print-asserts")
+    if rng.random() < 0.06:
+        argv.append("--print-dimacs")
+    if rng.random() < 0.06:
+        argv += ["--cnf", OUT_CNF]
+    if rng.random() < 0.06:
+        argv += ["--smtlib", OUT_DIR]
+    if rng.random() < 0.1:
+        argv.append("-q")
+    if rng.random() < 0.3 and (OUT_CNF in argv or OUT_DIR in argv):
+        argv.append("--force")
     if rng.random() < 0.75:
         argv.append("--json")
     timeout = None
@@ -253,6 +275,177 @@ def options(puzzle: str, rng: random.Random) -> tuple[list[str], float | None]:
     return argv, timeout
 
 
+#: Output names a case may give (in its own folder): the CNF file and the scripts' folder.
+OUT_CNF = "out.cnf"
+OUT_DIR = "scripts"
+
+#: Sizes ``generate`` is asked for: small ones mostly, some refused, a few large.
+_GENERATE_SIZES = [1, 2, 3, 4, 5, 6, 8, 10, 0, -1, 61, 100000, "x", "9" * 30]
+
+
+def generate_options(puzzle: str, rng: random.Random) -> tuple[list[str], float | None]:
+    """``generate`` with random sizes and options, and its ``--timeout`` where it has one."""
+    small = [rng.choice(_GENERATE_SIZES[:8]) for _ in range(2)]
+    sizes = [str(rng.choice(_GENERATE_SIZES)) if rng.random() < 0.1 else str(n) for n in small]
+    argv = ["generate", *sizes]
+    if puzzle == "floodit":
+        argv.append(str(rng.choice([1, 2, 3, 4, 6, 10, 36, 37, 0])))
+    if rng.random() < 0.5:
+        argv += ["--seed", str(rng.choice([0, 1, 7, -3, 2**40]))]
+    if puzzle == "nurikabe" and rng.random() < 0.3:
+        argv += ["--shape", rng.choice(["square", "holes", "torus", "hex", "star"])]
+    if puzzle == "nurikabe" and rng.random() < 0.2:
+        argv += ["--max-island", str(rng.choice([0, 1, 3, 6, 50]))]
+    if puzzle == "nurikabe" and rng.random() < 0.3:
+        argv.append("--answer")
+    if puzzle == "koburin" and rng.random() < 0.3:
+        argv += ["--to", rng.choice(["grid", "puzzlink", "svg"])]
+    if puzzle == "koburin" and rng.random() < 0.2:
+        argv += ["--solution", rng.choice(["k.sol", "k.txt"])]
+    if rng.random() < 0.2:
+        argv += ["-o", rng.choice(["k.txt", "g.txt"])]
+    if rng.random() < 0.1:
+        argv.append("--force")
+    timeout = None
+    if "--timeout" in _options_of(puzzle, "generate") and rng.random() < 0.7:
+        timeout = round(rng.choice([0.05, 0.3, 1.0, 3.0, rng.uniform(0.05, 4.0)]), 3)
+        argv += ["--timeout", str(timeout)]
+    if "--memory" in _options_of(puzzle, "generate") and rng.random() < 0.1:
+        argv += ["--memory", str(rng.choice([16, 60, 400]))]
+    return argv, timeout
+
+
+_HELP: dict[tuple[str, str], str] = {}
+
+
+def _options_of(puzzle: str, command: str) -> str:
+    """The help text of a command (which options it has on this version)."""
+    key = (puzzle, command)
+    if key not in _HELP:
+        _HELP[key] = subprocess.run(
+            [sys.executable, "-m", "smtpuzzles", puzzle, command, "--help"],
+            capture_output=True,
+            text=True,
+            env={**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "300"},
+        ).stdout
+    return _HELP[key]
+
+
+#: What ``bench`` may be given as its row files, an earlier run to resume, or both.
+_BENCH_FILES = ["rows.jsonl", "rows.csv", "in/p1.txt", "in", "resume.jsonl", "/dev/null"]
+
+#: Contents of a ``--resume`` file: rows of an earlier run, broken rows, junk.
+_RESUME_LINES = [
+    '{"case": "p1.txt", "answer": 3, "status": "optimal", "wall_s": 0.1}',
+    '{"case": "p1.txt", "wall_s": "fast", "answer": null}',
+    '{"case": 3}',
+    "[]",
+    "{",
+    "\x00\x01",
+    "",
+]
+
+
+def bench_options(puzzle: str, rng: random.Random) -> tuple[list[str], str]:
+    """``bench`` on the case's folder ``in`` (one or two puzzles), with random row files,
+    and the text of ``resume.jsonl``."""
+    argv = ["bench", puzzle, "in", "--timeout", str(rng.choice([0.1, 0.5, 1.0, 2.0]))]
+    for option in ("--jsonl", "--csv", "--resume"):
+        if rng.random() < 0.4:
+            argv += [option, rng.choice(_BENCH_FILES)]
+    if rng.random() < 0.5:
+        argv.append("--json")
+    if rng.random() < 0.2:
+        argv += ["--jobs", str(rng.choice([1, 2, 0]))]
+    if rng.random() < 0.1:
+        argv += ["--memory", str(rng.choice([16, 100]))]
+    if puzzle == "floodit" and rng.random() < 0.2:
+        argv += ["--engine", rng.choice(["sat", "cadical"])]
+    resume = "\n".join(rng.choice(_RESUME_LINES) for _ in range(rng.randint(0, 4)))
+    return argv, resume
+
+
+#: Values an API call's arguments are drawn from: right ones, and wrong types and ranges.
+_API_VALUES: list[Any] = [0, 1, 2, 3, 5, 12, -1, 2.5, True, False, None, "x", "3", [1, 2],
+                          {}, 10**6, 10**30, float("nan")]
+
+
+def api_call(puzzle: str, rng: random.Random) -> dict[str, Any]:
+    """A random call of the Python API on the case's puzzle (run by :data:`API_DRIVER`)."""
+    function = rng.choice(["solve", "solve", "formula", "check", "load"])
+    kwargs: dict[str, Any] = {}
+    args: list[Any] = []
+    if function == "solve":
+        modes = ["solve", "min", "exact", "search", "opt"] if puzzle == "floodit" else ["solve"]
+        args.append(rng.choice([*modes, "x"]))
+        names = ["n", "lo", "hi", "count", "unique", "bound_nodes", "counting", "engine",
+                 "connectivity", "presolve"]
+        if args[0] == "exact":
+            kwargs["n"] = rng.choice(_API_VALUES[:6])
+        if args[0] == "search":
+            kwargs["lo"], kwargs["hi"] = rng.choice(_API_VALUES[:4]), rng.choice(_API_VALUES[:7])
+        for name in rng.sample(names, rng.randint(0, 2)):
+            kwargs[name] = rng.choice(
+                _API_VALUES + ["sat", "smt", "cadical", "lazy", "distance", "none", "full"]
+            )
+        kwargs["timeout"] = rng.choice([0.05, 0.3, 1.0, 2.0, "x", -1, None])
+        if kwargs["timeout"] is None or rng.random() < 0.5 and kwargs["timeout"] == "x":
+            kwargs["timeout"] = 2.0  # every call ends: a hang is a call past its limit
+    elif function == "formula":
+        if rng.random() < 0.6:
+            kwargs["horizon"] = rng.choice(_API_VALUES)
+        if rng.random() < 0.3:
+            kwargs[rng.choice(["exact", "counting", "connectivity", "presolve", "colour"])] = (
+                rng.choice(_API_VALUES + ["lazy", "none"])
+            )
+    elif function == "check":
+        args.append(
+            rng.choice(
+                [[0, 1, 2], [], "junk", 5, None, [1.5], [True], {"black": [[0, 0]], "loop": []},
+                 {"black": "x"}, ["#.", ".#"], [[1, 2], [3]], ([0], [(0, 1)]), [-1], [10**9]]
+            )
+        )
+    else:
+        kwargs["format"] = rng.choice(["auto", "grid", "x", 3])
+        if rng.random() < 0.3:
+            kwargs["index"] = rng.choice(_API_VALUES)
+    return {"function": function, "args": args, "kwargs": kwargs, "puzzle": puzzle}
+
+
+#: Runs one API call (JSON on its command line, the puzzle in ``in.txt``): prints one
+#: JSON line, ``{"ok": ...}`` or ``{"input_error": ...}``; any other exception is a
+#: traceback on stderr. An answer returned is checked by the independent checker.
+API_DRIVER = """
+import json, math, sys, time
+import smtpuzzles
+from smtpuzzles.errors import InputError
+call = json.loads(sys.argv[1])
+kwargs = {k: (math.nan if v == "nan" else v) for k, v in call["kwargs"].items()}
+args = [tuple(a) if isinstance(a, list) and len(a) == 2 and call["function"] == "check"
+        and call["puzzle"] == "koburin" and a and isinstance(a[0], list) else a
+        for a in call["args"]]
+began = time.monotonic()
+try:
+    if call["function"] == "load":
+        smtpuzzles.load("in.txt", call["puzzle"], **kwargs)
+        print(json.dumps({"ok": "loaded"}))
+        sys.exit(0)
+    puzzle = smtpuzzles.load("in.txt", call["puzzle"])
+    out = getattr(smtpuzzles, call["function"])(puzzle, *args, **kwargs)
+except InputError as exc:
+    print(json.dumps({"input_error": str(exc)}))
+    sys.exit(0)
+seconds = time.monotonic() - began
+found = {"ok": call["function"], "seconds": seconds}
+if call["function"] == "solve":
+    found["status"] = str(out.status)
+    found["stopped"] = out.stopped
+    if out.answer is not None and str(out.status) in ("solved", "optimal"):
+        found["problems"] = smtpuzzles.check(puzzle, out)
+print(json.dumps(found))
+"""
+
+
 # -- one case -------------------------------------------------------------------------------
 
 
@@ -264,6 +457,9 @@ class Case:
     text: str
     timeout: float | None
     ctrl_c_at: float | None
+    kind: str = "solve"  #: solve, generate, bench or api
+    resume: str = ""  #: the text of ``resume.jsonl`` (bench)
+    call: dict[str, Any] | None = None  #: the API call (api)
 
 
 @dataclass
@@ -276,6 +472,9 @@ class Outcome:
     killed: bool
     ctrl_c_to_end: float | None
     problems: list[str] = field(default_factory=list)
+    cpu_s: float = 0.0  #: the processor time of the run and its children
+    api_overshoot: float | None = None  #: an API solve's time past its timeout
+    output_problems: list[str] = field(default_factory=list)  #: see output_problems
 
 
 #: Runs without ``--timeout`` are made only on puzzles of at most this many cells (else
@@ -296,17 +495,41 @@ def _cells(text: str) -> int:
     return len(text)
 
 
+#: The share of cases that run each of the newer surfaces instead of solving.
+SHARES = {"generate": 0.05, "bench": 0.02, "api": 0.07}
+
+
 def make_case(puzzle: str, index: int, seed: int) -> Case:
     rng = random.Random(f"{seed}:{puzzle}:{index}")
     text, fmt_argv = INPUTS[puzzle](rng)
     if rng.random() < 0.6:
         text = mutate(text, rng)
+    pick = rng.random()
+    for kind, share in SHARES.items():
+        if pick < share:
+            return _other_case(kind, puzzle, index, text, fmt_argv, rng)
+        pick -= share
     argv, timeout = options(puzzle, rng)
     if timeout is None and (_cells(text) > NO_LIMIT_CELLS or "reference" in argv):
         timeout = 4.0  # a large puzzle, or the slow baseline, may take long without one
         argv += ["--timeout", "4"]
     ctrl_c = round(rng.uniform(CTRL_C_FROM_S, 2.5), 3) if rng.random() < 0.06 else None
     return Case(puzzle, index, [puzzle, *argv, *fmt_argv], text, timeout, ctrl_c)
+
+
+def _other_case(
+    kind: str, puzzle: str, index: int, text: str, fmt_argv: list[str], rng: random.Random
+) -> Case:
+    """A case of ``generate``, ``bench`` or the API (see :data:`SHARES`)."""
+    if kind == "generate":
+        argv, timeout = generate_options(puzzle, rng)
+        return Case(puzzle, index, [puzzle, *argv], "", timeout, None, kind)
+    if kind == "bench":
+        argv, resume = bench_options(puzzle, rng)
+        if _cells(text) > NO_LIMIT_CELLS:  # bench's --timeout is per puzzle; keep them small
+            text, _ = INPUTS[puzzle](random.Random(rng.random()))
+        return Case(puzzle, index, argv, text, None, None, kind, resume)
+    return Case(puzzle, index, [], text, None, None, kind, call=api_call(puzzle, rng))
 
 
 def _is_url(case: Case) -> bool:
@@ -317,21 +540,32 @@ def _is_url(case: Case) -> bool:
 
 
 def run_case(case: Case, workdir: Path) -> Outcome:
-    """Run one case in its own process; kill it when it hangs."""
-    is_url = _is_url(case)
-    path = workdir / f"{case.puzzle}-{case.index}.txt"
-    if not is_url:
-        path.write_bytes(case.text.encode("utf-8", "surrogatepass"))
-    target = case.text.strip() if is_url else str(path)
-    argv = [sys.executable, "-m", "smtpuzzles", *case.argv, target]
+    """Run one case in its own process, in a folder of its own; kill it when it hangs."""
+    folder = workdir / f"{case.puzzle}-{case.index}"
+    folder.mkdir()
+    data = case.text.encode("utf-8", "surrogatepass")
+    argv = [sys.executable, "-m", "smtpuzzles", *case.argv]
     limit = (case.timeout + HANG_AFTER_S) if case.timeout is not None else NO_LIMIT_S
+    if case.kind == "solve":
+        is_url = _is_url(case)
+        if not is_url:
+            (folder / "in.txt").write_bytes(data)
+        argv.append(case.text.strip() if is_url else "in.txt")
+    elif case.kind == "bench":
+        (folder / "in").mkdir()
+        (folder / "in" / "p1.txt").write_bytes(data)
+        (folder / "resume.jsonl").write_text(case.resume)
+        limit = 4 * NO_LIMIT_S
+    elif case.kind == "api":
+        (folder / "in.txt").write_bytes(data)
+        argv = [sys.executable, "-c", API_DRIVER, json.dumps(case.call)]
     began = time.monotonic()
     proc = subprocess.Popen(
         argv,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
-        cwd=workdir,
+        cwd=folder,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
     )
     sent: list[float] = []
@@ -344,26 +578,71 @@ def run_case(case: Case, workdir: Path) -> Outcome:
 
         timer = threading.Timer(case.ctrl_c_at, interrupt)
         timer.start()
+    texts: dict[str, bytes] = {}
+
+    def pump(name: str, stream: Any) -> None:
+        texts[name] = stream.read()
+
+    pumps = [
+        threading.Thread(target=pump, args=(name, stream))
+        for name, stream in (("out", proc.stdout), ("err", proc.stderr))
+    ]
+    for t in pumps:
+        t.start()
     killed = False
-    try:
-        out, err = proc.communicate(timeout=limit)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        out, err = proc.communicate()
-        killed = True
+    while True:  # wait4, not communicate: the processor time the run had (its own and
+        pid, status, usage = os.wait4(proc.pid, os.WNOHANG)  # its children's) is wanted
+        if pid:
+            break
+        if time.monotonic() - began > limit:
+            proc.kill()
+            _, status, usage = os.wait4(proc.pid, 0)
+            killed = True
+            break
+        time.sleep(0.005)
     ended = time.monotonic()
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    for t in pumps:
+        t.join()
     if case.ctrl_c_at is not None:
         timer.cancel()
-    path.unlink(missing_ok=True)
-    return Outcome(
+    outcome = Outcome(
         case,
         None if killed else proc.returncode,
-        out.decode("utf-8", "replace"),
-        err.decode("utf-8", "replace"),
+        texts.get("out", b"").decode("utf-8", "replace"),
+        texts.get("err", b"").decode("utf-8", "replace"),
         ended - began,
         killed,
         (ended - sent[0]) if sent else None,
+        cpu_s=usage.ru_utime + usage.ru_stime,
     )
+    if case.kind == "solve":
+        outcome.output_problems = output_problems(case, outcome.code, folder)
+    shutil.rmtree(folder, ignore_errors=True)
+    return outcome
+
+
+def output_problems(case: Case, code: int | None, folder: Path) -> list[str]:
+    """What is wrong with the files ``--cnf`` and ``--smtlib`` left: a CNF whose clauses
+    do not match its header, a script without its end, a file a refused run wrote."""
+    found: list[str] = []
+    cnf = folder / OUT_CNF
+    scripts = sorted((folder / OUT_DIR).glob("*")) if (folder / OUT_DIR).is_dir() else []
+    if code == 2 and (cnf.exists() or scripts):
+        return ["a refused run (exit 2) wrote an output file"]
+    if OUT_CNF in case.argv and cnf.is_file() and code == 0:
+        lines = cnf.read_text(errors="replace").splitlines()
+        header = [line for line in lines if line.startswith("p cnf")]
+        body = [line for line in lines if line and not line.startswith(("c", "p"))]
+        if len(header) != 1 or int(header[0].split()[3]) != len(body):
+            found.append(f"--cnf: {len(header)} headers, {len(body)} clauses")
+        elif any(not line.endswith(" 0") and line != "0" for line in body):
+            found.append("--cnf: a clause without its closing 0")
+    for path in scripts if code == 0 else []:
+        text = path.read_text(errors="replace")
+        if "(check-sat)" not in text:
+            found.append(f"--smtlib: {path.name} has no (check-sat)")
+    return found
 
 
 # -- judging --------------------------------------------------------------------------------
@@ -377,20 +656,26 @@ def judge(o: Outcome) -> list[str]:
         return ["hangs"]
     if "Traceback (most recent call last)" in o.stderr:
         found.append("tracebacks")
+    if case.kind == "api":
+        return found + _judge_api(o)
+    if o.output_problems:
+        found.append("bad_outputs")
     if o.code not in EXIT_CODES:
         found.append("bad_exit")
     if o.code == 70:
         found.append("wrong_answers")
         o.problems.append("the checker refused an answer (exit 70)")
-    if case.timeout is not None and o.seconds > case.timeout + PROMPT_S and o.code != 2:
+    if case.timeout is not None and o.seconds > case.timeout + allowed(o) and o.code != 2:
         found.append("timeout_overshoots")
-    if o.ctrl_c_to_end is not None and o.ctrl_c_to_end > PROMPT_S:
+    if o.ctrl_c_to_end is not None and o.ctrl_c_to_end > allowed(o):
         found.append("slow_ctrl_c")
     obj = None
-    if "--json" in case.argv and o.code in (0, 1, 3, 130):
+    if "--json" in case.argv and o.code in (0, 1, 2, 3, 130) and case.kind != "generate":
         obj = _one_json_object(o.stdout)
-        if obj is None:
+        if obj is None or (o.code == 2 and obj.get("status") != "error"):
             found.append("bad_json")
+    if case.kind == "bench":
+        return found
     if obj is not None and o.code in (0, 3, 130) and "--dry-run" not in case.argv:
         try:
             o.problems += check_answer(case, obj)
@@ -399,6 +684,42 @@ def judge(o: Outcome) -> list[str]:
             return found
         if o.problems:
             found.append("wrong_answers")
+    return found
+
+
+#: The most the allowance of :func:`allowed` stretches on a loaded machine.
+STRETCH_CAP = 6.0
+
+
+def stretch(o: Outcome) -> float:
+    """How much longer than its processor time a run took on the clock (at least 1):
+    above 1 when other processes had the processors, as on a shared machine."""
+    return max(1.0, o.seconds / max(o.cpu_s, 1e-3))
+
+
+def allowed(o: Outcome) -> float:
+    """How long past its limit or Ctrl-C a run may end: :data:`PROMPT_S` on an idle
+    machine, stretched as the run's clock time was against its processor time (at most
+    :data:`STRETCH_CAP` times: a run that waits past its limit without working is not
+    excused beyond that). Runs past :data:`PROMPT_S` itself are counted apart, as
+    ``raw_overshoots``, whatever the load."""
+    return PROMPT_S * min(stretch(o), STRETCH_CAP)
+
+
+def _judge_api(o: Outcome) -> list[str]:
+    """An API call returns or raises InputError (one JSON line from the driver); an
+    answer it returns passes the checker."""
+    found = [] if o.code == 0 else ["bad_exit"]
+    obj = _one_json_object(o.stdout)
+    if obj is None:
+        return found if found else ["bad_json"]
+    if obj.get("problems"):
+        o.problems += obj["problems"]
+        found.append("wrong_answers")
+    if isinstance(obj.get("seconds"), float) and isinstance(o.case.call, dict):
+        limit = o.case.call["kwargs"].get("timeout")
+        if isinstance(limit, float) and limit > 0:
+            o.api_overshoot = obj["seconds"] - limit
     return found
 
 
@@ -507,6 +828,7 @@ KINDS = (
     "timeout_overshoots",
     "slow_ctrl_c",
     "bad_exit",
+    "bad_outputs",
 )
 
 
@@ -522,6 +844,23 @@ def _merged(out: Path, totals: dict[str, Any], examples: list[dict[str, Any]]) -
     return {"totals": {**kept, **totals}, "examples": old_examples + examples}
 
 
+def _run_all(
+    pool: ThreadPoolExecutor, jobs: int, cases: list[Case], workdir: Path, stop_at: float | None
+) -> Iterator[Outcome]:
+    """The outcomes of ``cases`` in order, a few running at once; none starts after
+    ``stop_at`` (a ``time.monotonic()`` reading)."""
+    waiting: deque[Future[Outcome]] = deque()
+    ahead = 2 * jobs
+    for case in cases:
+        if stop_at is not None and time.monotonic() > stop_at:
+            break
+        waiting.append(pool.submit(run_case, case, workdir))
+        if len(waiting) >= ahead:
+            yield waiting.popleft().result()
+    while waiting:
+        yield waiting.popleft().result()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cases", type=int, default=10_000, help="cases per puzzle")
@@ -534,15 +873,26 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="keep the other puzzles' results already in --out (puzzles run at different times)",
     )
+    parser.add_argument(
+        "--stop-at",
+        type=float,
+        default=None,
+        help="seconds after which no new case starts (the results then count the cases run)",
+    )
     args = parser.parse_args(argv)
+    stop_at = None if args.stop_at is None else time.monotonic() + args.stop_at
     # A harness started in the background of a script has Ctrl-C ignored, and its runs
     # would inherit that until their entry point takes the signal over: a Ctrl-C sent
     # in that window would be lost, as a user's is not.
     signal.signal(signal.SIGINT, signal.default_int_handler)
     puzzles = [p for p in args.puzzles.split(",") if p]
     cases = [make_case(p, i, args.seed) for i in range(args.cases) for p in puzzles]
+    options_seen = {p: Counter() for p in puzzles}  # how often each newer surface ran
+    for c in cases:
+        for word in ("--print-asserts", "--print-dimacs", "--cnf", "--smtlib", "cadical"):
+            options_seen[c.puzzle][word.lstrip("-")] += word in c.argv
     totals = {p: Counter() for p in puzzles}
-    worst = {p: {"overshoot_s": 0.0, "ctrl_c_s": 0.0} for p in puzzles}
+    worst = {p: {"overshoot_s": 0.0, "ctrl_c_s": 0.0, "api_s": 0.0} for p in puzzles}
     examples: list[dict[str, Any]] = []
     kept: Counter[tuple[str, str]] = Counter()
     began = time.monotonic()
@@ -551,10 +901,19 @@ def main(argv: list[str] | None = None) -> int:
         ThreadPoolExecutor(args.jobs) as pool,
     ):
         startup = startup_s(Path(tmp))
-        for done, o in enumerate(pool.map(lambda c: run_case(c, Path(tmp)), cases), 1):
+        for done, o in enumerate(_run_all(pool, args.jobs, cases, Path(tmp), stop_at), 1):
             t = totals[o.case.puzzle]
             t["cases"] += 1
             t[f"exit_{o.code}"] += 1
+            t[f"kind_{o.case.kind}"] += 1
+            if o.api_overshoot is not None:
+                t["api_timeout_runs"] += 1
+                w = worst[o.case.puzzle]
+                w["api_s"] = max(w["api_s"], o.api_overshoot)
+            if o.case.timeout is not None and o.code != 2:
+                t["raw_overshoots"] += o.seconds > o.case.timeout + PROMPT_S and not o.killed
+            if o.ctrl_c_to_end is not None:
+                t["raw_slow_ctrl_c"] += o.ctrl_c_to_end > PROMPT_S
             if o.case.timeout is not None:
                 t["timeout_runs"] += 1
                 if o.code != 2:
@@ -580,6 +939,7 @@ def main(argv: list[str] | None = None) -> int:
                     examples.append(
                         {
                             "kind": kind,
+                            "surface": o.case.kind,
                             "puzzle": o.case.puzzle,
                             "case": o.case.index,
                             "argv": o.case.argv,
@@ -587,7 +947,8 @@ def main(argv: list[str] | None = None) -> int:
                             "exit": o.code,
                             "seconds": round(o.seconds, 3),
                             "ctrl_c_at": o.case.ctrl_c_at,
-                            "problems": o.problems[:5],
+                            "problems": (o.problems + o.output_problems)[:5],
+                            "call": o.case.call,
                             "stdout": o.stdout[-1000:],
                             "stderr": o.stderr[-2000:],
                         }
@@ -599,7 +960,9 @@ def main(argv: list[str] | None = None) -> int:
         **_harness.environment(),
         "jobs": args.jobs,
         "seed": args.seed,
-        "cases_per_puzzle": args.cases,
+        "cases_per_puzzle": min(totals[p]["cases"] for p in puzzles),
+        "cases_asked": args.cases,
+        "stretch_cap": STRETCH_CAP,
         "wall_s": round(time.monotonic() - began, 1),
         "prompt_s": PROMPT_S,
         "startup_s": round(startup, 3),
@@ -608,12 +971,18 @@ def main(argv: list[str] | None = None) -> int:
         p: {
             **{k: totals[p][k] for k in ("cases", *kinds)},
             "timeout_runs": totals[p]["timeout_runs"],
+            "raw_overshoots": totals[p]["raw_overshoots"],
+            "raw_slow_ctrl_c": totals[p]["raw_slow_ctrl_c"],
             "max_overshoot_s": round(worst[p]["overshoot_s"], 3),
             "ctrl_c_runs": totals[p]["ctrl_c_runs"],
             "max_ctrl_c_to_end_s": round(worst[p]["ctrl_c_s"], 3),
             "checked_runs": totals[p]["checked_runs"],
             "unchecked_answers": totals[p]["unchecked_answers"],
             "exit_codes": {k[5:]: v for k, v in sorted(totals[p].items()) if k.startswith("exit_")},
+            "surfaces": {k[5:]: v for k, v in sorted(totals[p].items()) if k.startswith("kind_")},
+            "options": dict(sorted(options_seen[p].items())),
+            "api_timeout_runs": totals[p]["api_timeout_runs"],
+            "api_max_overshoot_s": round(worst[p]["api_s"], 3),
             "run": run,
         }
         for p in puzzles

@@ -36,7 +36,7 @@ from .solving import (
     parse_timeout,
     release_reserve,
 )
-from .sources import path_exists, read_source
+from .sources import path_exists, read_source, whole_number
 
 if TYPE_CHECKING:
     from .puzzles.floodit.puzzle import FloodIt
@@ -201,12 +201,14 @@ def solve(
     if mode not in p.modes:
         raise InputError(f"{p.title} has no mode {mode!r}; expected one of {', '.join(p.modes)}")
     args = _mode_args(mode, {"n": n, "lo": lo, "hi": hi})
-    if count is not None and count < 1:
-        raise InputError(f"count={count}: expected at least 1")
+    if count is not None:
+        whole_number(count, "count", 1)
+    _flag(unique, "unique")
     if budget is None:
         budget = Budget(parse_timeout(timeout))
     options = {k: v for k, v in options.items() if v is not None}
     p.check_options(options)
+    _number_options(options)
     try:
         outcome = p.solve(Request(mode, budget, args, unique, count, options))
     except (Interrupted, KeyboardInterrupt):
@@ -230,8 +232,8 @@ def _mode_args(mode: str, given: dict[str, int | None]) -> tuple[int, ...]:
             raise InputError(f"mode {mode!r} needs {' and '.join(wanted)}")
         if key not in wanted and value is not None:
             raise InputError(f"{key}= is not an option of mode {mode!r}")
-        if value is not None and value < 0:
-            raise InputError(f"{key}={value}: expected a number of moves (0 or more)")
+        if value is not None:
+            whole_number(value, key, 0)
     lo, hi = given["lo"], given["hi"]
     if mode == "search" and lo is not None and hi is not None and lo > hi:
         raise InputError(f"search lo={lo} hi={hi}: lo must not exceed hi")
@@ -252,12 +254,38 @@ def formula(puzzle: Puzzle | str | Path, horizon: int | None = None, **options: 
     """
     p = _as_puzzle(puzzle)
     if horizon is not None:
-        options["horizon"] = horizon
+        options["horizon"] = whole_number(horizon, "horizon", 0)
     known = inspect.signature(p.formula).parameters
-    for key in options:
+    for key, value in options.items():
         if key not in known:
             raise InputError(f"{key}= is not an option of {p.title}'s formula")
+        if key in ("exact", "counting"):
+            _flag(value, key)
+        elif key in p.options and p.options[key] is not None and value not in p.options[key]:
+            raise InputError(f"{key}={value!r}: expected one of {', '.join(p.options[key])}")
     return p.formula(**options)
+
+
+#: Options of :func:`solve` that are counts, and the least each takes (as the command
+#: line's ``--bound-nodes`` does).
+NUMBER_OPTIONS = {"bound_nodes": 0}
+
+#: Options of :func:`solve` that are True or False.
+FLAG_OPTIONS = ("counting",)
+
+
+def _number_options(options: dict[str, Any]) -> None:
+    """Refuse a count option of the wrong type or range, and a flag that is no bool."""
+    for key, value in options.items():
+        if key in NUMBER_OPTIONS:
+            whole_number(value, key, NUMBER_OPTIONS[key])
+        elif key in FLAG_OPTIONS:
+            _flag(value, key)
+
+
+def _flag(value: Any, what: str) -> None:
+    if not isinstance(value, bool):
+        raise InputError(f"{what}={value!r:.40}: expected True or False")
 
 
 # ---------------------------------------------------------------------------- check
@@ -275,4 +303,9 @@ def check(puzzle: Puzzle | str | Path, answer: Any) -> list[str]:
         answer = answer.answer
     if answer is None:
         return ["no answer"]
-    return p.problems(answer)
+    try:
+        return p.problems(answer)
+    except (TypeError, ValueError, KeyError, IndexError) as exc:
+        # An answer of the wrong shape (a number, a string, a pair of the wrong things):
+        # the checker cannot read it, which is the caller's error, never a pass.
+        raise InputError(f"not a {p.title} answer: {type(exc).__name__}: {exc}") from None

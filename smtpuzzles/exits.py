@@ -93,6 +93,19 @@ def interrupted(argv: list[str], elapsed: float) -> None:
 def stopped_json(argv: list[str], elapsed: float, why: str, wanted: bool) -> None:
     """The one JSON object of a run stopped (``why``: ``interrupted``, ``timeout`` or
     ``memory``) before it could print its own, if ``wanted`` and none was printed."""
+    _say_json(argv, elapsed, wanted, {"status": "unknown", "stopped": why})
+
+
+def error_json(argv: list[str], elapsed: float, message: str, wanted: bool) -> None:
+    """The one JSON object of a run refused (bad input or usage, exit 2), if ``wanted``
+    and none was printed: status ``error`` and ``error`` the message of the error line
+    (which stays on stderr)."""
+    _say_json(argv, elapsed, wanted, {"status": "error", "stopped": None, "error": message})
+
+
+def _say_json(argv: list[str], elapsed: float, wanted: bool, how: dict[str, object]) -> None:
+    """Print the JSON object of a run that ends before it has an answer, with the keys
+    every ``--json`` object has (the puzzle and mode as the command line names them)."""
     if not wanted or "json" in _said:
         return
     words = [w for w in argv if not w.startswith("-")]
@@ -100,11 +113,12 @@ def stopped_json(argv: list[str], elapsed: float, why: str, wanted: bool) -> Non
         "puzzle": words[0] if words and words[0] in _KINDS else None,
         "name": None,
         "mode": words[1] if len(words) > 1 and words[0] in _KINDS else None,
-        "status": "unknown",
+        "status": how["status"],
         "solution": None,
         "unique": None,
-        "stopped": why,
+        "stopped": how["stopped"],
         "elapsed_s": round(elapsed, 3),
+        **{k: v for k, v in how.items() if k not in ("status", "stopped")},
     }
     sys.stdout.write(json.dumps(obj, separators=(", ", ": ")) + "\n")
     sys.stdout.flush()

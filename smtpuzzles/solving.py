@@ -12,15 +12,16 @@ from __future__ import annotations
 import importlib.util
 import math
 import os
+import pickle
 import resource
 import signal
 import sys
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NoReturn, TypeVar
 
 from . import z3lazy as z3
 from .errors import InputError
@@ -622,56 +623,164 @@ def cadical_available() -> bool:
 
 
 def check_clauses(
-    clauses: list[list[int]], budget: Budget, stats: Stats | None = None, label: str = ""
-) -> tuple[str, list[int] | None]:
-    """CaDiCaL on ``clauses`` (DIMACS literals) within the budget: ``("sat", model)``,
-    ``("unsat", None)`` or ``("unknown", None)`` when the time ran out.
+    clauses: list[list[int]] | Callable[[], list[list[int]]],
+    budget: Budget,
+    stats: Stats | None = None,
+    label: str = "",
+    read_model: Callable[[list[int]], Any] | None = None,
+) -> tuple[str, Any]:
+    """CaDiCaL on ``clauses`` (DIMACS literals, or a function that makes them) within
+    the budget: ``("sat", model)``, ``("unsat", None)`` or ``("unknown", None)`` when the
+    time ran out. ``read_model(model)``, if given, turns the model into what is returned.
 
-    CaDiCaL holds the interpreter while it searches, so it searches
-    :data:`CADICAL_CONFLICTS_AT_ONCE` conflicts at a time, keeping what it learnt, and
-    the deadline acts between two such steps (python-sat's own handler stops a step at
-    once on Ctrl-C). Raises :class:`Interrupted` on Ctrl-C and :class:`InputError`
-    without python-sat."""
+    The whole of it (making the clauses, CaDiCaL, reading the model) runs in a process
+    of its own (:func:`contained`): an allocation CaDiCaL or Z3's tactics cannot make
+    under ``--memory`` ends that process, never this one, and is reported as
+    :class:`MemoryLimitExceeded`. CaDiCaL searches :data:`CADICAL_CONFLICTS_AT_ONCE`
+    conflicts at a time, keeping what it learnt, and looks at the clock between two
+    such steps; this process holds the deadline and Ctrl-C meanwhile, and ends the
+    search's process when either comes. Raises :class:`Interrupted` on Ctrl-C and
+    :class:`InputError` without python-sat."""
     try:
         from pysat.solvers import Solver
     except ImportError:
         raise InputError(CADICAL_MISSING) from None
-    ensure_room(_CADICAL_BYTES_PER_LITERAL * sum(len(c) for c in clauses))
-    began = time.monotonic()
-    seen = interrupts_seen()
-    result: bool | None = None
-    counts: dict[str, int] = {}
-    model: list[int] | None = None
-    with Solver(name="cadical195", bootstrap_with=clauses) as solver:
-        signalled = False
-        try:
+
+    def search() -> tuple[str, Any, dict[str, int]]:
+        given = clauses() if callable(clauses) else clauses
+        ensure_room(_CADICAL_BYTES_PER_LITERAL * sum(len(c) for c in given))
+        result: bool | None = None
+        with Solver(name="cadical195", bootstrap_with=given) as solver:
             while result is None:
                 left = budget.remaining()
                 if left is not None and left <= 0.0:
                     break
                 solver.conf_budget(CADICAL_CONFLICTS_AT_ONCE)
-                # python-sat ends a step at once on Ctrl-C (its own handler); the
-                # deadline's alarm waits for the step's end, where TimeUp is raised.
                 result = solver.solve_limited()
-        except MemoryError:
-            raise MemoryLimitExceeded("out of memory") from None
-        except (KeyboardInterrupt, Exception) as exc:
-            # python-sat reports a SIGINT as its own "Caught keyboard interrupt", and its
-            # solver may then not be asked anything more; one that came as the time ran
-            # out counts as the time limit, as Z3's "canceled" does (see _timed_out).
-            stopped = isinstance(exc, (KeyboardInterrupt, TimeUp))
-            if not stopped and "keyboard interrupt" not in str(exc).lower():
-                raise
-            if not (isinstance(exc, TimeUp) or _timed_out(budget, seen)):
-                raise Interrupted() from None
-            signalled = True
-        if not signalled:
             counts = solver.accum_stats()
             model = solver.get_model() if result else None
-    answer = "sat" if result is True else "unsat" if result is False else "unknown"
+        if model is not None and read_model is not None:
+            model = read_model(model)
+        answer = "sat" if result is True else "unsat" if result is False else "unknown"
+        return answer, model, counts
+
+    began = time.monotonic()
+    seen = interrupts_seen()
+    try:
+        answer, model, counts = contained(search, "the CaDiCaL search")
+    except KeyboardInterrupt:
+        if _timed_out(budget, seen):
+            answer, model, counts = "unknown", None, {}
+        else:
+            raise Interrupted() from None
     if stats is not None:
         stats.add_counts(counts, time.monotonic() - began, label, answer)
     return answer, model
+
+
+T = TypeVar("T")
+
+
+def contained(work: Callable[[], T], what: str) -> T:
+    """``work()`` run in a forked child process, its result sent back through a pipe.
+
+    For native code that ends the process when an allocation fails (CaDiCaL's
+    ``std::bad_alloc``, Z3's exit 101, a crash): the child inherits the ``--memory``
+    cap (the room this process has left), and when it dies without an answer this
+    raises :class:`MemoryLimitExceeded` (under a cap; ``RuntimeError`` without one)
+    while this process goes on to report what it knows. This process waits in Python,
+    so the deadline's :class:`TimeUp` and Ctrl-C reach it at once; the child is then
+    killed, as it is when this process ends first (Linux's parent-death signal). An
+    exception ``work`` raises is raised here (as ``RuntimeError`` if it cannot be
+    sent). An allocation refused in the child (``MemoryError``, Z3's "out of memory")
+    is :class:`MemoryLimitExceeded` here."""
+    read_end, write_end = os.pipe()
+    try:
+        pid = os.fork()
+    except OSError as exc:
+        os.close(read_end)
+        os.close(write_end)
+        raise MemoryLimitExceeded(f"no process for {what}: {exc.strerror}") from None
+    if pid == 0:  # the child: never returns
+        os.close(read_end)
+        _child(work, write_end)
+    os.close(write_end)
+    data = bytearray()
+    status: int | None = None
+    try:
+        while chunk := os.read(read_end, 1 << 20):
+            data += chunk
+        _, status = os.waitpid(pid, 0)
+    finally:
+        os.close(read_end)
+        if status is None:  # a time limit or Ctrl-C while it worked
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+    try:
+        kind, value = pickle.loads(bytes(data))
+    except Exception:
+        why = _how_it_ended(status)
+        if _memory_cap_mb:
+            raise MemoryLimitExceeded(f"{what} ran out of memory ({why})") from None
+        raise RuntimeError(f"{what} ended without an answer ({why})") from None
+    if kind == "memory":
+        raise MemoryLimitExceeded(f"{what} ran out of memory")
+    if kind == "error":
+        raise value
+    return value
+
+
+def _how_it_ended(status: int) -> str:
+    """A child's wait status in words."""
+    if os.WIFSIGNALED(status):
+        return f"signal {os.WTERMSIG(status)}"
+    return f"exit {os.WEXITSTATUS(status)}"
+
+
+def _child(work: Callable[[], Any], write_end: int) -> NoReturn:
+    """The child of :func:`contained`: run ``work``, send what came of it, exit."""
+    code = 0
+    try:
+        _die_with_parent()
+        signal.set_wakeup_fd(-1)  # the parent's Ctrl-C watch is not the child's
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops the child
+        signal.signal(signal.SIGALRM, signal.SIG_IGN)
+        try:
+            found: tuple[str, Any] = ("ok", work())
+        except BaseException as exc:
+            found = ("memory", None) if _memory_failure(exc) else ("error", exc)
+        try:
+            data = pickle.dumps(found)
+        except Exception as exc:
+            data = pickle.dumps(("error", RuntimeError(f"{type(exc).__name__}: {exc}")))
+        view = memoryview(data)
+        while view:
+            view = view[os.write(write_end, view) :]
+    except BaseException:
+        code = 1
+    os._exit(code)
+
+
+def _memory_failure(exc: BaseException) -> bool:
+    """Is ``exc`` an allocation refused: Python's, the cap's, or Z3's "out of memory"?"""
+    if isinstance(exc, (MemoryError, MemoryLimitExceeded)):
+        return True
+    return isinstance(exc, z3.Z3Exception) and "memory" in str(exc).lower()
+
+
+#: ``prctl(PR_SET_PDEATHSIG, ...)``: Linux sends the signal when the parent ends.
+_PR_SET_PDEATHSIG = 1
+
+
+def _die_with_parent() -> None:
+    """Have the kernel kill this child when its parent ends (the watchdog ends the run
+    with ``os._exit``, which runs no clean-up), where the system allows it."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    except (OSError, AttributeError):
+        pass
 
 
 #: Conflicts CaDiCaL searches between two looks at the clock: well within the grace the

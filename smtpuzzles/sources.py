@@ -70,6 +70,18 @@ def parse_count(
     return value
 
 
+def whole_number(value: object, what: str, least: int = 0, most: int | None = None) -> int:
+    """``value`` as a count of at least ``least`` (and at most ``most``), as the command
+    line's whole-number arguments and options are checked; a float, a string, a bool or
+    a number out of range is one :class:`InputError` naming ``what``."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InputError(f"{what}={value!r:.40}: expected a whole number")
+    if value < least or (most is not None and value > most):
+        upper = f" and at most {most}" if most is not None else ""
+        raise InputError(f"{what}={value}: expected at least {least}{upper}")
+    return value
+
+
 def decode_text(data: bytes, source: str) -> str:
     """Bytes to text: UTF-8 (BOM allowed), no NUL or control bytes, newlines normalised."""
     if len(data) > MAX_INPUT_BYTES:
@@ -103,6 +115,8 @@ def read_source(path: str) -> tuple[str, str]:
     if path == "-":
         data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
         return decode_text(data, "<stdin>"), "<stdin>"
+    if not path:  # Path("") is the current folder
+        raise InputError("an empty name names no puzzle file", "''")
     p = Path(path)
     try:
         p.stat()

@@ -16,7 +16,7 @@ from typing import Annotated, Any
 import typer
 
 from .. import __version__
-from ..exits import end_interrupted, interrupted
+from ..exits import end_interrupted, error_json, interrupted
 from ..solving import (
     clock_started,
     exit_now,
@@ -103,8 +103,11 @@ def main() -> None:
         path = getattr(getattr(exc, "ctx", None), "command_path", None) or "smtpuzzles"
         words = path.split(" ", 1)
         where = f"{words[1]}: " if len(words) > 1 else ""
-        message = exc.format_message()  # type: ignore[attr-defined]
-        error_line(f"{where}{message} (see '{path} --help')")
+        message = f"{where}{exc.format_message()} (see '{path} --help')"  # type: ignore[attr-defined]
+        if exc.exit_code == 2:  # type: ignore[attr-defined]
+            argv = sys.argv[1:]
+            error_json(argv, time.monotonic() - clock_started(), message, "--json" in argv)
+        error_line(message)
         sys.exit(exc.exit_code)  # type: ignore[attr-defined]
     except typer.Abort:
         error_line("aborted")

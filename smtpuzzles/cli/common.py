@@ -14,7 +14,7 @@ import typer
 
 from .. import z3lazy as z3
 from ..errors import CheckFailure, InputError
-from ..exits import note_said, quiet, stopped_json
+from ..exits import error_json, note_said, quiet, stopped_json
 from ..solving import (
     Interrupted,
     MemoryLimitExceeded,
@@ -49,6 +49,8 @@ def cli_errors(func: F) -> F:
         try:
             return func(*args, **kwargs)
         except InputError as exc:
+            wanted = bool(getattr(kwargs.get("shared"), "json", kwargs.get("as_json", False)))
+            error_json(sys.argv[1:], time.monotonic() - clock_started(), str(exc), wanted)
             error_line(str(exc))
             raise typer.Exit(EXIT_BAD_INPUT) from None
         except (Interrupted, KeyboardInterrupt):

@@ -60,7 +60,7 @@ FLOODIT = {
                 "--engine",
                 help="Solver: Z3's SAT core, Z3 over QF_LIA, or CaDiCaL on the CNF Z3 makes"
                 " of the same script (min, search, exact, solve; needs the cadical extra:"
-                " pip install 'smtpuzzles[cadical]').",
+                " pip install 'smtpuzzles\\[cadical]').",
             ),
         ],
         "sat",

@@ -32,6 +32,7 @@ from ..solving import (
     MemoryLimitExceeded,
     TimeUp,
     clock_started,
+    contained,
     deadline,
     exit_now,
     interrupts_seen,
@@ -61,8 +62,8 @@ def _source(source: str) -> str | Path:
     """A path stays a path even when it holds no slash (so ``board.txt`` is a file)."""
     from ..formats.puzzlink import looks_like_url
 
-    if looks_like_url(source) and not path_exists(source):
-        return source
+    if (looks_like_url(source) and not path_exists(source)) or not source:
+        return source  # Path("") would be the current folder
     return Path(source)
 
 
@@ -133,7 +134,11 @@ def _solve(
     _Watchdog.speak()
     questions = result.outcome.questions
     smtlib = join_questions(questions) if shared.print_asserts and questions else None
-    dimacs = _dimacs(questions) if shared.print_dimacs or shared.cnf else None
+    try:
+        dimacs = _dimacs(questions) if shared.print_dimacs or shared.cnf else None
+    except MemoryLimitExceeded:  # the answer found stands; the CNF did not fit
+        dimacs = None
+        result.outcome.stopped = "memory"
     if shared.smtlib is not None and questions:
         write_questions(questions, shared.smtlib, Path(puzzle.display_name).stem)
     if shared.cnf is not None and dimacs is not None:
@@ -159,6 +164,8 @@ def _solve(
         write_output(shared.svg, result.svg(), shared.force)
     if result.stopped == "interrupted":
         error_line("interrupted")
+    elif result.stopped == "memory":
+        error_line("memory limit reached")
     raise typer.Exit(exit_code(result, shared))
 
 
@@ -170,7 +177,9 @@ def _dimacs(questions: list[Question]) -> str | None:
         raise InputError("Z3's Optimize script has no CNF; use min for --print-dimacs or --cnf")
     from ..dimacs import to_dimacs
 
-    return to_dimacs(questions[0].script)
+    # Z3's tactics end the process they run in when the memory cap refuses them room.
+    script = questions[0].script
+    return contained(lambda: to_dimacs(script), "the CNF translation")
 
 
 def exit_code(result: Result, shared: Shared) -> int:

@@ -58,3 +58,19 @@ def raw_text() -> st.SearchStrategy[str]:
 def inputs(valid: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
     """The mix every parser is fuzzed with."""
     return st.one_of(valid, mutated(valid), raw_text(), st.text(max_size=200))
+
+
+def api_values() -> st.SearchStrategy[object]:
+    """Values a caller may pass for any argument of the Python API: right ones, and the
+    wrong types and ranges the command line refuses (floats, strings, bools, huge and
+    negative numbers, lists)."""
+    return st.one_of(
+        st.integers(-3, 12),
+        st.sampled_from([10**6, 10**30, 2**63]),
+        st.floats(allow_nan=True, allow_infinity=True),
+        st.booleans(),
+        st.none(),
+        st.text(max_size=6),
+        st.lists(st.integers(-2, 5), max_size=4),
+        st.dictionaries(st.sampled_from(["black", "loop", "r0c0"]), st.just("#"), max_size=2),
+    )

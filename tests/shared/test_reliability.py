@@ -456,3 +456,58 @@ def test_a_stop_outside_the_guarded_steps_still_prints_the_json(
     assert obj["puzzle"] == "floodit" and obj["mode"] == "min"
     assert obj["status"] == "unknown" and obj["stopped"] == why
     assert result.stderr.count("smtpuzzles: error:") == 1, result.stderr
+
+
+# -- --json on refused runs, help text, empty names --------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "argv,fragment",
+    [
+        (("floodit", "min", "/no/such/board.txt"), "/no/such/board.txt: no such file"),
+        (("floodit", "min", str(BOARDS / "b04x04c3.txt"), "--bogus"), "No such option: --bogus"),
+        (("floodit", "min", str(BOARDS / "b04x04c3.txt"), "--timeout", "-1"), "--timeout -1"),
+        (("nurikabe", "solve", "-"), "<stdin>"),
+    ],
+)
+def test_json_refusal_prints_one_error_object_and_one_line(
+    argv: tuple[str, ...], fragment: str
+) -> None:
+    """With --json an exit-2 error is also one JSON object on stdout (status ``error``,
+    the message under ``error``, the keys every object has); the line stays on stderr."""
+    result = run(*argv, "--json", stdin="? ?\nx\n")
+    refused(result, fragment)
+    obj = json.loads(result.stdout)
+    assert result.stdout.count("\n") == 1
+    assert obj["status"] == "error" and fragment in obj["error"]
+    assert obj["puzzle"] == argv[0] and obj["mode"] == argv[1]
+    assert {"name", "solution", "unique", "stopped", "elapsed_s"} <= set(obj)
+    assert obj["error"] in result.stderr
+
+
+def test_engine_help_names_the_cadical_extra() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "smtpuzzles", "floodit", "min", "--help"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**ENV, "COLUMNS": "250"},
+    )
+    assert "pip install 'smtpuzzles[cadical]'" in result.stdout, result.stdout
+
+
+def test_an_empty_name_is_refused_by_name() -> None:
+    refused(run("floodit", "min", ""), "'': an empty name names no puzzle file")
+    from smtpuzzles import load
+    from smtpuzzles.errors import InputError
+
+    with pytest.raises(InputError, match="^'': an empty name"):
+        load("")
+
+
+def test_search_dry_run_refuses_a_horizon_past_the_clusters() -> None:
+    """Within HI moves for HI past the clusters is the question of one move per cluster:
+    refused like ``exact``, never a formula of HI layers built for seconds."""
+    result = run("floodit", "search", "1", "100000", str(BOARDS / "b04x04c3.txt"), "--dry-run")
+    refused(result, "within 100000 moves", "within 7 asks the same")
+    assert result.seconds < 20

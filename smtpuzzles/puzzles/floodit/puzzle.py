@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import operator
+from collections.abc import Iterable, Sequence
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -130,8 +131,15 @@ class FloodIt(Puzzle):
         return Formula(self.kind, script.text(), sizes["horizon"], sizes, script)
 
     def problems(self, answer: Any) -> list[str]:
+        if isinstance(answer, str | bytes) or not isinstance(answer, Iterable):
+            shown = f"{answer!r:.30}"
+            raise InputError(f"Flood-It moves: expected a list of colour numbers, not {shown}")
+        moves = list(answer)
+        for move in moves:  # int() would read 2.5 as 2 and "3" as 3
+            if isinstance(move, bool) or not hasattr(move, "__index__"):
+                raise InputError(f"Flood-It moves: {move!r:.40} is not a colour number")
         try:
-            check_solution(self.board.grid, [int(m) for m in answer], self.start)
+            check_solution(self.board.grid, [operator.index(m) for m in moves], self.start)
         except CheckFailure as failure:
             return [str(failure)]
         return []

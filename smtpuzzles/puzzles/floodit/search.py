@@ -299,16 +299,25 @@ class Search:
     def _probe_cnf(self, horizon: int, exact: bool, label: str) -> bool:
         """:meth:`probe` with CaDiCaL: the script of the question (the text
         ``--print-asserts`` prints), bit-blasted to CNF by Z3 as ``--cnf`` writes it, and
-        the model read back through the CNF's variable map. Each probe is a new solver."""
+        the model read back through the CNF's variable map. Each probe is a new solver.
+        The CNF is made in CaDiCaL's own process (see :func:`check_clauses`): Z3's tactics
+        end the process they run in when the memory cap refuses them an allocation."""
         script = self.formula.script(horizon, exact)
-        cnf = self._in_time(lambda: dimacs.to_dimacs(script.text()))
-        answer, model = check_clauses(dimacs.clauses(cnf), self.budget, self.outcome.stats, label)
+        text = self._in_time(script.text)
+        made: list[str] = []
 
-        def values() -> dict[str, bool | int]:
-            assert model is not None  # CaDiCaL gives one with every "sat"
-            return dimacs.from_dimacs_model(cnf, model)
+        def clauses() -> list[list[int]]:
+            made.append(dimacs.to_dimacs(text))
+            return dimacs.clauses(made[0])
 
-        return self._settle(horizon, exact, answer, values)
+        answer, values = check_clauses(
+            clauses,
+            self.budget,
+            self.outcome.stats,
+            label,
+            read_model=lambda model: dimacs.from_dimacs_model(made[0], model),
+        )
+        return self._settle(horizon, exact, answer, lambda: values)
 
     def _settle(self, horizon: int, exact: bool, answer: str, model: Callable[[], Any]) -> bool:
         """What a probe's answer (``sat``, ``unsat`` or ``unknown``) means for the search:
@@ -840,6 +849,11 @@ def _dry_run(
         raise InputError(
             f"exact {args[0]}: more moves than can each flood a new cluster "
             f"({len(g)} clusters); the answer is unsat without a formula"
+        )
+    if mode == "search" and args[1] > len(g) - 1:
+        raise InputError(
+            f"within {args[1]} moves: more moves than can each flood a new cluster "
+            f"({len(g)} clusters); within {len(g) - 1} asks the same"
         )
     horizon = args[0] if mode == "exact" else args[1] if mode == "search" else len(upper_bound(g))
     title = [f"{board.name}: Flood-It, {mode}, horizon {horizon} (not solved)"]
