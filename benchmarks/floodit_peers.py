@@ -167,9 +167,8 @@ def one_process(boards: list[dict[str, Any]], timeout: float, engine: str) -> di
     """All boards in one smtpuzzles process (this script run as a worker)."""
     command = [sys.executable, __file__, "--worker", str(timeout), engine]
     paths = "".join(b["path"] + "\n" for b in boards)
-    env = {**os.environ, "PYTHONPATH": str(_harness.ROOT)}  # this checkout, as `-m` runs
     done = subprocess.run(
-        command, input=paths, capture_output=True, text=True, cwd=_harness.ROOT, env=env
+        command, input=paths, capture_output=True, text=True, cwd=_harness.OUTSIDE
     )
     rows = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
     return {"exit": done.returncode, "rows": rows, "stderr": done.stderr[-2000:]}
@@ -210,7 +209,7 @@ def compare(
     engine: str,
 ) -> dict[str, Any]:
     """One family: both solvers, both smtpuzzles measures, and the checks."""
-    engine_options = [] if engine == "sat" else ["--engine", engine]
+    engine_options = [] if engine == "auto" else ["--engine", engine]
     processes = _harness.run_all(
         [
             (
@@ -287,7 +286,7 @@ def main() -> None:
     parser.add_argument("--pc19", type=int, default=100, help="first pc19 boards")
     parser.add_argument("--problems", type=int, default=99, help="first 99problems boards")
     parser.add_argument("--xmx", default="8g", help="ColorFill's Java heap")
-    parser.add_argument("--engine", default="sat", help="smtpuzzles min's --engine")
+    parser.add_argument("--engine", default="auto", help="smtpuzzles min's --engine")
     parser.set_defaults(timeout=120.0)
     args = parser.parse_args()
     counts = {"pc19": args.pc19, "99problems": args.problems}

@@ -92,7 +92,10 @@ Memory = Annotated[
 Unique = Annotated[bool, typer.Option("--unique", help="Have the solver prove each answer unique.")]
 Engine = Annotated[
     str | None,
-    typer.Option("--engine", help="The solver's --engine: sat or smt (Flood-It also cadical)."),
+    typer.Option(
+        "--engine",
+        help="The solver's --engine: sat or smt (Flood-It also auto, its default, and cadical).",
+    ),
 ]
 
 Encoding = Annotated[
