@@ -12,6 +12,7 @@ limit or Ctrl-C ends a search with what is known: the best solution and proven b
 
 from __future__ import annotations
 
+import importlib.util
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -183,6 +184,12 @@ class Outcome(result.Outcome):
         return None if self.moves is None else len(self.moves)
 
 
+def _cadical_installed() -> bool:
+    """Is python-sat there? Asked without importing it, which would cost every run that
+    never hands a probe over (most do not) a large part of its start-up."""
+    return importlib.util.find_spec("pysat") is not None
+
+
 class _TimeUp(Exception):
     """The budget ran out during a probe."""
 
@@ -207,7 +214,7 @@ class Search:
         if presolve not in PRESOLVE:
             raise ValueError(f"unknown presolve {presolve!r}; expected one of {PRESOLVE}")
         #: ``auto``: Z3's SAT core until a probe proves hard, then CaDiCaL (see :meth:`hand_over`)
-        self.handing_over = engine == "auto" and mode != "opt" and cadical_available()
+        self.handing_over = engine == "auto" and mode != "opt" and _cadical_installed()
         if engine == "auto":
             engine = "sat"
         if engine == "cadical":
