@@ -20,6 +20,7 @@ parent-death signal), and each child with the parent.
 from __future__ import annotations
 
 import contextlib
+import gc
 import importlib
 import io
 import json
@@ -58,6 +59,9 @@ PRELOAD = (
     "smtpuzzles.dimacs",
     "z3",
     "pysat.solvers",
+    "typer._click.decorators",
+    "encodings.ascii",
+    "encodings.utf_8_sig",
 )
 _PR_SET_PDEATHSIG = 1
 
@@ -239,10 +243,19 @@ def _kill_group(pgid: int) -> None:
 
 
 def preload() -> None:
-    """Import what the cases will use (an optional package that is missing is skipped)."""
+    """Import what the cases will use (an optional package that is missing is skipped),
+    and build each puzzle's command line, as a case's run would."""
     for name in PRELOAD:
         with contextlib.suppress(ImportError):
             importlib.import_module(name)
+    from ..cli import PUZZLES, built
+
+    for puzzle in PUZZLES:
+        built((puzzle,))
+    # What is here now stays: kept out of the collector's sweeps, a child's collections
+    # do not touch (and so copy) the memory it shares with this process.
+    gc.collect()
+    gc.freeze()
 
 
 def serve(requests: int, answers: int, bench: int) -> None:
