@@ -74,6 +74,7 @@ class WarmParent:
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
+        self.sending = threading.Lock()
         self.waiting: dict[int, tuple[threading.Event, list[dict[str, Any]]]] = {}
         self.ids = itertools.count()
         self.alive = True
@@ -134,9 +135,17 @@ class WarmParent:
                 event.set()
             self.waiting.clear()
 
-    def _send(self, message: dict[str, Any]) -> None:
-        self.requests.write((json.dumps(message) + "\n").encode("utf-8"))
-        self.requests.flush()
+    def _send(self, message: dict[str, Any]) -> bool:
+        """Send a request (under a lock of its own: the reader must be free to take
+        answers while a large request waits for room in the pipe); False when the warm
+        parent is gone."""
+        with self.sending:
+            try:
+                self.requests.write((json.dumps(message) + "\n").encode("utf-8"))
+                self.requests.flush()
+            except (OSError, ValueError):
+                return False
+        return True
 
     def run(self, job: Job) -> dict[str, Any] | None:
         """The answer for ``job``; ``None`` when the warm parent ended first."""
@@ -146,20 +155,18 @@ class WarmParent:
                 return None
             key = next(self.ids)
             self.waiting[key] = (event, box)
-            try:
-                self._send(
-                    {
-                        "op": "run",
-                        "id": key,
-                        "run": job.run_id,
-                        "argv": list(job.argv),
-                        "text": job.text,
-                        "hard_s": job.hard_limit_s,
-                    }
-                )
-            except OSError:
-                self.alive = False
-                return None
+        request = {
+            "op": "run",
+            "id": key,
+            "run": job.run_id,
+            "argv": list(job.argv),
+            "text": job.text,
+            "hard_s": job.hard_limit_s,
+        }
+        if not self._send(request):
+            with self.lock:
+                self.waiting.pop(key, None)
+            return None
         event.wait()
         return box[0] if box else None
 
@@ -167,21 +174,16 @@ class WarmParent:
         """End the warm parent (it kills any child still running) and wait for it, so
         its time and its children's count in this process's own."""
         with self.lock:
-            if self.alive:
-                self.alive = False
-                try:
-                    self.requests.close()
-                except OSError:
-                    pass
+            self.alive = False
+        with self.sending:
+            try:
+                self.requests.close()
+            except OSError:
+                pass
         self.keeper.join()
 
     def cancel(self, run_id: str) -> None:
-        with self.lock:
-            if self.alive:
-                try:
-                    self._send({"op": "cancel", "run": run_id})
-                except OSError:
-                    self.alive = False
+        self._send({"op": "cancel", "run": run_id})
 
 
 def _warm_parent() -> WarmParent:

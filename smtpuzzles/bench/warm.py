@@ -114,7 +114,7 @@ class _Parent:
                     case.killed = True
             return
         if message["run"] in self.cancelled:
-            self.answer({"id": message["id"], "returncode": CANCELLED, "error": "cancelled"})
+            self.answer(_ended(message["id"], CANCELLED, "cancelled"))
             return
         self.start(message)
 
@@ -124,7 +124,14 @@ class _Parent:
         stdin.seek(0)
         out, err = tempfile.TemporaryFile(), tempfile.TemporaryFile()
         began = time.monotonic()
-        pid = os.fork()
+        try:
+            pid = os.fork()
+        except OSError as exc:  # no process or memory left: this case's error alone
+            for file in (stdin, out, err):
+                file.close()
+            why = f"cannot start the case's process: {exc.strerror or exc}"
+            self.answer(_ended(message["id"], 1, why))
+            return
         if pid == 0:
             os._exit(self.child(message["argv"], stdin, out, err))
         stdin.close()
@@ -209,6 +216,19 @@ class _Parent:
         for pid in list(self.live):
             with contextlib.suppress(ChildProcessError):
                 os.waitpid(pid, 0)
+
+
+def _ended(key: int, returncode: int, error: str) -> dict[str, Any]:
+    """The answer for a case that never ran."""
+    return {
+        "id": key,
+        "returncode": returncode,
+        "stdout": "",
+        "error": error,
+        "wall_s": 0.0,
+        "peak_kb": 0,
+        "killed": False,
+    }
 
 
 def _command() -> int:
