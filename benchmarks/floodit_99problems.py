@@ -27,6 +27,7 @@ def main() -> None:
         ],
         help="file-name prefixes rows_cols_colours",
     )
+    parser.add_argument("--boards", nargs="*", help="only these boards (file names)")
     parser.add_argument("--engine", default="auto", help="min's --engine (auto, sat, smt, cadical)")
     parser.set_defaults(timeout=60.0)
     args = parser.parse_args()
@@ -34,6 +35,7 @@ def main() -> None:
         p.name
         for p in (args.data / "99problems").iterdir()
         if any(p.name.startswith(f + "_") for f in args.families)
+        and (not args.boards or p.name in args.boards)
     )
     boards = _floodit.problems99(args.data, names)
     options = [] if args.engine == "auto" else ["--engine", args.engine]
