@@ -33,14 +33,16 @@ def cpu() -> float:
 
 
 def boards(family: str, data: Any, count: int) -> list[tuple[str, Any]]:
+    """Each board's name and grid (a new puzzle is made of it for each engine, so no
+    engine finds another's cluster graph already built)."""
     if family == "pc19":
         return [
-            (b.label, api.load(b.path, "floodit", format="lines", index=int(b.options[3])))
+            (b.label, api.load(b.path, "floodit", format="lines", index=int(b.options[3])).board)
             for b in _floodit.pc19(data / "floodit", count)
         ]
     size, colours = RANDOM[family]
     return [
-        (f"{family} seed {seed}", api.FloodIt(random_board(size, size, colours, seed)))
+        (f"{family} seed {seed}", random_board(size, size, colours, seed))
         for seed in range(FIRST_SEED, FIRST_SEED + count)
     ]
 
@@ -54,9 +56,10 @@ def main() -> None:
     families = {}
     for family in args.families.split(","):
         rows = []
-        for name, puzzle in boards(family, args.data, args.count):
+        for name, board in boards(family, args.data, args.count):
             row: dict[str, Any] = {"board": name}
             for engine in ENGINES:
+                puzzle = api.FloodIt(board)
                 began = cpu()
                 result = api.solve(puzzle, "min", timeout=args.timeout, engine=engine)
                 row[f"{engine}_cpu_s"] = round(cpu() - began, 4)
