@@ -24,6 +24,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = Path(__file__).resolve().parent / "results"
 DEFAULT_DATA = ROOT.parent / "shared" / "data"
+#: The folder solver processes run in: not the project's, whose ``smtpuzzles/`` would
+#: shadow the installed package.
+OUTSIDE = tempfile.gettempdir()
 
 
 @dataclass
@@ -71,13 +74,16 @@ def common_arguments(description: str, data_sub: str) -> argparse.ArgumentParser
 
 
 def solve(instance: Path | str, args: list[str], timeout: float, variant: str = "") -> Run:
-    """Run `python -m smtpuzzles ARGS INSTANCE --json --timeout T` and measure it."""
+    """Run `python -m smtpuzzles ARGS INSTANCE --json --timeout T` and measure it, from a
+    folder outside the project (`-m` puts the current folder first on the path, and the
+    package measured is the one installed beside this Python)."""
+    instance = Path(instance).resolve()
     command = [sys.executable, "-m", "smtpuzzles", *args, str(instance), "--json"]
     command += ["--timeout", str(timeout)]
     start = time.perf_counter()
     with tempfile.TemporaryFile("w+") as out:
         process = subprocess.Popen(
-            command, stdout=out, stderr=subprocess.DEVNULL, text=True, cwd=ROOT
+            command, stdout=out, stderr=subprocess.DEVNULL, text=True, cwd=OUTSIDE
         )
         # A hard stop well past the tool's own limit, in case it fails to keep it.
         killer = threading.Timer(timeout + 30, process.kill)
@@ -127,6 +133,7 @@ def environment() -> dict[str, Any]:
     """Date, versions and machine, recorded beside every result."""
     import z3
 
+    import smtpuzzles
     from smtpuzzles import __version__
 
     cpu = platform.processor()
@@ -147,6 +154,7 @@ def environment() -> dict[str, Any]:
     return {
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "package_version": __version__,
+        "package_path": str(Path(smtpuzzles.__file__).parent),
         "commit": commit,
         "z3_version": z3.get_version_string(),
         "python": platform.python_version(),

@@ -27,16 +27,18 @@ def main() -> None:
         ],
         help="file-name prefixes rows_cols_colours",
     )
-    parser.add_argument("--engine", default="sat", help="min's --engine (sat, smt, cadical)")
+    parser.add_argument("--boards", nargs="*", help="only these boards (file names)")
+    parser.add_argument("--engine", default="auto", help="min's --engine (auto, sat, smt, cadical)")
     parser.set_defaults(timeout=60.0)
     args = parser.parse_args()
     names = sorted(
         p.name
         for p in (args.data / "99problems").iterdir()
         if any(p.name.startswith(f + "_") for f in args.families)
+        and (not args.boards or p.name in args.boards)
     )
     boards = _floodit.problems99(args.data, names)
-    options = [] if args.engine == "sat" else ["--engine", args.engine]
+    options = [] if args.engine == "auto" else ["--engine", args.engine]
     runs = _floodit.compare(boards, {"min": options}, "min", args.timeout, args.jobs)
     families = {}
     for family in args.families:
@@ -58,7 +60,7 @@ def main() -> None:
             "slowest": slowest.instance if slowest else None,
             "peak_mb": max(r.peak_mb for r in mine),
         }
-    name = "floodit_99problems" + ("" if args.engine == "sat" else f"_{args.engine}")
+    name = "floodit_99problems" + ("" if args.engine == "auto" else f"_{args.engine}")
     _harness.write(
         name,
         args.out,

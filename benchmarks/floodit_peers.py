@@ -8,9 +8,11 @@ colours, 12x12 with 12 and 10x10 with 15 (``floodit generate``'s generator, seed
 heuristic) is not shipped: pass a checkout of its source with ``--colorfill``; it is
 compiled with javac into a temporary folder and solves each family's boards in one JVM,
 as its own ``-benchmark`` mode does (CPU from the JVM's rusage, start-up and JIT
-included). smtpuzzles is measured two ways: each board as its own process (as a user
-runs it: start-up and imports included) and all of a family's boards in one process
-(the way the A* tools are run; the per-board CPU excludes the one start-up).
+included). smtpuzzles is measured three ways: each board as its own fresh process (as a
+user runs one: start-up and imports included), all of a family's boards in one
+process (the way the A* tools are run; the per-board CPU excludes the one start-up), and
+one `smtpuzzles bench` of the family (a process per board, forked by its warm parent;
+the CPU of the bench and all its processes).
 """
 
 from __future__ import annotations
@@ -73,8 +75,10 @@ def family_boards(family: str, data: Path, count: int, folder: Path) -> list[dic
             board = random_board(size, size, colours, seed)
             rows = [list(row) for row in board.grid]
             boards.append({"name": f"{family} seed {seed}", "rows": rows, "known": None})
+    own = folder / family  # a folder of the family's boards alone, for the bench
+    own.mkdir()
     for i, board in enumerate(boards):
-        path = folder / f"{family}-{i:03d}.txt"
+        path = own / f"{family}-{i:03d}.txt"
         path.write_text("".join("".join(DIGITS[c] for c in row) + "\n" for row in board["rows"]))
         board["path"] = str(path)
     return boards
@@ -167,12 +171,35 @@ def one_process(boards: list[dict[str, Any]], timeout: float, engine: str) -> di
     """All boards in one smtpuzzles process (this script run as a worker)."""
     command = [sys.executable, __file__, "--worker", str(timeout), engine]
     paths = "".join(b["path"] + "\n" for b in boards)
-    env = {**os.environ, "PYTHONPATH": str(_harness.ROOT)}  # this checkout, as `-m` runs
     done = subprocess.run(
-        command, input=paths, capture_output=True, text=True, cwd=_harness.ROOT, env=env
+        command, input=paths, capture_output=True, text=True, cwd=_harness.OUTSIDE
     )
     rows = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
     return {"exit": done.returncode, "rows": rows, "stderr": done.stderr[-2000:]}
+
+
+def bench(boards: list[dict[str, Any]], timeout: float, engine: str) -> dict[str, Any]:
+    """The family's boards as one `smtpuzzles bench` (the command beside this Python),
+    each board a process of its own: rows, and the CPU of the bench and all its
+    processes."""
+    folder = str(Path(boards[0]["path"]).parent)
+    command = [str(Path(sys.executable).with_name("smtpuzzles")), "bench", "floodit", folder]
+    command += ["--timeout", str(timeout), "--json"]
+    command += [] if engine == "auto" else ["--engine", engine]
+    with tempfile.TemporaryFile("w+") as out:
+        proc = subprocess.Popen(
+            command, stdout=out, stderr=subprocess.DEVNULL, cwd=_harness.OUTSIDE
+        )
+        _, status, usage = os.wait4(proc.pid, 0)
+        out.seek(0)
+        report = json.loads(out.read() or "{}")
+    rows = {Path(r["case"]).name: r for r in report.get("rows", [])}
+    return {
+        "exit": os.waitstatus_to_exitcode(status),
+        "cpu_s": round(usage.ru_utime + usage.ru_stime, 3),
+        "rows": [rows.get(Path(b["path"]).name, {}) for b in boards],
+        "summary": report.get("summary"),
+    }
 
 
 def worker(timeout: float, engine: str) -> None:
@@ -210,7 +237,7 @@ def compare(
     engine: str,
 ) -> dict[str, Any]:
     """One family: both solvers, both smtpuzzles measures, and the checks."""
-    engine_options = [] if engine == "sat" else ["--engine", engine]
+    engine_options = [] if engine == "auto" else ["--engine", engine]
     processes = _harness.run_all(
         [
             (
@@ -223,11 +250,13 @@ def compare(
         jobs,
     )
     batch = one_process(boards, timeout, engine)
+    benched = bench(boards, timeout, engine)
     rows = []
     for i, board in enumerate(boards):
         run = processes[i]
         answer = run.answer or {}
         inside = batch["rows"][i] if i < len(batch["rows"]) else {}
+        row = benched["rows"][i]
         rows.append(
             {
                 "board": board["name"],
@@ -242,10 +271,21 @@ def compare(
                 "one_process_status": inside.get("status"),
                 "one_process_length": inside.get("length"),
                 "one_process_cpu_s": inside.get("cpu_s"),
+                "bench_status": row.get("status", "error"),
+                "bench_length": len(row["solution"]) if row.get("solution") else None,
+                "bench_wall_s": row.get("wall_s"),
                 "problems": inside.get("problems", []),
             }
         )
-    return {"family": family, "summary": summarise(rows, peer), "colorfill": peer, "rows": rows}
+    summary = summarise(rows, peer)
+    peer_cpu = summary["colorfill_cpu_s"]
+    summary.update(
+        bench_cpu_s=benched["cpu_s"],
+        ratio_bench=round(benched["cpu_s"] / peer_cpu, 2) if peer_cpu else None,
+        bench_optimal=sum(r["bench_status"] == "optimal" for r in rows),
+        bench_median_overhead_s=(benched["summary"] or {}).get("median_overhead_s"),
+    )
+    return {"family": family, "summary": summary, "colorfill": peer, "rows": rows}
 
 
 def summarise(rows: list[dict[str, Any]], peer: dict[str, Any] | None) -> dict[str, Any]:
@@ -257,6 +297,7 @@ def summarise(rows: list[dict[str, Any]], peer: dict[str, Any] | None) -> dict[s
         for status, length in (
             (r["process_status"], r["process_length"]),
             (r["one_process_status"], r["one_process_length"]),
+            (r["bench_status"], r["bench_length"]),
         ):
             if status == "optimal" and any(length != x for x in lengths):
                 wrong += 1
@@ -287,7 +328,7 @@ def main() -> None:
     parser.add_argument("--pc19", type=int, default=100, help="first pc19 boards")
     parser.add_argument("--problems", type=int, default=99, help="first 99problems boards")
     parser.add_argument("--xmx", default="8g", help="ColorFill's Java heap")
-    parser.add_argument("--engine", default="sat", help="smtpuzzles min's --engine")
+    parser.add_argument("--engine", default="auto", help="smtpuzzles min's --engine")
     parser.set_defaults(timeout=120.0)
     args = parser.parse_args()
     counts = {"pc19": args.pc19, "99problems": args.problems}

@@ -234,6 +234,9 @@ def floodit_peers(d: dict[str, Any]) -> str:
     head = ["family", "boards", "proven optimal", "ColorFill solved", "wrong"]
     head += ["ColorFill CPU s", "smtpuzzles CPU s, a process per board", "ratio"]
     head += ["smtpuzzles CPU s, one process", "ratio"]
+    benched = all("bench_cpu_s" in f["summary"] for f in d["families"])
+    if benched:
+        head += ["`smtpuzzles bench` CPU s", "ratio"]
     rows = []
     for f in d["families"]:
         s = f["summary"]
@@ -242,6 +245,7 @@ def floodit_peers(d: dict[str, Any]) -> str:
             + [s["colorfill_solved"], s["wrong"], _s(s["colorfill_cpu_s"], 1)]
             + [_s(s["process_cpu_s"], 1), _ratio(s["ratio_process"])]
             + [_s(s["one_process_cpu_s"], 1), _ratio(s["ratio_one_process"])]
+            + ([_s(s["bench_cpu_s"], 1), f"{s['ratio_bench']:.2f}x"] if benched else [])
         )
     return (
         _table(head, rows)
@@ -250,8 +254,15 @@ def floodit_peers(d: dict[str, Any]) -> str:
             "boards in the same run; ratio: smtpuzzles' CPU over ColorFill's (below 1: "
             "smtpuzzles is faster). ColorFill solves a family in one JVM (a new one goes on "
             "after a board it could not finish in time or memory), start-up and JIT included; "
-            "smtpuzzles once as a process per board (start-up and imports in every "
-            "board) and once with all boards in one process. wrong: a length called optimal "
+            "smtpuzzles once as a fresh process per board (start-up and imports in every "
+            "board), once with all boards in one process"
+            + (
+                ", and once as one `smtpuzzles bench` (a process per board forked by a warm "
+                "parent; the CPU of the bench and all its processes)"
+                if benched
+                else ""
+            )
+            + ". wrong: a length called optimal "
             "that differs from ColorFill's or from the known optimum, or an answer the checker "
             f"rejects. {d['settings']['timeout_s']:g} s per board."
         )

@@ -3,6 +3,8 @@
 The Python API (:mod:`smtpuzzles.api`): ``load``, ``solve``, ``formula``, ``check``, the
 ``Result`` of a solve with its ``Status``, and the puzzle types ``FloodIt``, ``Nurikabe``,
 ``Koburin``. They are imported on first use, so the command line does not pay for them.
+``bench`` solves a folder of puzzles, each case its own process, and returns the rows of
+``smtpuzzles bench`` (:func:`smtpuzzles.bench.bench`).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ __all__ = [
     "formula",
     "load",
     "solve",
+    "bench",
 ]
 
 if TYPE_CHECKING:
@@ -42,6 +45,10 @@ if TYPE_CHECKING:
 
 
 def __getattr__(name: str) -> Any:
+    if name == "bench":  # the package, callable (imported here only when not yet imported)
+        import importlib
+
+        return importlib.import_module(".bench", __name__)
     if name in __all__:
         from . import api
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import signal
 import threading
 import time
@@ -62,6 +63,11 @@ def connect(address: str) -> Connection:
         n = address[len("local:") :]
         if not (n.isascii() and n.isdigit() and int(n) >= 1):
             raise InputError(f"--cluster {address}: expected local:N with N a whole number >= 1")
+        if int(n) > local_workers_cap():
+            raise InputError(
+                f"--cluster {address}: at most {local_workers_cap()} local workers "
+                f"(twice the {os.cpu_count() or 1} cores here; more only share them)"
+            )
         import dask
 
         allowed = {"distributed.scheduler.allowed-failures": 1}
@@ -75,13 +81,20 @@ def connect(address: str) -> Connection:
                 host="127.0.0.1",
                 dashboard_address=None,
                 memory_limit=0,
-                silence_logs=logging.ERROR,
+                silence_logs=logging.CRITICAL,
             )
         return Connection(distributed.Client(cluster), cluster)
     try:
         return Connection(distributed.Client(address, timeout=CONNECT_S), None)
-    except (OSError, TimeoutError, ValueError) as exc:
-        raise InputError(f"--cluster {address}: cannot reach the Dask scheduler ({exc})") from None
+    except Exception as exc:  # Dask's errors for addresses vary: tls:// without keys, ...
+        why = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise InputError(f"--cluster {address}: cannot reach the Dask scheduler ({why})") from None
+
+
+def local_workers_cap() -> int:
+    """The most workers ``local:N`` starts: each is a process of its own with a warm
+    parent, and past a couple a core they only share the cores and fill the memory."""
+    return 2 * (os.cpu_count() or 1)
 
 
 @contextlib.contextmanager

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Generator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 
-from .run import CANCELLED, Done, Job, cancel, run_job
+from .run import CANCELLED, Done, Job, cancel, close_warm_parent, run_job
 
 
 def run_local(jobs: Sequence[Job], workers: int) -> Generator[tuple[Job, Done], None, None]:
@@ -14,6 +14,7 @@ def run_local(jobs: Sequence[Job], workers: int) -> Generator[tuple[Job, Done], 
 
     When the consumer stops early (Ctrl-C, SIGTERM, or closing the generator), no
     further job starts and the children still running are killed before this returns.
+    The warm parent ends with the run, its time counted in this process's children's.
     """
     if not jobs:
         return
@@ -34,3 +35,4 @@ def run_local(jobs: Sequence[Job], workers: int) -> Generator[tuple[Job, Done], 
         if not finished:
             cancel(run_id)
         pool.shutdown(wait=True, cancel_futures=True)
+        close_warm_parent()

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import csv
 import json
+import os
+import stat
 import statistics
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -271,6 +273,11 @@ def summary(rows: Sequence[dict[str, Any]], wall_s: float | None = None) -> dict
     """Counts and time figures over ``rows``, overall and by size class (cells)."""
     walls = [r["wall_s"] for r in rows if r["wall_s"] is not None]
     inner = [r["inner_s"] for r in rows if r["inner_s"] is not None]
+    overhead = [  # the solver's clock starts at the fork, to the 10 ms of Linux's tick
+        max(0.0, r["wall_s"] - r["inner_s"])
+        for r in rows
+        if r["wall_s"] is not None and r["inner_s"] is not None
+    ]
     count = {s: sum(1 for r in rows if r["status"] == s) for s in (*STATUSES, "error")}
     classes: dict[str, list[float]] = {}
     for r in rows:
@@ -289,6 +296,7 @@ def summary(rows: Sequence[dict[str, Any]], wall_s: float | None = None) -> dict
         "max_s": round(max(walls), 3) if walls else None,
         "total_s": round(sum(walls), 3),
         "median_inner_s": round(statistics.median(inner), 3) if inner else None,
+        "median_overhead_s": round(statistics.median(overhead), 3) if overhead else None,
         "max_peak_mb": round(max((r["peak_mb"] or 0.0 for r in rows), default=0.0), 1),
         "wall_s": None if wall_s is None else round(wall_s, 2),
         "by_size": {
@@ -307,9 +315,11 @@ def summary_lines(total: dict[str, Any]) -> list[str]:
     lines = [
         f"solved {t['answered']}/{t['instances']} ({t['optimal']} optimal), "
         f"unsat {t['unsat']}, unknown {t['unknown']}, errors {t['errors']}; "
-        f"checked {t['checked']}, wrong {t['wrong']}",
+        f"against known answers: {t['checked']} agree, {t['wrong']} wrong, "
+        f"{total['instances'] - total['checked'] - total['wrong']} without a verdict",
         f"per case: median {t['median_s']} s, max {t['max_s']} s, total {t['total_s']} s, "
-        f"solver's own median {t['median_inner_s']} s; peak memory {t['max_peak_mb']} MB; "
+        f"solver's own median {t['median_inner_s']} s, start-up and exit median "
+        f"{t['median_overhead_s']} s; peak memory {t['max_peak_mb']} MB; "
         f"wall time {t['wall_s']} s",
     ]
     for name, figures in total["by_size"].items():
@@ -328,11 +338,11 @@ class RowSink:
 
     def __init__(self, stream: IO[str], kind: str, owned: bool) -> None:
         self.stream, self.kind, self.owned = stream, kind, owned
+        self.name = getattr(stream, "name", "-") if owned else "-"
         self.writer: Any = None
         if kind == "csv":
             self.writer = csv.DictWriter(stream, fieldnames=ROW_KEYS, lineterminator="\n")
-            self.writer.writeheader()
-            stream.flush()
+            self._written(self.writer.writeheader)
 
     @classmethod
     def open(cls, path: str, kind: str, keep_bytes: int | None = None) -> RowSink:
@@ -352,14 +362,26 @@ class RowSink:
 
     def write(self, row: dict[str, Any]) -> None:
         if self.kind == "csv":
-            self.writer.writerow({k: _csv_value(row[k]) for k in ROW_KEYS})
+            self._written(lambda: self.writer.writerow({k: _csv_value(row[k]) for k in ROW_KEYS}))
         else:
-            self.stream.write(json.dumps(row, separators=(", ", ": ")) + "\n")
-        self.stream.flush()
+            line = json.dumps(row, separators=(", ", ": ")) + "\n"
+            self._written(lambda: self.stream.write(line))
+
+    def _written(self, write: Callable[[], object]) -> None:
+        """``write()`` and flush; a file that takes no more (a full disk, a device or a
+        file of ``/proc``) is one line of error, not a traceback."""
+        try:
+            write()
+            self.stream.flush()
+        except OSError as exc:
+            raise InputError(f"cannot write: {exc.strerror or exc}", str(self.name)) from None
 
     def close(self) -> None:
         if self.owned:
-            self.stream.close()
+            try:
+                self.stream.close()
+            except OSError:  # what could not be written was reported when it was not
+                pass
 
 
 def _csv_value(value: Any) -> Any:
@@ -368,6 +390,38 @@ def _csv_value(value: Any) -> Any:
     if isinstance(value, (list, dict, bool)):
         return json.dumps(value, separators=(",", ":"))
     return value
+
+
+_TEXT = (str,)
+_NUMBER = (int, float, type(None))
+#: What each key of a row read back may hold (``solution`` is the solver's own).
+_ROW_TYPES: dict[str, tuple[type, ...]] = {
+    "puzzle": _TEXT,
+    "name": _TEXT,
+    "size": _TEXT,
+    "cells": (int, type(None)),
+    "mode": _TEXT,
+    "options": _TEXT,
+    "timeout_s": (int, float),
+    "status": _TEXT,
+    "stopped": (str, type(None)),
+    "answer": _TEXT,
+    "known": _TEXT,
+    "verdict": (str, type(None)),
+    "unique": (bool, type(None)),
+    "exit": (int, type(None)),
+    "wall_s": _NUMBER,
+    "inner_s": _NUMBER,
+    "peak_mb": _NUMBER,
+    "worker": (str, type(None)),
+    "error": _TEXT,
+}
+
+
+def _fits(value: Any, types: tuple[type, ...]) -> bool:
+    if isinstance(value, bool) and bool not in types:  # to Python, True is an int
+        return False
+    return isinstance(value, types)
 
 
 @dataclass
@@ -380,8 +434,11 @@ class Previous:
 
 
 def load_rows(path: str) -> Previous:
-    """Read a bench's JSON Lines file back; a missing file holds no rows."""
+    """Read a bench's JSON Lines file back; a missing file holds no rows. Only a regular
+    file is read (a device could be read forever, a FIFO block the run)."""
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            raise InputError("--resume: not a regular file", path)
         data = Path(path).read_bytes()
     except FileNotFoundError:
         return Previous([], 0)
@@ -398,7 +455,11 @@ def load_rows(path: str) -> Previous:
             continue
         if not isinstance(row, dict) or not isinstance(row.get("case"), str):
             raise InputError("not a bench row (no 'case')", path, lineno)
-        rows.append({**dict.fromkeys(ROW_KEYS), **row, "_line": lineno})
+        row = {**dict.fromkeys(ROW_KEYS), **row}
+        for key, types in _ROW_TYPES.items():
+            if not _fits(row[key], types):
+                raise InputError(f"not a bench row ({key!r}: {row[key]!r})", path, lineno)
+        rows.append({**row, "_line": lineno})
     return Previous(rows, whole)
 
 

@@ -2,28 +2,30 @@
 
 A :class:`Job` holds everything a case needs (its command line and the puzzle's text,
 which goes to the child's standard input), so the machine that runs it needs the
-package but no access to the bench's files. The child (:mod:`.child`) runs in a session
-(and process group) of its own: Ctrl-C at the bench's terminal does not reach it, and
-the bench stops it by killing its group. Its peak memory is exact (``wait4`` in the
-child, see :mod:`.child`); a child still running past the hard limit is killed.
+package but no access to the bench's files. Each process that runs jobs (the bench, or
+a Dask worker) keeps one warm parent (:mod:`.warm`) that forks a child per case; the
+parent kills a child still running past the hard limit, and stops a run's children
+when it is cancelled.
 """
 
 from __future__ import annotations
 
+import itertools
+import json
 import os
-import signal
 import socket
 import subprocess
 import sys
-import tempfile
 import threading
-import time
 from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
 
-from .child import PARENT_ENV, PEAK_MARK
+from . import warm
+from .child import PARENT_ENV
 
 #: Exit code of a job that was cancelled before its process started.
-CANCELLED = -1000
+CANCELLED = warm.CANCELLED
 
 
 @dataclass(frozen=True)
@@ -60,89 +62,176 @@ class Lost:
 
 
 _lock = threading.Lock()
-#: Live children of this process by job: (run id, process group id).
-_live: dict[int, tuple[str, int]] = {}
 #: Bench runs whose jobs must not start any more.
 _cancelled: set[str] = set()
+#: This process's warm parent, started by the first job.
+_parent: WarmParent | None = None
+
+
+class WarmParent:
+    """This process's end of a warm parent (:mod:`.warm`): jobs go out as requests, and
+    a reader thread hands each answer to the thread waiting for it."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.sending = threading.Lock()
+        self.waiting: dict[int, tuple[threading.Event, list[dict[str, Any]]]] = {}
+        self.ids = itertools.count()
+        self.alive = True
+        started = threading.Event()
+        failure: list[BaseException] = []
+        # Linux sends the parent-death signal when the *thread* that started the
+        # process ends: a thread of its own keeps it for as long as this process lives.
+        keeper = threading.Thread(
+            target=self._keep, args=(started, failure), name="bench-warm-parent", daemon=True
+        )
+        keeper.start()
+        self.keeper = keeper
+        started.wait()
+        if failure:
+            raise failure[0]
+
+    def _keep(self, started: threading.Event, failure: list[BaseException]) -> None:
+        try:
+            self.proc = self._start()
+        except BaseException as exc:
+            failure.append(exc)
+            started.set()
+            return
+        started.set()
+        self._read()
+        self.proc.wait()
+
+    def _start(self) -> subprocess.Popen[bytes]:
+        ask_read, ask_write = os.pipe()
+        answer_read, answer_write = os.pipe()
+        root = str(Path(__file__).resolve().parents[2])  # the folder holding smtpuzzles/
+        argv = [root, str(ask_read), str(answer_write), str(os.getpid())]
+        try:
+            proc = subprocess.Popen(
+                [sys.executable, "-c", warm.BOOT, *argv],
+                stdin=subprocess.DEVNULL,
+                pass_fds=(ask_read, answer_write),
+                start_new_session=True,
+                env={**os.environ, PARENT_ENV: str(os.getpid())},  # how tests find them
+            )
+        finally:
+            os.close(ask_read)
+            os.close(answer_write)
+        self.requests: IO[bytes] = os.fdopen(ask_write, "wb")
+        self.answers: IO[bytes] = os.fdopen(answer_read, "rb")
+        return proc
+
+    def _read(self) -> None:
+        for line in self.answers:
+            message = json.loads(line)
+            with self.lock:
+                event, box = self.waiting.pop(message["id"])
+            box.append(message)
+            event.set()
+        with self.lock:
+            self.alive = False
+            for event, _ in self.waiting.values():
+                event.set()
+            self.waiting.clear()
+
+    def _send(self, message: dict[str, Any]) -> bool:
+        """Send a request (under a lock of its own: the reader must be free to take
+        answers while a large request waits for room in the pipe); False when the warm
+        parent is gone."""
+        with self.sending:
+            try:
+                self.requests.write((json.dumps(message) + "\n").encode("utf-8"))
+                self.requests.flush()
+            except (OSError, ValueError):
+                return False
+        return True
+
+    def run(self, job: Job) -> dict[str, Any] | None:
+        """The answer for ``job``; ``None`` when the warm parent ended first."""
+        event, box = threading.Event(), []
+        with self.lock:
+            if not self.alive:
+                return None
+            key = next(self.ids)
+            self.waiting[key] = (event, box)
+        request = {
+            "op": "run",
+            "id": key,
+            "run": job.run_id,
+            "argv": list(job.argv),
+            "text": job.text,
+            "hard_s": job.hard_limit_s,
+        }
+        if not self._send(request):
+            with self.lock:
+                self.waiting.pop(key, None)
+            return None
+        event.wait()
+        return box[0] if box else None
+
+    def close(self) -> None:
+        """End the warm parent (it kills any child still running) and wait for it, so
+        its time and its children's count in this process's own."""
+        with self.lock:
+            self.alive = False
+        with self.sending:
+            try:
+                self.requests.close()
+            except OSError:
+                pass
+        self.keeper.join()
+
+    def cancel(self, run_id: str) -> None:
+        self._send({"op": "cancel", "run": run_id})
+
+
+def _warm_parent() -> WarmParent:
+    global _parent
+    with _lock:
+        if _parent is None or not _parent.alive:
+            _parent = WarmParent()
+        return _parent
 
 
 def run_job(job: Job) -> Done:
-    """Run ``job`` as its own process and wait for it (or for its hard limit)."""
-    cmd = [sys.executable, "-m", "smtpuzzles.bench.child", *job.argv]
-    env = {**os.environ, PARENT_ENV: str(os.getpid())}
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        with _lock:
-            if job.run_id in _cancelled:
-                return Done(CANCELLED, "", "cancelled", 0.0, 0.0, _host())
-            began = time.monotonic()
-            proc = subprocess.Popen(
-                cmd,
-                stdin=subprocess.PIPE,
-                stdout=out,
-                stderr=err,
-                env=env,
-                start_new_session=True,
-            )
-            _live[proc.pid] = (job.run_id, proc.pid)
-        killed = threading.Event()
-
-        def kill() -> None:
-            with _lock:
-                if proc.pid in _live:
-                    killed.set()
-                    _kill_group(proc.pid)
-
-        timer = threading.Timer(job.hard_limit_s, kill)
-        timer.daemon = True
-        timer.start()
-        try:
-            _feed(proc, job.text)
-            # Wait without reaping, so the group is never killed after its id is free.
-            os.waitid(os.P_PID, proc.pid, os.WEXITED | os.WNOWAIT)
-            with _lock:
-                del _live[proc.pid]
-            _, status, usage = os.wait4(proc.pid, 0)
-        finally:
-            timer.cancel()
-        wall = time.monotonic() - began
-        proc.returncode = code = os.waitstatus_to_exitcode(status)
-        out.seek(0)
-        err.seek(0)
-        stdout = out.read().decode("utf-8", "replace")
-        lines = err.read().decode("utf-8", "replace").strip().splitlines()
-    peak_kb = usage.ru_maxrss  # Linux reports kB; the launcher's is the solver's, exactly
-    if lines and lines[-1].startswith(PEAK_MARK):
-        peak_kb = int(lines.pop()[len(PEAK_MARK) :])
-    error = lines[-1] if lines else ""
-    return Done(code, stdout, error, wall, peak_kb / 1024, _host(), killed.is_set())
+    """Run ``job`` as its own process (forked by the warm parent) and wait for it."""
+    with _lock:
+        if job.run_id in _cancelled:
+            return Done(CANCELLED, "", "cancelled", 0.0, 0.0, _host())
+    answer = _warm_parent().run(job)
+    if answer is None:
+        return Done(1, "", "the warm parent of the cases ended", 0.0, 0.0, _host())
+    if answer["returncode"] == CANCELLED:
+        return Done(CANCELLED, "", "cancelled", 0.0, 0.0, _host())
+    return Done(
+        answer["returncode"],
+        answer["stdout"],
+        answer["error"],
+        answer["wall_s"],
+        answer["peak_kb"] / 1024,
+        _host(),
+        answer["killed"],
+    )
 
 
-def _feed(proc: subprocess.Popen[bytes], text: str) -> None:
-    """Write the puzzle to the child; a child that died first just gets no more."""
-    assert proc.stdin is not None
-    try:
-        proc.stdin.write(text.encode("utf-8"))
-        proc.stdin.close()
-    except (BrokenPipeError, OSError):
-        pass
+def close_warm_parent() -> None:
+    """End this process's warm parent, if it has one (the next job starts another)."""
+    global _parent
+    with _lock:
+        parent, _parent = _parent, None
+    if parent is not None:
+        parent.close()
 
 
-def _kill_group(pgid: int) -> None:
-    try:
-        os.killpg(pgid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
-
-
-def cancel(run_id: str) -> int:
-    """Stop a bench run in this process: start none of its jobs any more and kill the
-    children it has running. Returns how many were killed."""
+def cancel(run_id: str) -> None:
+    """Stop a bench run in this process: start none of its jobs any more, and have the
+    warm parent kill the children it runs for it."""
     with _lock:
         _cancelled.add(run_id)
-        groups = [pgid for rid, pgid in _live.values() if rid == run_id]
-        for pgid in groups:
-            _kill_group(pgid)
-    return len(groups)
+        parent = _parent
+    if parent is not None:
+        parent.cancel(run_id)
 
 
 def _host() -> str:

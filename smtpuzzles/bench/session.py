@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import stat
 import threading
 import time
 import uuid
@@ -194,19 +195,58 @@ def _raise(signum: int) -> None:
 
 
 def _refuse_inputs(plan: Plan) -> None:
-    """Never stream rows over a puzzle file or the file being resumed from."""
-    outputs = [p for p in (plan.jsonl, plan.csv) if p not in (None, "-")]
-    inputs = {c.key.split("#", 1)[0] for c in plan.cases}
-    for out in outputs:
-        for source in inputs:
-            if _same(out, source):
-                raise InputError("refusing to overwrite an input file", out)
-    if plan.csv is not None and plan.resume is not None and _same(plan.csv, plan.resume):
-        raise InputError("refusing to overwrite the file being resumed", plan.csv)
+    """Check the files rows go to before any case runs: each a regular file or a new
+    one, never a file this run reads (a puzzle, a known answer beside one, the file
+    being resumed other than to add to it), and never one file for two options."""
+    outputs = {"--jsonl": plan.jsonl, "--csv": plan.csv}
+    named = {option: path for option, path in outputs.items() if path not in (None, "-")}
+    for option, path in named.items():
+        _regular_or_new(path, option)
+    if plan.jsonl in named.values() and plan.csv in named.values():
+        if _same(plan.jsonl, plan.csv):
+            raise InputError("--jsonl and --csv name the same file", plan.csv)
+    if plan.resume is not None:
+        _regular_or_new(plan.resume, "--resume")
+        if plan.csv is not None and _same(plan.csv, plan.resume):
+            raise InputError("refusing to overwrite the file being resumed", plan.csv)
+    sources = {c.key.split("#", 1)[0] for c in plan.cases}
+    folders = {os.path.realpath(Path(source).parent) for source in sources}
+    for path in named.values():
+        if not Path(path).exists():
+            continue
+        beside = os.path.realpath(Path(path).parent) in folders and _read_beside(Path(path))
+        if beside or any(_same(path, source) for source in sources):
+            raise InputError("refusing to overwrite an input file of this run", path)
+
+
+def _regular_or_new(path: str, option: str) -> None:
+    """A path that exists must be a regular file (not a folder, device or FIFO, which
+    would be read forever, block, or take no rows)."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise InputError(f"{option}: cannot use: {exc.strerror or exc}", path) from None
+    if not stat.S_ISREG(mode):
+        kind = "a folder" if stat.S_ISDIR(mode) else "not a regular file"
+        raise InputError(f"{option}: {kind}", path)
+
+
+def _read_beside(path: Path) -> bool:
+    """Is ``path`` named like a known answer the cases read beside their puzzles?"""
+    name = path.name
+    known = name == "manifest.json" or name.startswith("solutions_optimal_")
+    return known or path.suffix in (".sol", ".answer")
 
 
 def _same(a: str | None, b: str) -> bool:
+    """Do ``a`` and ``b`` name one file (existing or not)?"""
+    if a is None:
+        return False
     try:
-        return a is not None and Path(a).exists() and os.path.samefile(a, b)
+        if Path(a).exists() and Path(b).exists():
+            return os.path.samefile(a, b)
     except OSError:
         return False
+    return os.path.realpath(a) == os.path.realpath(b)

@@ -65,6 +65,21 @@ def build_app(puzzles: Sequence[str] = PUZZLES) -> typer.Typer:
     return app
 
 
+#: The commands :func:`built` has built, by the puzzles they hold.
+_built: dict[tuple[str, ...], tuple[typer.Typer, Any]] = {}
+
+
+def built(puzzles: Sequence[str]) -> tuple[typer.Typer, Any]:
+    """The app of :func:`build_app` and the click command typer makes of it, built once
+    per process: a bench's warm parent builds them before it forks its cases, which
+    would otherwise each spend most of an easy case's time on it."""
+    key = tuple(puzzles)
+    if key not in _built:
+        app = build_app(key)
+        _built[key] = (app, typer.main.get_command(app))
+    return _built[key]
+
+
 def _named_puzzles(argv: Sequence[str]) -> Sequence[str]:
     """The puzzle a command line is about (``floodit ...``, ``bench floodit ...``), or all."""
     words = [w for w in argv if not w.startswith("-")][:2]
@@ -88,8 +103,7 @@ def main() -> None:
     """
     try:
         start_clock(process_started())
-        app = build_app(_named_puzzles(sys.argv[1:]))
-        command = typer.main.get_command(app)
+        app, command = built(_named_puzzles(sys.argv[1:]))
     except BaseException as exc:
         if not (isinstance(exc, KeyboardInterrupt) or interrupts_seen()):
             raise

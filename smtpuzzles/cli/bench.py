@@ -92,7 +92,10 @@ Memory = Annotated[
 Unique = Annotated[bool, typer.Option("--unique", help="Have the solver prove each answer unique.")]
 Engine = Annotated[
     str | None,
-    typer.Option("--engine", help="The solver's --engine: sat or smt (Flood-It also cadical)."),
+    typer.Option(
+        "--engine",
+        help="The solver's --engine: sat or smt (Flood-It also auto, its default, and cadical).",
+    ),
 ]
 
 Encoding = Annotated[
@@ -152,7 +155,8 @@ def floodit(
     _one_of("--engine", engine, ENGINES)
     _one_of("--encoding", encoding, ("layered", "reference"))
     _one_of("--strategy", strategy, STRATEGIES)
-    own = _passed(
+    own = _solver_argv(
+        "floodit",
         memory=memory,
         presolve=presolve,
         engine=engine,
@@ -195,7 +199,8 @@ def nurikabe(
     _one_of("--engine", engine, ENGINES)
     _one_of("--connectivity", connectivity, STRATEGIES)
     _one_of("--presolve", presolve, ("none", "full"))
-    own = _passed(
+    own = _solver_argv(
+        "nurikabe",
         memory=memory,
         presolve=presolve,
         engine=engine,
@@ -235,7 +240,8 @@ def koburin(
     _one_of("--connectivity", connectivity, CONNECTIVITY)
     _one_of("--variant", variant, VARIANTS)
     _one_of("--presolve", presolve, ("none", "full"))
-    own = _passed(
+    own = _solver_argv(
+        "koburin",
         memory=memory,
         presolve=presolve,
         unique=unique,
@@ -250,16 +256,11 @@ def _one_of(option: str, value: str | None, allowed: Any) -> None:
         raise InputError(f"{option} {value!r}: expected one of {', '.join(allowed)}")
 
 
-def _passed(**options: Any) -> tuple[str, ...]:
+def _solver_argv(puzzle: str, **options: Any) -> tuple[str, ...]:
     """The solver options given on the command line, as the solver's own arguments."""
-    argv: list[str] = []
-    for name, value in options.items():
-        flag = "--" + name.replace("_", "-")
-        if value is True:
-            argv.append(flag)
-        elif value is not None and value is not False:
-            argv += [flag, str(value)]
-    return tuple(argv)
+    from ..bench import solver_argv
+
+    return solver_argv(puzzle, options)
 
 
 def _bench(puzzle: str, mode: str, own: tuple[str, ...], given: dict[str, Any]) -> None:

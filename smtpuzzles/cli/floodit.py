@@ -58,12 +58,12 @@ FLOODIT = {
             choice(*ENGINES),
             typer.Option(
                 "--engine",
-                help="Solver: Z3's SAT core, Z3 over QF_LIA, or CaDiCaL on the CNF Z3 makes"
-                " of the same script (min, search, exact, solve; needs the cadical extra:"
-                " pip install 'smtpuzzles\\[cadical]').",
+                help="Solver: auto (Z3's SAT core, handing a search's probes to CaDiCaL once"
+                " one is hard), Z3's SAT core, Z3 over QF_LIA, or CaDiCaL on the CNF Z3 makes"
+                " of the same script (min, search, exact, solve).",
             ),
         ],
-        "sat",
+        "auto",
     ),
     "encoding": (
         Annotated[

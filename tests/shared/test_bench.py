@@ -396,3 +396,47 @@ def test_a_worker_killed_mid_case_leaves_every_case_reported(tmp_path: Path) -> 
     for row in obj["rows"]:
         assert row["status"] == "unknown" or "worker" in row["error"], row
     wait_for(lambda: not processes_of(victim), 10)
+
+
+def test_cases_run_the_installed_package_not_the_current_folder(tmp_path: Path) -> None:
+    """A folder holding a ``smtpuzzles/`` of its own (a source tree, say) is where users
+    may run a bench from: its cases must still run the package ``smtpuzzles`` runs."""
+    decoy = tmp_path / "smtpuzzles"
+    decoy.mkdir()
+    marker = tmp_path / "decoy-imported"
+    (decoy / "__init__.py").write_text(f"open({str(marker)!r}, 'a').write('imported\\n')\n")
+    board = tmp_path / "board.txt"
+    board.write_text("0121\n1202\n2010\n0102\n")
+    command = Path(sys.executable).with_name("smtpuzzles")
+    done = subprocess.run(
+        [str(command), "bench", "floodit", str(board), "--json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+    )
+    assert not marker.exists(), "a case imported the decoy in the current folder"
+    assert done.returncode == 0, done.stderr
+    (row,) = json.loads(done.stdout)["rows"]
+    assert row["status"] == "optimal" and row["error"] == ""
+
+
+def test_the_api_returns_the_rows_of_the_command_line() -> None:
+    import smtpuzzles
+    from smtpuzzles.errors import InputError
+
+    folder = str(INSTANCES / "koburin")
+    rows = smtpuzzles.bench("koburin", folder, timeout=30, presolve="none")
+    _, obj, _ = report("koburin", folder, "--timeout", "30", "--presolve", "none")
+    assert answers(rows) == answers(obj["rows"])
+    assert [set(r) for r in rows] == [ROW_KEYS] * len(rows)
+    assert {r["options"] for r in rows} == {"--presolve none"}
+    for bad in (
+        {"presolve": "some"},
+        {"engine": "smt"},  # Koburin has no --engine
+        {"timeout": "5"},
+        {"jobs": 0},
+        {"mode": "min"},
+    ):
+        with pytest.raises(InputError):
+            smtpuzzles.bench("koburin", folder, **bad)

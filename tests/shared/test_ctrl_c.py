@@ -239,7 +239,7 @@ def test_signals_after_a_ctrl_c_leave_no_words_behind(after_s: float) -> None:
 def test_the_watchdog_says_the_best_moves_found_so_far(board: str) -> None:
     """When the watchdog speaks for a run held up in Z3, its JSON object has what the
     search found before: the playout, checked."""
-    result = run_script(held_up_in_z3("--bound-nodes", "0"), board)
+    result = run_script(held_up_in_z3("--bound-nodes", "0", "--engine", "sat"), board)
     assert result.returncode == 130, result.stderr
     obj = one_interrupted_object(result.stdout)
     moves = obj["solution"]

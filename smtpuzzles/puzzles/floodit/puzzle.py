@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from ...result import Result
 
 MODES = ("solve", "exact", "search", "min", "opt")
-ENGINES = ("sat", "smt", "cadical")
+ENGINES = ("auto", "sat", "smt", "cadical")
 ENCODINGS = ("layered", "reference")
 
 
@@ -79,7 +79,7 @@ class FloodIt(Puzzle):
         if options.get("encoding", "layered") == "reference":
             from .reference.search import run_reference
 
-            if options.get("engine", "sat") == "cadical":
+            if options.get("engine", "auto") == "cadical":
                 raise InputError("--engine cadical: the reference encoding is Z3's alone")
 
             print_asserts = options.get("print_asserts", False)
@@ -94,7 +94,7 @@ class FloodIt(Puzzle):
                 mode,
                 args,
                 self.start,
-                options.get("engine", "sat"),
+                options.get("engine", "auto"),
                 None,
                 options.get("counting", True),
                 options.get("print_asserts", False),

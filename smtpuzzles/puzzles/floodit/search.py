@@ -12,6 +12,7 @@ limit or Ctrl-C ends a search with what is known: the best solution and proven b
 
 from __future__ import annotations
 
+import importlib.util
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -183,6 +184,12 @@ class Outcome(result.Outcome):
         return None if self.moves is None else len(self.moves)
 
 
+def _cadical_installed() -> bool:
+    """Is python-sat there? Asked without importing it, which would cost every run that
+    never hands a probe over (most do not) a large part of its start-up."""
+    return importlib.util.find_spec("pysat") is not None
+
+
 class _TimeUp(Exception):
     """The budget ran out during a probe."""
 
@@ -206,6 +213,10 @@ class Search:
     ) -> None:
         if presolve not in PRESOLVE:
             raise ValueError(f"unknown presolve {presolve!r}; expected one of {PRESOLVE}")
+        #: ``auto``: Z3's SAT core until a probe proves hard, then CaDiCaL (see :meth:`hand_over`)
+        self.handing_over = engine == "auto" and mode != "opt" and _cadical_installed()
+        if engine == "auto":
+            engine = "sat"
         if engine == "cadical":
             if mode == "opt":
                 raise InputError("--engine cadical: opt is Z3's Optimize; use min")
@@ -285,6 +296,8 @@ class Search:
         if answer == z3.unknown and compact:
             solver = self.formula.solver
             if solver is not None and "conflicts" in solver.reason_unknown():
+                if self.hand_over(f"T={horizon} passed {CLAUSES_AFTER} conflicts in Z3"):
+                    return self._probe_cnf(horizon, exact, label + " cadical")
                 self.clauses = True
                 self._formula = None
                 self.outcome.stats.next_solver()
@@ -352,6 +365,19 @@ class Search:
         except TimeUp:
             raise _TimeUp() from None
 
+    def hand_over(self, why: str) -> bool:
+        """With ``--engine auto``, move this search's probes to CaDiCaL for good (once a
+        probe is hard: the long unsat probes that prove optima are CaDiCaL's strength,
+        while the quick probes of easy boards stay with Z3, which reads them faster).
+        False when the search does not hand over."""
+        if not self.handing_over or self.engine == "cadical":
+            return False
+        self.engine = "cadical"
+        self._formula = None
+        self.outcome.stats.next_solver()
+        self.outcome.notes.append(f"probes handed to CaDiCaL: {why}")
+        return True
+
     def far(self, length: int) -> bool:
         """Is a solution of this length :data:`WIDE_GAP` or more above Puchert's bound?"""
         return length - self.puchert >= WIDE_GAP
@@ -360,6 +386,8 @@ class Search:
         """Is the playout :meth:`far` from the bound? That marks a hard search, whose
         formula has the flood rule as clauses from the start."""
         far = self.far(playout)
+        if far and self.hand_over(f"the playout is {playout - self.puchert} above Puchert's bound"):
+            return far
         if far and self._formula is None and not self.clauses:
             self.clauses = True
             self.outcome.notes.append(
@@ -709,7 +737,7 @@ def run_mode(
     mode: str,
     args: tuple[int, ...] = (),
     start: tuple[int, int] = (0, 0),
-    engine: str = "sat",
+    engine: str = "auto",
     timeout_s: float | None = None,
     counting: bool = True,
     print_asserts: bool = False,

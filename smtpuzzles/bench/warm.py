@@ -1,0 +1,308 @@
+"""The warm parent of a bench's cases: one process that imports the package (and Z3,
+python-sat, the puzzles) once, then forks one child per case. A case is still a process
+of its own, with its own ``--timeout`` and ``--memory``, its crash or kill its own, and
+its peak memory exact (``wait4``); what it no longer pays is Python's start-up and the
+imports, which were most of an easy case's time.
+
+The bench (or a Dask worker) starts the parent with :data:`BOOT`, which puts the folder
+the running package was imported from first on ``sys.path``: never the current folder,
+whose ``smtpuzzles/`` (a source tree, say) would otherwise be what the cases run.
+
+They speak JSON Lines over two pipes. A request runs a case (``op: run``: its
+``argv`` after ``smtpuzzles``, the puzzle's ``text`` for its standard input, a hard
+limit in seconds) or stops a bench run (``op: cancel``); each case ends in one answer
+line. The parent is single-threaded (a fork from a threaded process is unsafe) and waits
+on the request pipe and on SIGCHLD at once. Every child has a session of its own, so
+the parent kills it with its group; the parent dies with the bench (Linux's
+parent-death signal), and each child with the parent.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import importlib
+import io
+import json
+import os
+import select
+import signal
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from typing import IO, Any
+
+#: The program the parent runs (``python -c BOOT ROOT REQUESTS ANSWERS BENCH_PID``).
+BOOT = (
+    "import sys; sys.path[0] = sys.argv[1]; "
+    "from smtpuzzles.bench.warm import serve; serve(*map(int, sys.argv[2:]))"
+)
+#: Exit code in an answer for a case cancelled before it started.
+CANCELLED = -1000
+#: What the parent imports before its first fork: everything a solve of any puzzle
+#: imports, so no child imports anything of weight.
+PRELOAD = (
+    "smtpuzzles.entry",
+    "smtpuzzles.cli",
+    "smtpuzzles.cli.run",
+    "smtpuzzles.cli.floodit",
+    "smtpuzzles.cli.nurikabe",
+    "smtpuzzles.cli.koburin",
+    "smtpuzzles.api",
+    "smtpuzzles.puzzles.floodit.puzzle",
+    "smtpuzzles.puzzles.floodit.search",
+    "smtpuzzles.puzzles.nurikabe.puzzle",
+    "smtpuzzles.puzzles.nurikabe.search",
+    "smtpuzzles.puzzles.koburin.puzzle",
+    "smtpuzzles.puzzles.koburin.search",
+    "smtpuzzles.dimacs",
+    "z3",
+    "pysat.solvers",
+    "typer._click.decorators",
+    "encodings.ascii",
+    "encodings.utf_8_sig",
+)
+_PR_SET_PDEATHSIG = 1
+
+
+def die_with_parent(parent: int) -> None:
+    """Ask for SIGKILL when the parent dies (Linux only); a parent that is gone already
+    (not ``parent`` any more) ends this process at once."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:
+        os._exit(128 + signal.SIGKILL)
+
+
+@dataclass
+class _Case:
+    """A child running a case, and the files its output goes to."""
+
+    id: int
+    run: str
+    deadline: float
+    began: float
+    out: IO[bytes]
+    err: IO[bytes]
+    killed: bool = False
+
+
+@dataclass
+class _Parent:
+    requests: int
+    answers: int
+    wake: tuple[int, int]  #: the pipe SIGCHLD wakes the loop through
+    live: dict[int, _Case] = field(default_factory=dict)
+    cancelled: set[str] = field(default_factory=set)
+    pending: bytes = b""
+
+    def answer(self, message: dict[str, Any]) -> None:
+        data = (json.dumps(message) + "\n").encode("utf-8")
+        while data:
+            data = data[os.write(self.answers, data) :]
+
+    def request(self, line: bytes) -> None:
+        message = json.loads(line)
+        if message["op"] == "cancel":
+            self.cancelled.add(message["run"])
+            for pid, case in self.live.items():
+                if case.run == message["run"]:
+                    _kill_group(pid)
+                    case.killed = True
+            return
+        if message["run"] in self.cancelled:
+            self.answer(_ended(message["id"], CANCELLED, "cancelled"))
+            return
+        self.start(message)
+
+    def start(self, message: dict[str, Any]) -> None:
+        stdin = tempfile.TemporaryFile()
+        stdin.write(message["text"].encode("utf-8"))
+        stdin.seek(0)
+        out, err = tempfile.TemporaryFile(), tempfile.TemporaryFile()
+        began = time.monotonic()
+        try:
+            pid = os.fork()
+        except OSError as exc:  # no process or memory left: this case's error alone
+            for file in (stdin, out, err):
+                file.close()
+            why = f"cannot start the case's process: {exc.strerror or exc}"
+            self.answer(_ended(message["id"], 1, why))
+            return
+        if pid == 0:
+            os._exit(self.child(message["argv"], stdin, out, err))
+        stdin.close()
+        deadline = began + float(message["hard_s"])
+        self.live[pid] = _Case(message["id"], message["run"], deadline, began, out, err)
+
+    def child(self, argv: list[str], stdin: IO[bytes], out: IO[bytes], err: IO[bytes]) -> int:
+        """The forked case: its own session, the parent's death its own, the puzzle on
+        standard input, then the command as ``smtpuzzles ARGV`` runs it."""
+        try:
+            parent = os.getppid()
+            os.setsid()
+            die_with_parent(parent)
+            signal.set_wakeup_fd(-1)
+            for signum in (signal.SIGCHLD, signal.SIGTERM, signal.SIGPIPE):
+                signal.signal(signum, signal.SIG_DFL)
+            for fd, target in ((stdin, 0), (out, 1), (err, 2)):
+                os.dup2(fd.fileno(), target)
+            for fd in (self.requests, self.answers, *self.wake):
+                os.close(fd)
+            for file in (stdin, out, err):
+                file.close()
+            sys.stdin = io.TextIOWrapper(open(0, "rb", closefd=False), encoding="utf-8")
+            sys.stdout = io.TextIOWrapper(open(1, "wb", closefd=False), encoding="utf-8")
+            sys.stderr = io.TextIOWrapper(
+                open(2, "wb", closefd=False), encoding="utf-8", errors="backslashreplace"
+            )
+            sys.argv = ["smtpuzzles", *argv]
+            return _command()
+        except BaseException:  # nothing may run on in a fork of the parent
+            return 70
+
+    def reap(self) -> None:
+        """Answer for every child that has ended."""
+        while self.live:
+            try:
+                pid, status, usage = os.wait4(-1, os.WNOHANG)
+            except ChildProcessError:
+                return
+            if pid == 0:
+                return
+            case = self.live.pop(pid, None)
+            if case is None:
+                continue
+            wall = time.monotonic() - case.began
+            case.out.seek(0)
+            case.err.seek(0)
+            stdout = case.out.read().decode("utf-8", "replace")
+            lines = case.err.read().decode("utf-8", "replace").strip().splitlines()
+            case.out.close()
+            case.err.close()
+            self.answer(
+                {
+                    "id": case.id,
+                    "returncode": os.waitstatus_to_exitcode(status),
+                    "stdout": stdout,
+                    "error": lines[-1] if lines else "",
+                    "wall_s": wall,
+                    "peak_kb": usage.ru_maxrss,  # Linux: kB
+                    "killed": case.killed,
+                }
+            )
+
+    def enforce(self) -> float | None:
+        """Kill the children past their hard limit; seconds until the next one's."""
+        now = time.monotonic()
+        nearest = None
+        for pid, case in self.live.items():
+            if case.killed:
+                continue
+            if now >= case.deadline:
+                _kill_group(pid)
+                case.killed = True
+            else:
+                left = case.deadline - now
+                nearest = left if nearest is None else min(nearest, left)
+        return nearest
+
+    def end(self) -> None:
+        for pid in self.live:
+            _kill_group(pid)
+        for pid in list(self.live):
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(pid, 0)
+
+
+def _ended(key: int, returncode: int, error: str) -> dict[str, Any]:
+    """The answer for a case that never ran."""
+    return {
+        "id": key,
+        "returncode": returncode,
+        "stdout": "",
+        "error": error,
+        "wall_s": 0.0,
+        "peak_kb": 0,
+        "killed": False,
+    }
+
+
+def _command() -> int:
+    """Run the console command in this fork, as a fresh process would: the entry
+    module's start-up state as if just imported, the exit code returned."""
+    from .. import entry
+
+    entry._noted.clear()
+    entry._raise_at_once = False
+    entry._STARTED = time.monotonic()
+    signal.signal(signal.SIGINT, entry._on_early_interrupt)
+    try:
+        entry.main()
+        code: object = 0
+    except SystemExit as exc:
+        code = exc.code
+    finally:
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(OSError, ValueError):
+                stream.flush()
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code
+    print(code, file=sys.stderr, flush=True)
+    return 1
+
+
+def _kill_group(pgid: int) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pgid, signal.SIGKILL)
+
+
+def preload() -> None:
+    """Import what the cases will use (an optional package that is missing is skipped),
+    and build each puzzle's command line, as a case's run would."""
+    for name in PRELOAD:
+        with contextlib.suppress(ImportError):
+            importlib.import_module(name)
+    from ..cli import PUZZLES, built
+
+    for puzzle in PUZZLES:
+        built((puzzle,))
+    # What is here now stays: kept out of the collector's sweeps, a child's collections
+    # do not touch (and so copy) the memory it shares with this process.
+    gc.collect()
+    gc.freeze()
+
+
+def serve(requests: int, answers: int, bench: int) -> None:
+    """The parent's loop: start cases, answer for ended ones, kill those past their hard
+    limit; at the end of the requests (the bench closed them or died), kill what still
+    runs and end."""
+    die_with_parent(bench)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the bench stops its cases itself
+    preload()
+    wake_read, wake_write = os.pipe()
+    os.set_blocking(wake_write, False)
+    signal.set_wakeup_fd(wake_write)
+    signal.signal(signal.SIGCHLD, lambda signum, frame: None)
+    parent = _Parent(requests, answers, (wake_read, wake_write))
+    try:
+        while True:
+            ready, _, _ = select.select([requests, wake_read], [], [], parent.enforce())
+            if wake_read in ready:
+                os.read(wake_read, 4096)
+            parent.reap()
+            if requests in ready:
+                data = os.read(requests, 1 << 16)
+                if not data:
+                    return
+                lines = (parent.pending + data).split(b"\n")
+                parent.pending = lines.pop()
+                for line in lines:
+                    parent.request(line)
+    finally:
+        parent.end()
