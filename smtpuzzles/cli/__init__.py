@@ -62,6 +62,8 @@ def build_app(puzzles: Sequence[str] = PUZZLES) -> typer.Typer:
         app.add_typer(module.app, name=name)
     bench = importlib.import_module(".bench", __name__)
     app.add_typer(bench.bench_app, name="bench")
+    verify = importlib.import_module(".verify", __name__)
+    app.command("verify")(verify.verify)
     return app
 
 
