@@ -40,6 +40,7 @@ from ..solving import (
     limit_memory,
     parse_memory,
     parse_timeout,
+    release_reserve,
     running_as_command,
 )
 from ..sources import path_exists
@@ -156,6 +157,8 @@ def _solve(
                 _proofs(questions, shared.proof, stem, budget, shared.force)
     except (TimeUp, MemoryLimitExceeded, MemoryError, Interrupted, KeyboardInterrupt) as exc:
         result.outcome.stopped = _why(exc)
+        if result.outcome.stopped == "memory":
+            release_reserve()
         dimacs = None
     result.elapsed_s = budget.elapsed()
     _Watchdog.speak()
@@ -181,6 +184,9 @@ def _solve(
         write_output(shared.svg, result.svg(), shared.force)
     if result.stopped == "interrupted":
         error_line("interrupted")
+    elif result.stopped is not None and (shared.cnf or shared.print_dimacs or shared.proof):
+        limit = "time" if result.stopped == "timeout" else "memory"
+        error_line(f"{limit} limit reached; the CNF or proofs not written")
     raise typer.Exit(exit_code(result, shared))
 
 
