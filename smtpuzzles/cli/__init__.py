@@ -64,6 +64,8 @@ def build_app(puzzles: Sequence[str] = PUZZLES) -> typer.Typer:
     app.add_typer(bench.bench_app, name="bench")
     verify = importlib.import_module(".verify", __name__)
     app.command("verify")(verify.verify)
+    export = importlib.import_module(".export", __name__)
+    app.command("export")(export.export)
     return app
 
 

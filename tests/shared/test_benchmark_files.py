@@ -62,3 +62,46 @@ def test_smtlib_files_are_benchmarks_z3_and_cvc5_answer_as_stated(
         assert z3_answer(text) == status
         assert cvc5_answer(text) == status
     assert sorted(statuses) == ["sat", "unsat"]
+
+
+def test_export_writes_a_family_as_the_submission_rules_lay_it_out(tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    for name in ("gen_8x8_s1.txt", "gen_8x8_s1.sol", "gen_8x8_s2.txt"):
+        (corpus / name).write_text((INSTANCES / "koburin" / name).read_text())
+    out = cli("export", "koburin", str(corpus), str(tmp_path / "out"))
+    assert out.exit_code == 0, out.stderr
+    family = tmp_path / "out" / "non-incremental" / "QF_LIA" / "smtpuzzles-koburin"
+    files = sorted(p.name for p in family.iterdir())
+    assert files == [
+        "README.md",
+        "gen_8x8_s1.another.smt2",
+        "gen_8x8_s1.puzzle.smt2",
+        "gen_8x8_s2.another.smt2",
+        "gen_8x8_s2.puzzle.smt2",
+    ]
+    for name in files[1:]:
+        text = (family / name).read_text()
+        status = check_header(text)
+        assert status == ("unsat" if ".another." in name else "sat")
+        assert cvc5_answer(text) == status
+    assert "2 sat, 2 unsat" in (family / "README.md").read_text()
+    again = cli("export", "koburin", str(corpus), str(tmp_path / "out"))
+    assert again.exit_code == 2 and "--force" in again.stderr
+    afile = cli("export", "koburin", str(corpus), str(corpus / "gen_8x8_s1.txt"))
+    assert afile.exit_code == 2 and "Traceback" not in afile.stderr
+
+
+def test_export_holds_the_time_limit_and_keeps_what_it_wrote(tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    for name in ("gen_8x8_s1.txt", "gen_30x30_s1.txt"):
+        (corpus / name).write_text((INSTANCES / "koburin" / name).read_text())
+    out = cli("export", "koburin", str(corpus), str(tmp_path / "out"), "--timeout", "2")
+    family = tmp_path / "out" / "non-incremental" / "QF_LIA" / "smtpuzzles-koburin"
+    if out.exit_code == 0:  # a fast machine: both within the limit
+        return
+    assert out.exit_code == 3, out.stderr
+    assert (family / "README.md").exists()
+    for path in family.glob("*.smt2"):
+        check_header(path.read_text())
