@@ -39,18 +39,26 @@ def timed(argv: list[str], limit_s: float) -> tuple[int, str, float, float]:
     return proc.returncode, text, wall, usage.ru_utime + usage.ru_stime
 
 
-def cases(data: Path, pc19: int, nurikabe: int, koburin: int) -> list[tuple[str, Path, list[str]]]:
-    """(label, puzzle file, command words) of every case."""
+#: The groups of cases, in the order they run.
+GROUPS = ("floodit", "koburin", "nurikabe")
+
+
+def cases(
+    data: Path, groups: list[str], pc19: int, janko: int
+) -> list[tuple[str, Path, list[str]]]:
+    """(label, puzzle file, command words) of every case of ``groups``."""
     found: list[tuple[str, Path, list[str]]] = []
-    pc19_file = data / "floodit" / "terminal-flood" / "dataset_pc19.txt"
-    for i in range(1, pc19 + 1):
-        found.append((f"pc19#{i}", pc19_file,
-                      ["floodit", "min", "--format", "lines", "--index", str(i)]))
-    for name in PROBLEMS99:
-        found.append((name, data / "floodit" / "99problems" / name, ["floodit", "min"]))
-    for kind, count in (("nurikabe", nurikabe), ("koburin", koburin)):
-        for path in sorted((data / kind).glob("janko_*.txt"))[:count]:
-            found.append((f"{kind}/{path.stem}", path, [kind, "solve", "--unique"]))
+    if "floodit" in groups:
+        pc19_file = data / "floodit" / "terminal-flood" / "dataset_pc19.txt"
+        for i in range(1, pc19 + 1):
+            words = ["floodit", "min", "--format", "lines", "--index", str(i)]
+            found.append((f"pc19#{i}", pc19_file, words))
+        for name in PROBLEMS99:
+            found.append((name, data / "floodit" / "99problems" / name, ["floodit", "min"]))
+    for kind in ("koburin", "nurikabe"):
+        if kind in groups:
+            for path in sorted((data / kind).glob("janko_*.txt"))[:janko]:
+                found.append((f"{kind}/{path.stem}", path, [kind, "solve", "--unique"]))
     return found
 
 
@@ -72,8 +80,9 @@ def main() -> None:
     parser.add_argument("--pc19", type=int, default=20)
     parser.add_argument("--janko", type=int, default=10)
     parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument("--groups", nargs="*", choices=GROUPS, default=list(GROUPS))
     parser.add_argument(
-        "--verify-max-mb", type=float, default=20.0,
+        "--verify-max-mb", type=float, default=5.0,
         help="largest CNF given to smtpuzzles verify (a Python checker) as well",
     )
     args = parser.parse_args()
@@ -82,8 +91,8 @@ def main() -> None:
     smtpuzzles = [sys.executable, "-m", "smtpuzzles"]
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
-        for n, (label, path, words) in enumerate(cases(args.data, args.pc19, args.janko,
-                                                        args.janko)):
+        todo = cases(args.data, args.groups, args.pc19, args.janko)
+        for n, (label, path, words) in enumerate(todo):
             plain = _harness.solve(path, words, args.timeout, "plain")
             folder = Path(tmp) / f"case{n}"
             proved = _harness.solve(path, [*words, "--proof", str(folder)], args.timeout, "proof")
@@ -115,12 +124,19 @@ def main() -> None:
                     else {"verdict": "not run (CNF above --verify-max-mb)", "cpu_s": 0.0},
                 })
             rows.append(row)
+            record(args, rows, len(todo))
             shown = [q["drat_trim"]["verdict"] for q in row["questions"]]
             print(f"[{n + 1}] {label} {row['status']} plain {row['plain_cpu_s']}s "
                   f"proof {row['proof_cpu_s']}s {shown}", file=sys.stderr, flush=True)
+
+
+def record(args: argparse.Namespace, rows: list[dict[str, Any]], planned: int) -> None:
+    """Write the results file with the rows so far (after every case: a long run
+    stopped early keeps what it measured)."""
     questions = [q for r in rows for q in r["questions"]]
     summary = {
         "cases": len(rows),
+        "planned": planned,
         "unsat_questions": len(questions),
         "drat_trim_verified": sum(q["drat_trim"]["verdict"] == "verified" for q in questions),
         "verify_verified": sum(q["verify"]["verdict"] == "verified" for q in questions),
@@ -139,7 +155,7 @@ def main() -> None:
             proof = sum(r["proof_cpu_s"] for r in mine)
             summary[f"{group}_proof_over_plain"] = round(proof / plain, 2) if plain else None
     _harness.write(
-        "proofs",
+        "proofs" + ("" if args.groups == list(GROUPS) else "_" + "_".join(args.groups)),
         args.out,
         {
             "settings": {"timeout_s": args.timeout, "check_timeout_s": args.check_timeout,
