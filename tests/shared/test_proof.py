@@ -205,3 +205,27 @@ def test_print_asserts_writes_what_was_asked_before_the_proofs_ran_out(tmp_path:
                        "--print-asserts", "--proof", str(tmp_path / "p"), "--timeout", "1.5"])
     assert run.returncode == 3, run.stderr
     assert "(check-sat)" in run.stdout
+
+
+@pytest.mark.slow
+def test_ctrl_c_while_the_cnf_is_made_ends_the_run_at_once() -> None:
+    square = INSTANCES / "nurikabe" / "square_10x10.txt"
+    run = run_process(
+        ["nurikabe", "solve", str(square), "--presolve", "none", "--print-dimacs", "-q"],
+        interrupt_after=2.0,
+    )
+    assert run.returncode == 130, (run.returncode, run.stderr)
+    assert "Traceback" not in run.stderr
+    assert run.cpu_s < 2.0 + 1.0, run.cpu_s  # making this CNF takes about 10 s
+
+
+@pytest.mark.slow
+def test_floodit_question_cut_short_by_the_limit_is_still_printed(tmp_path: Path) -> None:
+    board = INSTANCES / "floodit" / "b20x20c6.txt"
+    run = run_process(["floodit", "min", str(board), "--presolve", "none", "--timeout", "4",
+                       "--print-asserts", "-q", "--smtlib", str(tmp_path)])
+    assert run.returncode == 3, run.stderr
+    assert "unknown\n" in run.stdout and run.stdout.rstrip().endswith("(check-sat)")
+    files = list(tmp_path.glob("*.smt2"))
+    assert len(files) == 1
+    assert "(set-info :status unknown)" in files[0].read_text()
