@@ -8,7 +8,6 @@ from typing import Annotated
 import typer
 
 from ..errors import InputError
-from ..proof import check_drat
 from ..solving import (
     Budget,
     MemoryLimitExceeded,
@@ -55,6 +54,8 @@ def verify(
 
     Example: smtpuzzles verify proofs/b04x04c3.below-5.cnf proofs/b04x04c3.below-5.drat
     """
+    from ..proof import check_drat
+
     budget = Budget(parse_timeout(timeout), started=clock_started())
     limit_memory(parse_memory(memory))
     text = _read(cnf, "CNF").decode("ascii", "replace")
