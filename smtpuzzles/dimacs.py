@@ -13,9 +13,20 @@ bits 40 41 42``: the lowest value plus the bits' binary number). A SAT solver's 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from . import z3lazy as z3
+from .solving import (
+    Budget,
+    Interrupted,
+    MemoryLimitExceeded,
+    TimeUp,
+    ensure_room,
+    memory_capped,
+    new_context,
+    parse_terms,
+    raise_pending,
+)
 
 #: The tactics, in order: no variable is eliminated, every integer must be bounded by
 #: the formula's own unit constraints.
@@ -87,19 +98,25 @@ def _variables(goal: z3.Goal) -> tuple[list[str], list[str]]:
     return sorted(bools), sorted(ints)
 
 
-def to_dimacs(script_text: str) -> str:
+def to_dimacs(
+    script_text: str, header: Sequence[str] = (), budget: Budget | None = None
+) -> str:
     """The CNF of ``script_text`` (a complete SMT-LIB script over bounded integers), with
-    ``c`` lines mapping its variables to literals (see the module's description).
+    ``c`` lines mapping its variables to literals (see the module's description), after
+    the ``c`` lines of ``header`` (who made it, how, and the answer expected).
 
     An unsatisfiable formula the tactics refute on their own comes out as one empty
-    clause; a variable the clauses do not mention is listed as ``free``.
+    clause; a variable the clauses do not mention is listed as ``free``. Made under
+    ``budget`` and the memory cap: Z3's tactics stop at the deadline (raising
+    :class:`TimeUp`) and at the cap (:class:`MemoryLimitExceeded`).
     """
-    ctx = z3.Context()
+    head = "".join(f"c {line}\n" for line in header)
+    ctx = new_context()
     goal = z3.Goal(ctx=ctx)
-    goal.add(z3.parse_smt2_string(script_text, ctx=ctx))
-    simple = z3.Tactic("simplify", ctx)(goal)[0]
+    goal.add(parse_terms(script_text, ctx))
+    simple = _apply(z3.Tactic("simplify", ctx), goal, budget)
     if simple.inconsistent():
-        return UNSAT
+        return head + UNSAT
     bools, ints = _variables(goal)
     ranges = _bounds(simple)
     widths: dict[str, tuple[int, int]] = {}
@@ -113,22 +130,20 @@ def to_dimacs(script_text: str) -> str:
         bits = [z3.Bool(_BIT.format(name, b), ctx) for b in range(width)]
         terms = [z3.If(bit, 2**b, 0) for b, bit in enumerate(bits)]
         goal.add(x == low + z3.Sum(terms))
-    cnf = z3.Then(*(z3.Tactic(t, ctx) for t in TACTICS))(goal)
-    if len(cnf) != 1:
-        raise ValueError("the tactics split the formula: no single CNF")
-    clauses = cnf[0]
+    clauses = _apply(z3.Then(*(z3.Tactic(t, ctx) for t in TACTICS)), goal, budget)
     if clauses.inconsistent():
-        return UNSAT
+        return head + UNSAT
+    ensure_room(_DIMACS_BYTES_PER_CLAUSE * len(clauses))
     dimacs = clauses.dimacs(True)
+    del clauses, goal, simple
+    raise_pending()
     index = {}
-    body = []
-    for line in dimacs.splitlines():
-        if line.startswith("c "):
-            _, number, name = line.split(" ", 2)
-            index[name] = int(number)
-        else:
-            body.append(line)
-    out = []
+    names = dimacs.find("\nc ")  # Z3 names its variables after the clauses
+    names = len(dimacs) if names < 0 else names + 1
+    for line in dimacs[names:].splitlines():
+        _, number, name = line.split(" ", 2)
+        index[name] = int(number)
+    out = [head.rstrip("\n")] if head else []
     for name in bools:
         out.append(f"c {name} {index.get(name, 'free')}")
     for name in ints:
@@ -146,7 +161,36 @@ def to_dimacs(script_text: str) -> str:
                 out.append(f"c {name} = {value} {' '.join(map(str, signed))}")
         else:
             out.append(f"c {name} = {low} + bits {' '.join(map(str, lits))}")
-    return "\n".join(out + body) + "\n"
+    return "\n".join(out) + "\n" + dimacs[:names].rstrip("\n") + "\n"
+
+
+#: Room Z3's DIMACS text of one clause takes, with Python's copy of it.
+_DIMACS_BYTES_PER_CLAUSE = 64
+
+
+def _apply(tactic: z3.Tactic, goal: z3.Goal, budget: Budget | None) -> z3.Goal:
+    """The one goal ``tactic`` makes of ``goal``, stopped at ``budget``'s deadline."""
+    left = budget.remaining() if budget is not None else None
+    if left is not None:
+        if left <= 0:
+            raise TimeUp()
+        tactic = z3.TryFor(tactic, max(1, int(left * 1000)))
+    try:
+        with memory_capped():
+            made = tactic(goal)
+    except z3.Z3Exception as exc:
+        message = str(exc).lower()
+        if "memory" in message:
+            raise MemoryLimitExceeded(str(exc)) from None
+        if "cancel" in message or "timeout" in message:
+            if budget is not None and budget.expired():
+                raise TimeUp() from None
+            raise Interrupted() from None
+        raise
+    raise_pending()
+    if len(made) != 1:
+        raise ValueError("the tactics split the formula: no single CNF")
+    return made[0]
 
 
 _VALUE = re.compile(r"^c (\S+) = (-?\d+) ((?:-?\d+ ?)+)$")

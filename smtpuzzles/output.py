@@ -1,11 +1,13 @@
-"""Output files (``-o``, ``--svg``): decided before any solving, written atomically.
+"""Output files (``-o``, ``--svg``, ``--cnf``) and folders (``--smtlib``, ``--proof``):
+decided before any solving, written atomically.
 
-An output is only ever a regular file. A device, FIFO, socket or folder at the path (or
-behind a symlink) is refused, and so is an existing file unless the user forces it: a
-rename over it would replace a device node or a link, and silently drop a read-only
-file's protection. :func:`check_outputs` says all of this up front, so a run that will
-be refused never prints its answer first; :func:`write_output` then writes through a
-temporary file in the same folder and a rename, so a reader never sees half a file.
+An output is only ever a regular file, or a folder of regular files. A device, FIFO,
+socket or folder at a file's path (or behind a symlink) is refused, and so is an
+existing file unless the user forces it: a rename over it would replace a device node
+or a link, and silently drop a read-only file's protection. :func:`check_outputs` says
+all of this up front, so a run that will be refused never prints its answer first;
+:func:`write_output` then writes through a temporary file in the same folder and a
+rename, so a reader never sees half a file.
 """
 
 from __future__ import annotations
@@ -80,7 +82,13 @@ def _check_one(path: Path, force: bool) -> None:
         raise InputError("cannot write in this folder (permission denied)", name)
 
 
-def check_outputs(paths: Sequence[Path | None], inputs: Sequence[str], force: bool) -> None:
+def check_outputs(
+    paths: Sequence[Path | None],
+    inputs: Sequence[str],
+    force: bool,
+    folders: Sequence[tuple[Path | None, str, Sequence[str]]] = (),
+    names: Sequence[str] = (),
+) -> None:
     """Decide, before any solving, that every output in ``paths`` may be written.
 
     Refuses (one :class:`InputError` line naming the path): devices, FIFOs, sockets,
@@ -88,17 +96,25 @@ def check_outputs(paths: Sequence[Path | None], inputs: Sequence[str], force: bo
     existing file unless ``force`` (read-only or not: it keeps its mode), a missing or
     unwritable folder, two outputs naming the same file, and an output that is one of
     ``inputs`` (``-`` and URLs among them are skipped). ``None`` entries are outputs not
-    asked for.
+    asked for. ``names`` are the options of ``paths`` and then of ``folders``, in order
+    (for the message when two name the same path).
+
+    ``folders`` are output folders: (path, file name prefix, extensions), each checked
+    by :func:`check_folder`, and never the same path as another output.
     """
     given = [Path(p) for p in paths if p is not None]
-    seen: dict[str, Path] = {}
-    for path in given:
+    labels = [n for p, n in zip([*paths, *(f[0] for f in folders)], names) if p is not None]
+    everything = given + [Path(f[0]) for f in folders if f[0] is not None]
+    seen: dict[str, int] = {}
+    for i, path in enumerate(everything):
         key = os.path.normcase(os.path.abspath(path))
         if key in seen:
-            raise InputError(
-                "names two outputs (-o and --svg); give them different files", str(path)
-            )
-        seen[key] = path
+            both = " and ".join(labels[j] for j in (seen[key], i)) if labels else "two options"
+            raise InputError(f"names two outputs ({both}); give them different paths", str(path))
+        seen[key] = i
+    for folder, prefix, extensions in folders:
+        if folder is not None:
+            check_folder(Path(folder), prefix, extensions, inputs, force)
     targets = [(path, _identity(path)) for path in given]
     for i, (path, ident) in enumerate(targets):
         for other, other_ident in targets[i + 1 :]:
@@ -114,6 +130,70 @@ def check_outputs(paths: Sequence[Path | None], inputs: Sequence[str], force: bo
                 raise InputError("refusing to overwrite an input file", str(path))
     for path in given:
         _check_one(path, force)
+
+
+def check_folder(
+    folder: Path, prefix: str, extensions: Sequence[str], inputs: Sequence[str], force: bool
+) -> None:
+    """Refuse ``folder`` as an output folder unless it is a folder (or can be made one)
+    in which files can be written, and holds no file ``<prefix>.*<extension>`` (one of
+    ``extensions``) unless ``force``: the files a run writes there are named so. An
+    input of the run is never such a file."""
+    name = str(folder)
+    if name in ("", "-"):
+        raise InputError("an output folder needs a name ('-' is not one)", name or "''")
+    try:
+        link = os.lstat(folder)
+    except FileNotFoundError:
+        link = None
+    except (OSError, ValueError) as exc:
+        reason = getattr(exc, "strerror", None) or exc
+        raise InputError(f"cannot use as output folder: {reason}", name) from None
+    if link is None:
+        parent = folder.parent if str(folder.parent) else Path(".")
+        if not parent.is_dir():
+            raise InputError("cannot make this folder: its parent is not a folder", name)
+        _probe(parent, name)
+        return
+    if stat.S_ISLNK(link.st_mode):
+        raise InputError("refusing to write into a symlink; name the folder itself", name)
+    if not stat.S_ISDIR(link.st_mode):
+        what = _describe(link.st_mode) or "a file"
+        raise InputError(f"is {what}, not a folder: give a folder for these files", name)
+    _probe(folder, name)
+    ours = [
+        entry
+        for entry in sorted(os.listdir(folder))
+        if entry.startswith(prefix + ".") and entry.endswith(tuple(extensions))
+    ]
+    for source in inputs:
+        if source == "-" or "\n" in source:
+            continue
+        ident = _identity(source)
+        for entry in ours:
+            if ident is not None and _identity(folder / entry) == ident:
+                raise InputError("refusing to overwrite an input file", str(folder / entry))
+    if ours and not force:
+        raise InputError(f"{ours[0]} exists in this folder; use --force to replace it", name)
+
+
+def _probe(folder: Path, name: str) -> None:
+    """Make and remove a file in ``folder``: the one sure test that files can be written
+    there (permissions say nothing for root, nor on /proc or a read-only mount)."""
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".smtpuzzles.", suffix=".probe", dir=folder)
+        os.close(fd)
+        os.unlink(tmp)
+    except OSError as exc:
+        raise InputError(f"cannot write in this folder: {exc.strerror or exc}", name) from None
+
+
+def make_folder(folder: Path) -> None:
+    """Make the output folder ``folder`` (checked by :func:`check_folder`) if missing."""
+    try:
+        Path(folder).mkdir(exist_ok=True)
+    except OSError as exc:
+        raise InputError(f"cannot make this folder: {exc.strerror or exc}", str(folder)) from None
 
 
 def write_output(path: Path, text: str, force: bool = False) -> None:

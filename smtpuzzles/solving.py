@@ -285,6 +285,10 @@ def _memory_capped() -> Iterator[None]:
         z3.set_param("memory_max_size", 0)
 
 
+#: Z3's own memory cap set to the process's for the block (the CNF's tactics use it).
+memory_capped = _memory_capped
+
+
 def process_started() -> float:
     """When this process started, as a ``time.monotonic()`` reading (for
     ``Budget(started=...)``: a ``--timeout`` then also covers Python's start-up and the

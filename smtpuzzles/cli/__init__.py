@@ -62,6 +62,10 @@ def build_app(puzzles: Sequence[str] = PUZZLES) -> typer.Typer:
         app.add_typer(module.app, name=name)
     bench = importlib.import_module(".bench", __name__)
     app.add_typer(bench.bench_app, name="bench")
+    verify = importlib.import_module(".verify", __name__)
+    app.command("verify")(verify.verify)
+    export = importlib.import_module(".export", __name__)
+    app.command("export")(export.export)
     return app
 
 

@@ -131,6 +131,19 @@ FORMULA = {
         ],
         None,
     ),
+    "proof": (
+        Annotated[
+            Path | None,
+            typer.Option(
+                "--proof",
+                metavar="DIR",
+                help="For each unsat question, write its CNF and a DRAT proof that the CNF "
+                "is unsatisfiable to DIR/<name>.<question>.cnf and .drat (check them with "
+                "smtpuzzles verify or drat-trim; needs the cadical extra).",
+            ),
+        ],
+        None,
+    ),
 }
 OUTPUT = {
     "json": (
@@ -170,7 +183,9 @@ OUTPUT = {
     "force": (
         Annotated[
             bool,
-            typer.Option("--force", help="Replace files that -o and --svg name if they exist."),
+            typer.Option(
+                "--force", help="Replace files that -o, --svg, --cnf, --smtlib and --proof write."
+            ),
         ],
         False,
     ),
@@ -195,6 +210,7 @@ class Shared:
     smtlib: Path | None = None
     print_dimacs: bool = False
     cnf: Path | None = None
+    proof: Path | None = None
     json: bool = False
     stats: bool = False
     quiet: bool = False

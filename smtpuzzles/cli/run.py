@@ -26,9 +26,11 @@ from ..exits import contest, take_voice, wait_for_voice
 from ..output import write_output
 from ..puzzle import Formula, Puzzle, puzzle_class
 from ..result import Outcome, Result, Status, follow, followed
-from ..smtlib import Question, join_questions, write_questions
+from ..smtlib import Question, is_standard, join_questions, write_questions
+from ..smtlib import Source as SmtSource
 from ..solving import (
     Budget,
+    Interrupted,
     MemoryLimitExceeded,
     TimeUp,
     clock_started,
@@ -39,6 +41,7 @@ from ..solving import (
     limit_memory,
     parse_memory,
     parse_timeout,
+    release_reserve,
     running_as_command,
 )
 from ..sources import path_exists
@@ -87,7 +90,7 @@ def solve(
     budget = Budget(parse_timeout(shared.timeout), started=clock_started())
     limit_memory(parse_memory(shared.memory))
     inputs = [source]
-    check_outputs(shared, inputs)
+    check_outputs(shared, inputs, output_stem(source, shared.index))
     stopped = functools.partial(_say_stopped, kind, mode, source, budget, shared)
     with _Watchdog(budget, stopped):
         _solve(kind, mode, source, shared, budget, inputs, fmt, load, solve, args, extra)
@@ -117,10 +120,11 @@ def _solve(
     if shared.dry_run:
         with stops():
             formula = puzzle.formula(**_formula_options(puzzle, mode, args or {}, options))
-        _dry_run(puzzle, formula, mode, shared, inputs)
+        with stops():
+            _dry_run(puzzle, formula, mode, shared, inputs, budget)
         return
     scripts = shared.print_asserts or shared.print_dimacs or shared.smtlib or shared.cnf
-    if scripts:
+    if scripts or shared.proof:
         options["print_asserts"] = True
     result = api.solve(
         puzzle,
@@ -131,18 +135,34 @@ def _solve(
         **(args or {}),
         **options,
     )
-    _Watchdog.speak()
     questions = result.outcome.questions
     smtlib = join_questions(questions) if shared.print_asserts and questions else None
-    try:
-        dimacs = _dimacs(questions) if shared.print_dimacs or shared.cnf else None
-    except MemoryLimitExceeded:  # the answer found stands; the CNF did not fit
-        dimacs = None
-        result.outcome.stopped = "memory"
+    stem = output_stem(source, shared.index)
     if shared.smtlib is not None and questions:
-        write_questions(questions, shared.smtlib, Path(puzzle.display_name).stem)
-    if shared.cnf is not None and dimacs is not None:
-        write_output(shared.cnf, dimacs, shared.force)
+        about = SmtSource(_application(puzzle, mode), _command_line(), generated_on=_today())
+        write_questions(questions, shared.smtlib, stem, about, shared.force)
+    # What comes from the questions already asked is on its way before the CNF and the
+    # proofs, which take time of their own: a limit reached there still leaves it said.
+    early = smtlib is not None and not (shared.json or shared.print_dimacs)
+    if early:
+        _Watchdog.speak()
+        _emit(smtlib or "", shared, inputs)
+    dimacs = None
+    try:
+        with deadline(budget):
+            if shared.print_dimacs or shared.cnf:
+                dimacs = _dimacs(questions, budget)
+                if shared.cnf is not None and dimacs is not None:
+                    write_output(shared.cnf, dimacs, shared.force)
+            if shared.proof is not None:
+                _proofs(questions, shared.proof, stem, budget, shared.force)
+    except (TimeUp, MemoryLimitExceeded, MemoryError, Interrupted, KeyboardInterrupt) as exc:
+        result.outcome.stopped = _why(exc)
+        if result.outcome.stopped == "memory":
+            release_reserve()
+        dimacs = None
+    result.elapsed_s = budget.elapsed()
+    _Watchdog.speak()
     # The text report is built only when shown: drawing a large answer near the memory
     # cap could fail where the JSON object still fits.
     report = "" if shared.json else result.report(shared.stats)
@@ -153,7 +173,8 @@ def _solve(
         if not shared.quiet:
             typer.echo(report, err=True)
     elif smtlib is not None:
-        _emit(smtlib, shared, inputs)
+        if not early:
+            _emit(smtlib, shared, inputs)
         if not shared.quiet:
             typer.echo(report, err=True)
     elif not shared.quiet:
@@ -164,22 +185,96 @@ def _solve(
         write_output(shared.svg, result.svg(), shared.force)
     if result.stopped == "interrupted":
         error_line("interrupted")
+    elif result.stopped is not None and (shared.cnf or shared.print_dimacs or shared.proof):
+        limit = "time" if result.stopped == "timeout" else "memory"
+        error_line(f"{limit} limit reached; the CNF or proofs not written")
     elif result.stopped == "memory":
         error_line("memory limit reached")
     raise typer.Exit(exit_code(result, shared))
 
 
-def _dimacs(questions: list[Question]) -> str | None:
+def _dimacs(questions: list[Question], budget: Budget) -> str | None:
     """The CNF of the first question (the one whose answer is reported first)."""
     if not questions:
         return None
-    if "(minimize" in questions[0].script:
+    if not is_standard(questions[0].script):
         raise InputError("Z3's Optimize script has no CNF; use min for --print-dimacs or --cnf")
+
+    return _cnf(questions[0], budget)
+
+
+def _cnf(q: Question, budget: Budget) -> str:
+    """``q``'s CNF, made in a process of its own: Z3's tactics end the process they run
+    in when the memory cap refuses them room."""
     from ..dimacs import to_dimacs
 
-    # Z3's tactics end the process they run in when the memory cap refuses them room.
-    script = questions[0].script
-    return contained(lambda: to_dimacs(script), "the CNF translation")
+    header = _cnf_header(q)
+    return contained(lambda: to_dimacs(q.script, header, budget), "the CNF translation")
+
+
+def _cnf_header(q: Question) -> list[str]:
+    """The ``c`` lines that head a CNF: who made it, how, and the answer expected."""
+    from .. import __version__
+
+    return [
+        f"generator: smtpuzzles {__version__} (Z3's bit-blasting of question {q.name})",
+        f"command: {_command_line()}",
+        f"expected answer: {q.answer}",
+    ]
+
+
+def _proofs(
+    questions: list[Question], folder: Path, stem: str, budget: Budget, force: bool
+) -> None:
+    """For each unsat question, its CNF and CaDiCaL's DRAT proof that the CNF is
+    unsatisfiable, as ``<folder>/<stem>.<question>.cnf`` and ``.drat``."""
+    from ..dimacs import clauses
+    from ..output import make_folder
+    from ..proof import expect_unsat, prove
+
+    wanted = [q for q in questions if q.answer == "unsat" and is_standard(q.script)]
+    if not wanted:
+        return
+    make_folder(folder)
+    for q in wanted:
+        cnf = _cnf(q, budget)
+        base = folder / f"{stem}.{q.name}"
+        write_output(base.with_name(base.name + ".cnf"), cnf, force)
+        drat = base.with_name(base.name + ".drat")
+        if drat.exists() and not force:
+            raise InputError("file exists; use --force to replace it", str(drat))
+        answer = contained(functools.partial(prove, clauses(cnf), drat, budget), "the proof")
+        expect_unsat(answer, q.name)
+        if answer == "unknown":
+            raise TimeUp()
+
+
+def _why(exc: BaseException) -> str:
+    """The ``stopped`` word of a limit or Ctrl-C met while the outputs were made."""
+    if isinstance(exc, TimeUp):
+        return "timeout"
+    if isinstance(exc, (MemoryLimitExceeded, MemoryError)):
+        return "memory"
+    return "interrupted"
+
+
+def _application(puzzle: Puzzle, mode: str) -> str:
+    """What a benchmark file's ``:source`` says the question is about."""
+    return f"{puzzle.title} puzzle {puzzle.display_name} ({puzzle.describe()}), mode {mode}"
+
+
+def _today() -> str:
+    """The date a benchmark file's ``:source`` says it was generated on."""
+    import datetime
+
+    return datetime.date.today().isoformat()
+
+
+def _command_line() -> str:
+    """The command line of this run, as a benchmark file or a CNF records it."""
+    import shlex
+
+    return " ".join(["smtpuzzles", *(shlex.quote(a) for a in sys.argv[1:])])
 
 
 def exit_code(result: Result, shared: Shared) -> int:
@@ -352,13 +447,28 @@ def _so_far_json(kind: str) -> dict[str, Any]:
 
 
 def _dry_run(
-    puzzle: Puzzle, formula: Formula, mode: str, shared: Shared, inputs: list[str]
+    puzzle: Puzzle,
+    formula: Formula,
+    mode: str,
+    shared: Shared,
+    inputs: list[str],
+    budget: Budget,
 ) -> None:
     """Print the size or the script of the formula a solve would start from."""
+    if shared.print_dimacs and not shared.json:
+        from ..dimacs import to_dimacs
+
+        with deadline(budget):
+            dimacs = to_dimacs(formula.script, [f"command: {_command_line()}"], budget)
+        _Watchdog.speak()
+        _emit(dimacs, shared, inputs)
+        raise typer.Exit(EXIT_OK)
     _Watchdog.speak()
     if shared.print_asserts and not shared.json:
         _emit(formula.script, shared, inputs)
         return
+    if shared.quiet and not shared.json:
+        raise typer.Exit(EXIT_OK)
     obj: dict[str, Any] = {
         "puzzle": puzzle.kind,
         "name": puzzle.display_name,
@@ -398,11 +508,36 @@ def convert(puzzle_text: str, shared: Shared, inputs: list[str]) -> None:
     raise typer.Exit(EXIT_OK)
 
 
-def check_outputs(shared: Shared, inputs: list[str]) -> None:
-    """Refuse unusable output paths before any work is done."""
+def output_stem(source: str, index: int | None) -> str:
+    """How the files ``--smtlib`` and ``--proof`` write for one puzzle begin: the input's
+    name without its suffix (``stdin`` for ``-``, ``puzzle`` for a URL), and ``-N`` for
+    ``--index N``, so that the puzzles of one file do not share names."""
+    from ..formats.puzzlink import looks_like_url
+
+    if source == "-":
+        stem = "stdin"
+    elif looks_like_url(source) and not path_exists(source):
+        stem = "puzzle"
+    else:
+        stem = Path(source).stem or "puzzle"
+    return f"{stem}-{index}" if index is not None else stem
+
+
+def check_outputs(shared: Shared, inputs: list[str], stem: str = "") -> None:
+    """Refuse unusable output paths and folders before any work is done (``stem``
+    starts the names of the files written into ``--smtlib`` and ``--proof``)."""
     from ..output import check_outputs as check
 
-    check([shared.output, shared.svg, shared.cnf], inputs, shared.force)
+    check(
+        [shared.output, shared.svg, shared.cnf],
+        inputs,
+        shared.force,
+        folders=[
+            (shared.smtlib, stem, (".smt2",)),
+            (shared.proof, stem, (".cnf", ".drat")),
+        ],
+        names=["-o", "--svg", "--cnf", "--smtlib", "--proof"],
+    )
 
 
 def _emit(text: str, shared: Shared, inputs: list[str]) -> None:

@@ -289,6 +289,7 @@ class Search:
         probe then uses: hard searches go about twice as fast on it, while easy boards
         would pay more to read it than they search."""
         label = f"T={horizon}" + (" exact" if exact else "")
+        self.asking = (horizon, exact)  # the question a limit may cut short
         if self.engine == "cadical":
             return self._probe_cnf(horizon, exact, label)
         compact = self.engine == "sat" and not self.clauses and CLAUSES_AFTER > 0
@@ -806,10 +807,26 @@ def run_mode(
         outcome.stopped = "interrupted"
     if outcome.stopped is not None:
         outcome.status = "unknown"
+        if print_asserts and s is not None:
+            outcome.questions = _cut_short(s)
     elif print_asserts:
         outcome.smtlib = join_questions(outcome.questions) or _no_formula(outcome, args)
     outcome.elapsed_s = time.monotonic() - began
     return outcome
+
+
+def _cut_short(s: Search) -> list[Question]:
+    """The question a limit cut short, answer ``unknown``, when its formula is at hand
+    (its script is then text of what the solver already holds, quick to make)."""
+    asking = getattr(s, "asking", None)
+    if asking is None or s._formula is None:
+        return []
+    horizon, exact = asking
+    name = f"exactly-{horizon}" if exact else f"within-{horizon}"
+    try:
+        return [s.ask(name, horizon, exact, "unknown")]
+    except (_TimeUp, TimeUp, MemoryLimitExceeded, MemoryError, Interrupted, KeyboardInterrupt):
+        return []
 
 
 def _answer(status: str) -> str:
