@@ -229,3 +229,18 @@ def test_floodit_question_cut_short_by_the_limit_is_still_printed(tmp_path: Path
     files = list(tmp_path.glob("*.smt2"))
     assert len(files) == 1
     assert "(set-info :status unknown)" in files[0].read_text()
+
+
+def test_verify_refuses_what_is_no_cnf_or_proof(tmp_path: Path) -> None:
+    cnf = tmp_path / "x.cnf"
+    cnf.write_text("p cnf 1 2\n1 0\n-1 0\n")
+    assert_bad_input(cli("verify", str(cnf), "/dev/null"))
+    assert_bad_input(cli("verify", str(tmp_path), str(cnf)))
+    bad = tmp_path / "bad.cnf"
+    bad.write_text("p cnf 1 1\n1 x 0\n")
+    proof = tmp_path / "p.drat"
+    proof.write_text("0\n")
+    out = cli("verify", str(bad), str(proof))
+    assert_bad_input(out)
+    assert "bad.cnf" in out.stderr and "line 2" in out.stderr
+    assert cli("verify", str(cnf), str(proof)).exit_code == 0  # unit propagation refutes it
