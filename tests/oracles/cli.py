@@ -139,10 +139,22 @@ def run_script(script: str, puzzle: str | Path) -> subprocess.CompletedProcess[s
 
 
 def _worked(pid: int, clock_s: float) -> float:
-    """The processor time (user and system, all threads) process ``pid`` has had so far,
-    read from ``/proc``; ``clock_s`` where that cannot be read."""
+    """The processor time (user and system, all threads) process ``pid`` and the children
+    it runs now (a CNF or a proof is made in one) have had so far, read from ``/proc``;
+    ``clock_s`` where that cannot be read."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     except OSError:
         return clock_s
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    ticks = int(fields[11]) + int(fields[12])
+    try:
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        children = []
+    for child in children:
+        try:
+            more = Path(f"/proc/{child}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        ticks += int(more[11]) + int(more[12])
+    return ticks / os.sysconf("SC_CLK_TCK")

@@ -93,7 +93,10 @@ def test_cnf_under_memory_keeps_the_answer(tmp_path: Path) -> None:
     obj = json.loads(run.stdout)
     assert obj["name"] == puzzle.name and obj["status"] == "solved"
     assert obj["stopped"] == "memory" and obj["solution"]["black"]
-    assert run.stderr.strip().splitlines() == ["smtpuzzles: error: memory limit reached"]
+    assert run.stderr.strip().splitlines() == [
+        "smtpuzzles: error: memory limit reached; the CNF or proofs not written"
+    ]
+    assert not cnf.exists()
 
 
 def _script(body: str) -> subprocess.CompletedProcess[str]:
