@@ -131,6 +131,7 @@ def main() -> None:
     parser = _harness.common_arguments(__doc__, "")
     parser.add_argument("--parts", default="janko,folder", help="comma-separated")
     parser.add_argument("--boards", type=int, default=20, help="boards of the folder part")
+    parser.add_argument("--janko", default="koburin,nurikabe", help="puzzles of the janko part")
     parser.set_defaults(timeout=60.0)
     args = parser.parse_args()
     outside = _harness.OUTSIDE
@@ -141,7 +142,7 @@ def main() -> None:
     if "janko" in parts:
         record["janko"] = {
             puzzle: janko(args.data, puzzle, args.timeout, outside)
-            for puzzle in ("koburin", "nurikabe")
+            for puzzle in args.janko.split(",")
         }
         print(record["janko"], file=sys.stderr, flush=True)
     if "folder" in parts:

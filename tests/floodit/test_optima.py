@@ -160,12 +160,12 @@ def test_the_clause_form_agrees_with_brute_force(
     monkeypatch.setattr(modes, "CLAUSES_AFTER" if trigger == "conflicts" else "WIDE_GAP", 1)
     switched = 0
     for board, best in list(zip(BOARDS, optima, strict=True))[:120]:
-        got = run_mode(board, "min", bound_nodes=0)  # Z3 proves it, not A*
+        got = run_mode(board, "min", engine="sat", bound_nodes=0)  # Z3 proves it, not A*
         assert (got.status, got.length, got.lower_bound) == ("optimal", best, best), board
         switched += any("as clauses" in note for note in got.notes)
         if best > 0:
-            assert run_mode(board, "exact", (best,)).length == best, board
-            assert run_mode(board, "exact", (best - 1,)).status == "unsat", board
+            assert run_mode(board, "exact", (best,), engine="sat").length == best, board
+            assert run_mode(board, "exact", (best - 1,), engine="sat").status == "unsat", board
     assert switched >= 1  # most of these boards need no conflict at all
 
 
