@@ -295,25 +295,40 @@ def _ratio(value: float | None) -> str:
 def fuzz(d: dict[str, Any]) -> str:
     kinds = ["tracebacks", "hangs", "bad_json", "wrong_answers", "timeout_overshoots"]
     kinds += ["slow_ctrl_c", "bad_exit"]
+    newer = "bad_outputs" in next(iter(d["totals"].values()))
+    kinds += ["bad_outputs"] if newer else []
     head = ["puzzle", "cases", *[k.replace("_", " ") for k in kinds]]
     head += ["`--timeout` runs", "latest end past the limit", "Ctrl-C runs", "answers checked"]
+    head += ["past 0.5 s on the clock", "generate / bench / API cases"] if newer else []
     rows = []
     for name, t in d["totals"].items():
         rows.append(
             [name, t["cases"], *[t[k] for k in kinds], t["timeout_runs"]]
             + [f"{t['max_overshoot_s']:.2f} s", t["ctrl_c_runs"], t["checked_runs"]]
         )
+        if newer:
+            kind = t.get("surfaces", {})
+            rows[-1] += [t["raw_overshoots"] + t["raw_slow_ctrl_c"]]
+            rows[-1] += [" / ".join(str(kind.get(k, 0)) for k in ("generate", "bench", "api"))]
     runs = {p: t["run"] for p, t in d["totals"].items()}
     said = "; ".join(
         f"{p}: commit {r.get('commit')}, {r['jobs']} cases at a time, seed {r['seed']}, "
         f"{r['wall_s'] / 60:.0f} min"
         for p, r in runs.items()
     )
+    load = (
+        " On a machine other processes share, the half second stretches as the run's clock "
+        "time did against its processor time (at most "
+        f"{d.get('stretch_cap', 6):g} times); the runs past 0.5 s on the clock whatever the "
+        "load are counted beside it."
+        if newer
+        else ""
+    )
     return _table(head, rows) + (
         "\n\nEach case is one process on a random or shipped puzzle, often mutated, with "
         "random options, a `--timeout` in most, a `--memory` cap or a Ctrl-C in some. A "
         f"limit is honoured when the process ends within {d['prompt_s']:g} s of it, start-up "
-        f"included. Runs: {said}."
+        f"included.{load} Runs: {said}."
     )
 
 
