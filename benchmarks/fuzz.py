@@ -569,12 +569,15 @@ def run_case(case: Case, workdir: Path) -> Outcome:
         env={**os.environ, "PYTHONPATH": str(ROOT)},
     )
     sent: list[float] = []
+    reaped = threading.Lock()  # held once the run is waited for: no signal after that
     if case.ctrl_c_at is not None:
 
         def interrupt() -> None:
-            if proc.poll() is None:
-                sent.append(time.monotonic())
-                proc.send_signal(signal.SIGINT)
+            # Not proc.poll(): it would reap the run, whose rusage wait4 must read.
+            with reaped:
+                if proc.returncode is None:
+                    sent.append(time.monotonic())
+                    os.kill(proc.pid, signal.SIGINT)
 
         timer = threading.Timer(case.ctrl_c_at, interrupt)
         timer.start()
@@ -591,17 +594,19 @@ def run_case(case: Case, workdir: Path) -> Outcome:
         t.start()
     killed = False
     while True:  # wait4, not communicate: the processor time the run had (its own and
-        pid, status, usage = os.wait4(proc.pid, os.WNOHANG)  # its children's) is wanted
-        if pid:
-            break
-        if time.monotonic() - began > limit:
-            proc.kill()
-            _, status, usage = os.wait4(proc.pid, 0)
-            killed = True
-            break
+        with reaped:  # its children's) is wanted
+            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+            if pid:
+                proc.returncode = os.waitstatus_to_exitcode(status)
+                break
+            if time.monotonic() - began > limit:
+                proc.kill()
+                _, status, usage = os.wait4(proc.pid, 0)
+                proc.returncode = os.waitstatus_to_exitcode(status)
+                killed = True
+                break
         time.sleep(0.005)
     ended = time.monotonic()
-    proc.returncode = os.waitstatus_to_exitcode(status)
     for t in pumps:
         t.join()
     if case.ctrl_c_at is not None:
