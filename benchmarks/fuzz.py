@@ -893,9 +893,6 @@ def main(argv: list[str] | None = None) -> int:
     puzzles = [p for p in args.puzzles.split(",") if p]
     cases = [make_case(p, i, args.seed) for i in range(args.cases) for p in puzzles]
     options_seen = {p: Counter() for p in puzzles}  # how often each newer surface ran
-    for c in cases:
-        for word in ("--print-asserts", "--print-dimacs", "--cnf", "--smtlib", "cadical"):
-            options_seen[c.puzzle][word.lstrip("-")] += word in c.argv
     totals = {p: Counter() for p in puzzles}
     worst = {p: {"overshoot_s": 0.0, "ctrl_c_s": 0.0, "api_s": 0.0} for p in puzzles}
     examples: list[dict[str, Any]] = []
@@ -911,6 +908,8 @@ def main(argv: list[str] | None = None) -> int:
             t["cases"] += 1
             t[f"exit_{o.code}"] += 1
             t[f"kind_{o.case.kind}"] += 1
+            for word in ("--print-asserts", "--print-dimacs", "--cnf", "--smtlib", "cadical"):
+                options_seen[o.case.puzzle][word.lstrip("-")] += word in o.case.argv
             if o.api_overshoot is not None:
                 t["api_timeout_runs"] += 1
                 w = worst[o.case.puzzle]
