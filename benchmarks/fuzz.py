@@ -569,12 +569,15 @@ def run_case(case: Case, workdir: Path) -> Outcome:
         env={**os.environ, "PYTHONPATH": str(ROOT)},
     )
     sent: list[float] = []
+    reaped = threading.Lock()  # held once the run is waited for: no signal after that
     if case.ctrl_c_at is not None:
 
         def interrupt() -> None:
-            if proc.poll() is None:
-                sent.append(time.monotonic())
-                proc.send_signal(signal.SIGINT)
+            # Not proc.poll(): it would reap the run, whose rusage wait4 must read.
+            with reaped:
+                if proc.returncode is None:
+                    sent.append(time.monotonic())
+                    os.kill(proc.pid, signal.SIGINT)
 
         timer = threading.Timer(case.ctrl_c_at, interrupt)
         timer.start()
@@ -591,17 +594,19 @@ def run_case(case: Case, workdir: Path) -> Outcome:
         t.start()
     killed = False
     while True:  # wait4, not communicate: the processor time the run had (its own and
-        pid, status, usage = os.wait4(proc.pid, os.WNOHANG)  # its children's) is wanted
-        if pid:
-            break
-        if time.monotonic() - began > limit:
-            proc.kill()
-            _, status, usage = os.wait4(proc.pid, 0)
-            killed = True
-            break
+        with reaped:  # its children's) is wanted
+            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+            if pid:
+                proc.returncode = os.waitstatus_to_exitcode(status)
+                break
+            if time.monotonic() - began > limit:
+                proc.kill()
+                _, status, usage = os.wait4(proc.pid, 0)
+                proc.returncode = os.waitstatus_to_exitcode(status)
+                killed = True
+                break
         time.sleep(0.005)
     ended = time.monotonic()
-    proc.returncode = os.waitstatus_to_exitcode(status)
     for t in pumps:
         t.join()
     if case.ctrl_c_at is not None:
@@ -888,9 +893,6 @@ def main(argv: list[str] | None = None) -> int:
     puzzles = [p for p in args.puzzles.split(",") if p]
     cases = [make_case(p, i, args.seed) for i in range(args.cases) for p in puzzles]
     options_seen = {p: Counter() for p in puzzles}  # how often each newer surface ran
-    for c in cases:
-        for word in ("--print-asserts", "--print-dimacs", "--cnf", "--smtlib", "cadical"):
-            options_seen[c.puzzle][word.lstrip("-")] += word in c.argv
     totals = {p: Counter() for p in puzzles}
     worst = {p: {"overshoot_s": 0.0, "ctrl_c_s": 0.0, "api_s": 0.0} for p in puzzles}
     examples: list[dict[str, Any]] = []
@@ -906,6 +908,8 @@ def main(argv: list[str] | None = None) -> int:
             t["cases"] += 1
             t[f"exit_{o.code}"] += 1
             t[f"kind_{o.case.kind}"] += 1
+            for word in ("--print-asserts", "--print-dimacs", "--cnf", "--smtlib", "cadical"):
+                options_seen[o.case.puzzle][word.lstrip("-")] += word in o.case.argv
             if o.api_overshoot is not None:
                 t["api_timeout_runs"] += 1
                 w = worst[o.case.puzzle]
