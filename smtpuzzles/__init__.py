@@ -1,6 +1,7 @@
 """smtpuzzles: grid logic puzzles solved by Z3 over linear integer arithmetic.
 
-The Python API (:mod:`smtpuzzles.api`): ``load``, ``solve``, ``formula``, ``check``, the
+The Python API (:mod:`smtpuzzles.api`): ``load``, ``solve``, ``formula``, ``check``,
+``explain`` and ``rate`` (Nurikabe and Koburin steps and grades), the
 ``Result`` of a solve with its ``Status``, and the puzzle types ``FloodIt``, ``Nurikabe``,
 ``Koburin``. They are imported on first use, so the command line does not pay for them.
 """
@@ -22,6 +23,8 @@ __all__ = [
     "formula",
     "load",
     "solve",
+    "explain",
+    "rate",
 ]
 
 if TYPE_CHECKING:
@@ -35,8 +38,10 @@ if TYPE_CHECKING:
         Result,
         Status,
         check,
+        explain,
         formula,
         load,
+        rate,
         solve,
     )
 

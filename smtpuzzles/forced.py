@@ -19,6 +19,7 @@ whole grid, marked as a case split.
 
 from __future__ import annotations
 
+import html
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -109,6 +110,9 @@ class Step:
     case_split: bool = False
     #: the wrong entry this step refutes, when it answers a ``--state`` (else None)
     wrong: Fact | None = None
+    #: the step drawn (text and SVG) with its facts and premises marked, once drawn
+    picture: str = field(default="", repr=False)
+    svg: str = field(default="", repr=False)
 
     @property
     def size(self) -> int:
@@ -125,6 +129,10 @@ class Step:
         how = " (case split: no reason near the cell)" if self.case_split else ""
         head = f"{self.wrong.words} is wrong: " if self.wrong is not None else ""
         return f"{head}{facts}, because {because} (rules: {rules}){how}"
+
+    def _repr_html_(self) -> str:
+        """In a notebook: the sentence, then the picture."""
+        return f"<p>{html.escape(self.text)}</p>{self.svg}"
 
     def to_json(self) -> dict[str, Any]:
         out = {
@@ -235,14 +243,26 @@ class Forcing:
         kept.sort(key=_order)
         return kept
 
-    def rules_used(self, fact: Fact, premises: Sequence[Premise]) -> list[str]:
-        """A minimal list of rule groups that, with ``premises``, force ``fact``."""
+    def rules_used(self, facts: Sequence[Fact], premises: Sequence[Premise]) -> list[str]:
+        """A minimal list of rule groups that, with ``premises``, force all ``facts``."""
         kept = list(self.all_rules)
         for rule in self.all_rules:
             trial = [r for r in kept if r != rule]
-            if self.forced(fact, premises, trial):
+            if self.forced_all(facts, premises, trial):
                 kept = trial
         return kept
+
+    def forced_all(
+        self, facts: Sequence[Fact], premises: Iterable[Premise], rules: Iterable[str]
+    ) -> bool:
+        """Do ``premises`` and ``rules`` force every one of ``facts``?"""
+        lits = [self.rule_lit[r] for r in rules] + [self.lit(p) for p in premises]
+        self.solver.push()
+        try:
+            self.solver.add(z3.Or([self.negation(f) for f in facts]))
+            return self._check(lits, "forced all?") == z3.unsat
+        finally:
+            self.solver.pop()
 
     def backbone(self, premises: Sequence[Premise], candidates: Sequence[Fact]) -> list[Fact]:
         """The ``candidates`` that ``premises`` force: ask for a model where one of them
@@ -268,15 +288,15 @@ def _value(model: Any, var: Any) -> bool:
 
 
 def _order(p: Premise) -> tuple[int, str]:
-    return (min(_cells(p)), p.key)
+    return (min(premise_cells(p)), p.key)
 
 
-def _cells(p: Premise) -> tuple[int, ...]:
+def premise_cells(p: Premise) -> tuple[int, ...]:
     return (p.cell,) if isinstance(p, Clue) else p.cells
 
 
 def _distance(steps: dict[int, int], p: Premise) -> int:
-    return min(steps.get(c, 10**9) for c in _cells(p))
+    return min(steps.get(c, 10**9) for c in premise_cells(p))
 
 
 def steps_from(neighbours: Sequence[Sequence[int]], cells: Iterable[int]) -> dict[int, int]:
@@ -306,9 +326,6 @@ class Explanation:
     stopped_by: str | None = None
     #: entries of a given state that contradict the solution, each refuted by a step
     wrong: list[Step] = field(default_factory=list)
-    #: the puzzle object, for pictures (set by the puzzle's explain module)
-    draw: Callable[[Step | None], str] | None = field(default=None, repr=False)
-    svg: Callable[[Step], str] | None = field(default=None, repr=False)
 
     @property
     def grade(self) -> int:
@@ -330,18 +347,45 @@ class Explanation:
         return out
 
     def report(self, pictures: bool = False) -> str:
+        """The steps as numbered sentences (with their pictures), status, grade, time."""
         lines = [f"{self.puzzle} {self.name}: {len(self.steps)} steps"]
+        for step in self.wrong:
+            lines.append(f"wrong: {step.text}")
+            if pictures and step.picture:
+                lines.append(step.picture)
         for n, step in enumerate(self.steps, 1):
             lines.append(f"{n}. {step.text}")
-            if pictures and self.draw is not None:
-                lines.append(self.draw(step))
-        lines.append(f"status: {self.status}" + (f" ({self.stopped_by})" if self.stopped_by else ""))
+            if pictures and step.picture:
+                lines.append(step.picture)
+        lines.append(
+            f"status: {self.status}" + (f" ({self.stopped_by})" if self.stopped_by else "")
+        )
         lines.append(f"grade: {self.grade} ({grade_words(self.grade)})")
         lines.append(f"time: {self.elapsed_s:.3f} s")
         return "\n".join(lines)
 
-    def _repr_markdown_(self) -> str:
-        return "```\n" + self.report() + "\n```"
+    def _repr_html_(self) -> str:
+        """In a notebook: status and grade, then every step with its picture."""
+        head = f"<p>{html.escape(self.puzzle)} {html.escape(self.name)}: {self.status}, grade"
+        head += f" {self.grade} ({grade_words(self.grade)}), {len(self.steps)} steps</p>"
+        body = "".join(f"<div>{n}. {s._repr_html_()}</div>" for n, s in enumerate(self.steps, 1))
+        return head + body
+
+    def __str__(self) -> str:
+        return self.report()
+
+
+def draw_steps(
+    steps: Sequence[Step],
+    given: Sequence[Fact],
+    draw: Callable[[dict[str, Fact], Step], tuple[str, str]],
+) -> None:
+    """Give every step its pictures: ``draw(known, step)`` with the facts decided before
+    it (by variable) returns the text and the SVG."""
+    known = {f.var: f for f in given}
+    for step in steps:
+        step.picture, step.svg = draw(known, step)
+        known.update((f.var, f) for f in step.facts)
 
 
 #: The grade scale: the grade is the size (premise count) of the largest step, plus 3
@@ -390,7 +434,7 @@ def explain(
                 steps.append(step)
             status = "complete" if not path.open else "stuck"
             if limit is not None and path.open and len(steps) >= limit:
-                status = "partial"
+                status = "hint"
         return steps, status, None, wrong
     except TimeUp:
         return steps, "stopped", "timeout", wrong
@@ -417,7 +461,7 @@ class _Path:
         self.decided: set[str] = set()
         self.pool: dict[str, list[Premise]] = {}  # fact var -> smallest reason found
         self.minimised: set[str] = set()  # pool entries whose reason is minimal
-        self.seen: set[frozenset[str]] = set()  # premise windows already asked
+        self.asked: dict[frozenset[str], set[str]] = {}  # window -> facts asked of it
         self.by_var = {f.var: f for f in self.targets}
         self.open = len(problem.variables) > len(self.targets)  # undecidable facts remain
 
@@ -462,20 +506,23 @@ class _Path:
         return self._take(case_split=True)
 
     def _search(self, radius: int) -> None:
-        """Ask every new window of this radius which facts its premises force."""
+        """Ask each window of this radius (the premises within ``radius`` steps of an
+        open fact) which of the open facts it is the window of it forces; a window and
+        a fact are asked once (premises only grow, and new ones make new windows)."""
         nbrs = self.f.problem.neighbours
-        open_facts = self.undecided()
-        for fact in open_facts:
+        groups: dict[frozenset[str], tuple[list[Premise], list[Fact]]] = {}
+        for fact in self.undecided():
             if fact.var in self.pool and len(self.pool[fact.var]) <= radius:
                 continue
             near = steps_from_within(nbrs, fact.cells, radius)
-            window = [p for p in self.known if any(c in near for c in _cells(p))]
+            window = [p for p in self.known if any(c in near for c in premise_cells(p))]
             key = frozenset(p.key for p in window)
-            if key in self.seen:
-                continue
-            self.seen.add(key)
-            nearby = [f for f in open_facts if any(c in near for c in f.cells)]
-            for found in self.f.backbone(window, nearby):
+            groups.setdefault(key, (window, []))[1].append(fact)
+        for key, (window, facts) in groups.items():
+            asked = self.asked.setdefault(key, set())
+            todo = [f for f in facts if f.var not in asked]
+            asked.update(f.var for f in todo)
+            for found in self.f.backbone(window, todo) if todo else ():
                 reason = self.f.core(found, window)
                 if reason is None:
                     continue
@@ -507,11 +554,15 @@ class _Path:
             self.pool[var] = reason
             self.minimised.add(var)
         reason = self.pool[var]
-        for other, core in list(self.pool.items()):
-            if other not in self.minimised and len(core) == len(reason):
-                self.pool[other] = self.f.minimal(self.by_var[other], core) or core
-                self.minimised.add(other)
         keys = {p.key for p in reason}
+        for other, core in list(self.pool.items()):
+            # the facts the same reason forces join the step, when it is minimal for them
+            if other in self.minimised or not keys <= {p.key for p in core}:
+                continue
+            fact = self.by_var[other]
+            if self.f.forced(fact, reason):
+                self.pool[other] = self.f.minimal(fact, reason) or reason
+                self.minimised.add(other)
         facts = [
             self.by_var[v]
             for v, r in self.pool.items()
@@ -524,7 +575,7 @@ class _Path:
         self, facts: list[Fact], reason: list[Premise], case_split: bool, wrong: Fact | None = None
     ) -> Step:
         """The step, with the rule groups it needs."""
-        return Step(facts, reason, self.f.rules_used(facts[0], reason), case_split, wrong)
+        return Step(facts, reason, self.f.rules_used(facts, reason), case_split, wrong)
 
 
 def steps_from_within(

@@ -14,9 +14,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ...forced import Clue, Fact, Problem, steps_from
+from ...errors import InputError
+from ...forced import Clue, Fact, Problem, Step, premise_cells, steps_from
 from ...smtlib import count, escape
 from .model import Nurikabe
+from .pictures import step_svg, step_text
 from .rules import COUNT, encode
 
 #: The rule group of island sizes: here each clue's number is a premise of its own.
@@ -66,7 +68,9 @@ def problem(puzzle: Nurikabe) -> Problem:
     def say(var: str, value: bool) -> Fact:
         name = names[cell_of[var]]
         colour = "black" if value else "white"
-        return Fact(var, value, (cell_of[var],), {"cell": name, "value": colour}, f"{name} is {colour}")
+        return Fact(
+            var, value, (cell_of[var],), {"cell": name, "value": colour}, f"{name} is {colour}"
+        )
 
     return Problem(enc.declarations(), rules, clues, variables, puzzle.neighbours, say)
 
@@ -79,7 +83,42 @@ def _open_neighbours(puzzle: Nurikabe, clue: int) -> Sequence[Sequence[int]]:
     return [() if i in blocked else puzzle.neighbours[i] for i in range(len(puzzle))]
 
 
-def state_facts(puzzle: Nurikabe, prob: Problem, marks: dict[int, bool]) -> list[Fact]:
-    """The facts of a partly solved grid: ``marks`` maps a cell to True (black) or False."""
+def read_state(puzzle: Nurikabe, prob: Problem, text: str) -> list[Fact]:
+    """The facts of a partly solved grid, one line a row: ``#`` or ``x`` black, ``.`` or
+    ``o`` white, ``-``, ``_`` or ``?`` open, a number a clue (cells may be separated by
+    spaces). Only plain rectangles."""
+    graph = puzzle.graph
+    if graph.coords is None or graph.rows is None or graph.cols is None:
+        raise InputError("--state needs a puzzle on a plain grid")
+    rows = [line for line in text.splitlines() if line.strip() and not line.startswith("#!")]
+    if len(rows) != graph.rows:
+        raise InputError(f"--state has {len(rows)} rows, the puzzle {graph.rows}")
+    marks: dict[int, bool] = {}
+    for r, line in enumerate(rows):
+        cells = line.split() if " " in line.strip() else list(line.strip())
+        if len(cells) != graph.cols:
+            raise InputError(
+                f"--state line {r + 1}: {len(cells)} cells, the puzzle has {graph.cols}"
+            )
+        for c, mark in enumerate(cells):
+            i = graph.at(r, c)
+            if i is None or i in puzzle.clues:
+                continue
+            if mark.lower() in ("#", "x"):
+                marks[i] = True
+            elif mark.lower() in (".", "o"):
+                marks[i] = False
+            elif mark not in ("-", "_", "?"):
+                raise InputError(f"--state line {r + 1}, column {c + 1}: unknown mark {mark!r}")
     var_of = {cells[0]: v for v, cells in prob.variables}
     return [prob.say(var_of[i], black) for i, black in sorted(marks.items()) if i in var_of]
+
+
+def draw(puzzle: Nurikabe, known: dict[str, Fact], step: Step) -> tuple[str, str]:
+    """The step's text picture and SVG (:mod:`.pictures`)."""
+    before = {f.cells[0]: f.value for f in known.values()}
+    new = {f.cells[0]: f.value for f in step.facts}
+    if step.wrong is not None:
+        before.pop(step.wrong.cells[0], None)
+    premises = {c for p in step.premises for c in premise_cells(p)}
+    return step_text(puzzle, before, new, premises), step_svg(puzzle, before, new, premises)
