@@ -14,7 +14,7 @@ rule groups it needs (deletion over groups, with its premises fixed). The path
 (:func:`explain`) takes the step with the fewest premises among those found in growing
 windows of premises around each undecided fact (radius 0, 1, 2, ... up to
 :data:`RADIUS`), and where none is found, the step with the smallest reason over the
-whole grid, marked as a case split.
+whole grid, marked as a case split when it has more than :data:`HARD` premises.
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ from .solving import (
 #: before a step takes its reason from the whole grid.
 RADIUS = 3
 
-#: A step with more premises than this is hard (counted by the grade).
+#: A step found over the whole grid with more premises than this is a case split.
 HARD = 6
 
 
@@ -101,8 +101,9 @@ class Problem:
 class Step:
     """One deduction: ``facts`` follow from ``premises`` by ``rules``.
 
-    ``case_split`` marks a step whose reason was not found near its cells (a human
-    would try a value and follow it far: a case split)."""
+    ``case_split`` marks a step whose reason was not found near its cells and has more
+    than :data:`HARD` premises (no small reason exists near or far: a human would try a
+    value and follow it: a case split)."""
 
     facts: list[Fact]
     premises: list[Premise]
@@ -126,7 +127,7 @@ class Step:
         else:
             because = "the rules alone"
         rules = ", ".join(self.rules) if self.rules else "no rule"
-        how = " (case split: no reason near the cell)" if self.case_split else ""
+        how = " (case split: no small reason)" if self.case_split else ""
         head = f"{self.wrong.words} is wrong: " if self.wrong is not None else ""
         return f"{head}{facts}, because {because} (rules: {rules}){how}"
 
@@ -350,7 +351,7 @@ class Explanation:
         """The steps as numbered sentences (with their pictures), status, grade, time."""
         lines = [f"{self.puzzle} {self.name}: {len(self.steps)} steps"]
         for step in self.wrong:
-            lines.append(f"wrong: {step.text}")
+            lines.append(step.text)
             if pictures and step.picture:
                 lines.append(step.picture)
         for n, step in enumerate(self.steps, 1):
@@ -503,7 +504,9 @@ class _Path:
             if self.pool:
                 return self._take(case_split=False)
         self._global()
-        return self._take(case_split=True)
+        step = self._take(case_split=False)
+        step.case_split = step.size > HARD
+        return step
 
     def _search(self, radius: int) -> None:
         """Ask each window of this radius (the premises within ``radius`` steps of an

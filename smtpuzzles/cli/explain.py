@@ -138,5 +138,7 @@ def add_commands(app: typer.Typer, kind: str, formats: tuple[str, ...], example:
         if shared.json:
             typer.echo(dump_json(facts))
         else:
-            typer.echo("".join(f"{k}: {v}\n" for k, v in facts.items()).rstrip("\n"))
+            shown = {k: v for k, v in facts.items() if k != "elapsed_s"}
+            lines = [f"{k}: {v}" for k, v in shown.items()]
+            typer.echo("\n".join([*lines, f"time: {found.elapsed_s:.3f} s"]))
         _exit(found)
