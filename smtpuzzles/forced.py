@@ -28,6 +28,7 @@ from typing import Any
 from . import z3lazy as z3
 from .smtlib import Block
 from .solving import (
+    MEMORY_ERRORS,
     Budget,
     Interrupted,
     Stats,
@@ -441,7 +442,7 @@ def explain(
         return steps, "stopped", "timeout", wrong
     except (Interrupted, KeyboardInterrupt):
         return steps, "stopped", "interrupted", wrong
-    except MemoryError:
+    except MEMORY_ERRORS:
         return steps, "stopped", "memory", wrong
 
 
