@@ -183,6 +183,8 @@ class Forcing:
         self.clue_lit = {k: z3.Bool(v, self.ctx) for k, v in self.clue_lit.items()}
         self.vars = {v: z3.Bool(v, self.ctx) for v, _ in problem.variables}
         self.all_rules = [b.rule for b in problem.rules]
+        self.last_core: list[Any] = []  #: the assumptions of the last "forced all?" core
+        self.asked = 0  #: questions asked with a literal of their own
 
     # ------------------------------------------------------------------ literals
 
@@ -246,9 +248,13 @@ class Forcing:
         return kept
 
     def rules_used(self, facts: Sequence[Fact], premises: Sequence[Premise]) -> list[str]:
-        """A minimal list of rule groups that, with ``premises``, force all ``facts``."""
-        kept = list(self.all_rules)
-        for rule in self.all_rules:
+        """A minimal list of rule groups that, with ``premises``, force all ``facts``:
+        those of Z3's unsat core, then deletion."""
+        if not self.forced_all(facts, premises, self.all_rules):
+            return list(self.all_rules)
+        core = {c.get_id() for c in self.last_core}
+        kept = [r for r in self.all_rules if self.rule_lit[r].get_id() in core]
+        for rule in list(kept):
             trial = [r for r in kept if r != rule]
             if self.forced_all(facts, premises, trial):
                 kept = trial
@@ -259,12 +265,19 @@ class Forcing:
     ) -> bool:
         """Do ``premises`` and ``rules`` force every one of ``facts``?"""
         lits = [self.rule_lit[r] for r in rules] + [self.lit(p) for p in premises]
-        self.solver.push()
-        try:
-            self.solver.add(z3.Or([self.negation(f) for f in facts]))
-            return self._check(lits, "forced all?") == z3.unsat
-        finally:
-            self.solver.pop()
+        some = self._some_fails(facts)
+        answer = self._check([*lits, some], "forced all?")
+        self.last_core = self.solver.unsat_core() if answer == z3.unsat else []
+        self.solver.add(z3.Not(some))  # retired: the solver may forget the clause
+        return answer == z3.unsat
+
+    def _some_fails(self, facts: Sequence[Fact]) -> Any:
+        """A fresh literal that implies "one of ``facts`` fails" (an assumption, so the
+        solver is never popped: Z3 keeps what it learnt)."""
+        self.asked += 1
+        some = z3.Bool(f"ask_{self.asked}", self.ctx)
+        self.solver.add(z3.Implies(some, z3.Or([self.negation(f) for f in facts])))
+        return some
 
     def backbone(self, premises: Sequence[Premise], candidates: Sequence[Fact]) -> list[Fact]:
         """The ``candidates`` that ``premises`` force: ask for a model where one of them
@@ -272,13 +285,10 @@ class Forcing:
         left = list(candidates)
         lits = [self.rule_lit[r] for r in self.all_rules] + [self.lit(p) for p in premises]
         while left:
-            self.solver.push()
-            try:
-                self.solver.add(z3.Or([self.negation(f) for f in left]))
-                answer = self._check(lits, "backbone")
-                model = self.solver.model() if answer == z3.sat else None
-            finally:
-                self.solver.pop()
+            some = self._some_fails(left)
+            answer = self._check([*lits, some], "backbone")
+            model = self.solver.model() if answer == z3.sat else None
+            self.solver.add(z3.Not(some))
             if model is None:
                 return left
             left = [f for f in left if _value(model, self.vars[f.var]) == f.value]
