@@ -1,6 +1,7 @@
 """smtpuzzles: grid logic puzzles solved by Z3 over linear integer arithmetic.
 
-The Python API (:mod:`smtpuzzles.api`): ``load``, ``solve``, ``formula``, ``check``, the
+The Python API (:mod:`smtpuzzles.api`): ``load``, ``solve``, ``formula``, ``check``,
+``explain`` and ``rate`` (Nurikabe and Koburin steps and grades), the
 ``Result`` of a solve with its ``Status``, and the puzzle types ``FloodIt``, ``Nurikabe``,
 ``Koburin``. They are imported on first use, so the command line does not pay for them.
 ``bench`` solves a folder of puzzles, each case its own process, and returns the rows of
@@ -25,6 +26,8 @@ __all__ = [
     "load",
     "solve",
     "bench",
+    "explain",
+    "rate",
 ]
 
 if TYPE_CHECKING:
@@ -38,8 +41,10 @@ if TYPE_CHECKING:
         Result,
         Status,
         check,
+        explain,
         formula,
         load,
+        rate,
         solve,
     )
 

@@ -39,6 +39,7 @@ from .solving import (
 from .sources import path_exists, read_source, whole_number
 
 if TYPE_CHECKING:
+    from .forced import Explanation
     from .puzzles.floodit.puzzle import FloodIt
     from .puzzles.koburin.puzzle import Koburin
     from .puzzles.nurikabe.puzzle import Nurikabe
@@ -55,6 +56,8 @@ __all__ = [
     "formula",
     "load",
     "solve",
+    "explain",
+    "rate",
 ]
 
 _CLASSES = {"FloodIt": "floodit", "Nurikabe": "nurikabe", "Koburin": "koburin"}
@@ -309,3 +312,54 @@ def check(puzzle: Puzzle | str | Path, answer: Any) -> list[str]:
         # An answer of the wrong shape (a number, a string, a pair of the wrong things):
         # the checker cannot read it, which is the caller's error, never a pass.
         raise InputError(f"not a {p.title} answer: {type(exc).__name__}: {exc}") from None
+
+
+# -------------------------------------------------------------------------- explain
+
+
+def explain(
+    puzzle: Puzzle | str | Path,
+    *,
+    state: str | Path | None = None,
+    limit: int | None = None,
+    timeout: float | None = None,
+    budget: Budget | None = None,
+) -> Explanation:
+    """The steps from the empty grid (or from ``state``: a partly solved grid, as text or
+    a file) to the solution of a Nurikabe or Koburin puzzle, easiest first: each step the
+    facts it decides, the premises (clues and earlier facts) and rules that force them,
+    drawn as text (``step.picture``) and SVG (a step draws itself in a notebook).
+    ``limit``: at most that many steps (``1``: a hint). Wrong entries of ``state`` are in
+    ``explanation.wrong``. ``timeout``, Ctrl-C and the memory cap end it with the steps
+    so far and status ``stopped``. See ``docs/explain.md`` for the method.
+    """
+    import importlib
+
+    from .forced import Explanation, Unsolvable, draw_steps
+    from .forced import explain as forced_steps
+
+    p = _as_puzzle(puzzle)
+    if p.kind not in ("nurikabe", "koburin"):
+        raise InputError(f"explanations exist for nurikabe and koburin, not {p.kind}")
+    module = importlib.import_module(f".puzzles.{p.kind}.explain", __package__)
+    budget = budget or Budget(timeout)
+    model = p.puzzle  # type: ignore[attr-defined]
+    problem = module.problem(model)
+    given = []
+    if state is not None:
+        text = Path(state).read_text() if isinstance(state, Path) else state
+        given = module.read_state(model, problem, text)
+    try:
+        steps, status, stopped, wrong = forced_steps(problem, budget, given, limit)
+    except Unsolvable:
+        return Explanation(p.kind, p.display_name, "no solution", [], budget.elapsed())
+    wrong_vars = {s.wrong.var for s in wrong if s.wrong is not None}
+    right = [g for g in given if g.var not in wrong_vars]
+    draw_steps(steps, right, lambda known, step: module.draw(model, known, step))
+    draw_steps(wrong, right, lambda known, step: module.draw(model, known, step))
+    return Explanation(p.kind, p.display_name, status, steps, budget.elapsed(), stopped, wrong)
+
+
+def rate(puzzle: Puzzle | str | Path, **options: Any) -> Explanation:
+    """The explanation of :func:`explain`, for its ``grade`` (see ``docs/rate.md``)."""
+    return explain(puzzle, **options)

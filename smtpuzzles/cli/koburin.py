@@ -130,3 +130,13 @@ def generate(
         sys.stdout.write(text + "\n")
     else:
         write_output(shared.output, text + "\n", shared.force)
+
+
+def _explain_commands() -> None:
+    from ..puzzles.koburin.formats import FORMATS
+    from .explain import add_commands
+
+    add_commands(app, "koburin", tuple(FORMATS), "instances/koburin/gen_8x8_s1.txt")
+
+
+_explain_commands()

@@ -135,3 +135,12 @@ def generate(
         sys.stdout.write(text)
     else:
         write_output(shared.output, text, shared.force)
+
+
+def _explain_commands() -> None:
+    from .explain import add_commands
+
+    add_commands(app, "nurikabe", FORMATS, "instances/nurikabe/square_07x07.txt")
+
+
+_explain_commands()

@@ -111,3 +111,47 @@ def drawable(graph: Graph) -> Graph:
 
 def _links(graph: Graph) -> set[frozenset[str]]:
     return {frozenset((graph.names[i], graph.names[j])) for i, j in graph.undirected_edges()}
+
+
+def step_text(
+    puzzle: Nurikabe, known: Mapping[int, bool], new: Mapping[int, bool], premises: set[int]
+) -> str:
+    """One step of an explanation as text: ``#`` and ``.`` the cells decided before it,
+    ``-`` open cells, ``X`` and ``O`` the cells it decides (black, white), ``*`` after a
+    cell that is one of its premises."""
+    marks = {}
+    for i in range(len(puzzle)):
+        if i in puzzle.clues:
+            size = puzzle.clues[i]
+            mark = "?" if size is None else str(size)
+        elif i in new:
+            mark = "X" if new[i] else "O"
+        elif i in known:
+            mark = WALL if known[i] else ISLAND
+        else:
+            mark = "-"
+        marks[i] = mark + ("*" if i in premises else "")
+    wide = max(len(m) for m in marks.values()) if marks else 1
+    return render.grid_text(shaped(puzzle).graph, {i: m.ljust(wide) for i, m in marks.items()})
+
+
+def step_svg(
+    puzzle: Nurikabe, known: Mapping[int, bool], new: Mapping[int, bool], premises: set[int]
+) -> str:
+    """One step as SVG: decided cells dark or white, open cells grey, the cells it
+    decides marked ``!``, its premises ``*``."""
+    fill: dict[int, str] = {}
+    marks: dict[int, str] = {}
+    for i in range(len(puzzle)):
+        if i in puzzle.clues:
+            pass
+        elif i in new or i in known:
+            fill[i] = render.WALL if {**known, **new}[i] else render.ISLAND
+        else:
+            fill[i] = render.UNKNOWN
+        if i in new:
+            marks[i] = "!"
+        elif i in premises:
+            marks[i] = "*"
+    label = {i: "?" if v is None else str(v) for i, v in puzzle.clues.items()}
+    return render.graph_svg(drawable(puzzle.graph), fill=fill, label=label, marks=marks)

@@ -1,0 +1,609 @@
+"""Is a fact forced, and by which premises? The engine behind explanations.
+
+A puzzle states its rules as named groups (:class:`~smtpuzzles.smtlib.Block`) and its
+premises (a clue's number at its cell) as terms; this module puts each rule group and
+each premise under an assumption literal (``rule_<n>``, ``given_<n>``) in one
+incremental Z3 solver. A fact (a variable's value) is *forced* by a set of premises when
+the rules, those premises and the fact's negation are unsatisfiable: a check under
+assumptions, so the solver is built once and asked many questions. Decided facts become
+premises in turn (their own literals are the assumptions).
+
+A step's premises are a subset-minimal set (:meth:`Forcing.minimal`: Z3's unsat core,
+then deletion: dropping any one premise leaves the fact unforced), its rules the
+rule groups it needs (deletion over groups, with its premises fixed). The path
+(:func:`explain`) takes the step with the fewest premises among those found in growing
+windows of premises around each undecided fact (radius 0, 1, 2, ... up to
+:data:`RADIUS`), and where none is found, the step with the smallest reason over the
+whole grid, marked as a case split when it has more than :data:`HARD` premises.
+"""
+
+from __future__ import annotations
+
+import html
+from collections import deque
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import z3lazy as z3
+from .smtlib import Block
+from .solving import (
+    MEMORY_ERRORS,
+    Budget,
+    Interrupted,
+    Stats,
+    TimeUp,
+    check,
+    deadline,
+    new_context,
+    new_solver,
+    parse_into,
+)
+
+#: The largest window radius (graph steps from a fact's cells) searched for a reason
+#: before a step takes its reason from the whole grid.
+RADIUS = 3
+
+#: A step found over the whole grid with more premises than this is a case split.
+HARD = 6
+
+
+@dataclass(frozen=True)
+class Fact:
+    """A variable of the formula at a value: ``var`` (an SMT-LIB Bool) is ``value``.
+
+    ``cells`` place it on the grid (windows and pictures); ``json`` and ``words`` say it
+    (``{"cell": "r3c4", "value": "black"}``, ``"r3c4 is black"``)."""
+
+    var: str
+    value: bool
+    cells: tuple[int, ...]
+    json: dict[str, Any]
+    words: str
+
+    @property
+    def key(self) -> str:
+        return f"{self.var}={int(self.value)}"
+
+
+@dataclass(frozen=True)
+class Clue:
+    """A premise given by the puzzle: ``term`` (SMT-LIB) holds; ``cell`` is where."""
+
+    key: str
+    term: str
+    cell: int
+    json: dict[str, Any]
+    words: str
+
+
+#: A premise: a clue, or a fact an earlier step decided.
+Premise = Clue | Fact
+
+
+@dataclass
+class Problem:
+    """What a puzzle gives the engine: its variables' declarations, its rules as named
+    groups (in the order tried for dropping: global first), its clues, the variables
+    that can be decided, the neighbours of each cell (windows are measured in steps
+    over them), and how a fact is said."""
+
+    declarations: list[str]
+    rules: list[Block]
+    clues: list[Clue]
+    #: the variables that can be decided, with the cells they sit on
+    variables: list[tuple[str, tuple[int, ...]]]
+    neighbours: Sequence[Sequence[int]]
+    #: the fact "variable is value", with its words
+    say: Callable[[str, bool], Fact]
+
+
+@dataclass
+class Step:
+    """One deduction: ``facts`` follow from ``premises`` by ``rules``.
+
+    ``case_split`` marks a step whose reason was not found near its cells and has more
+    than :data:`HARD` premises (no small reason exists near or far: a human would try a
+    value and follow it: a case split)."""
+
+    facts: list[Fact]
+    premises: list[Premise]
+    rules: list[str]
+    case_split: bool = False
+    #: the wrong entry this step refutes, when it answers a ``--state`` (else None)
+    wrong: Fact | None = None
+    #: the step drawn (text and SVG) with its facts and premises marked, once drawn
+    picture: str = field(default="", repr=False)
+    svg: str = field(default="", repr=False)
+
+    @property
+    def size(self) -> int:
+        return len(self.premises)
+
+    @property
+    def text(self) -> str:
+        facts = ", ".join(f.words for f in self.facts)
+        if self.premises:
+            because = "; ".join(p.words for p in self.premises)
+        else:
+            because = "the rules alone"
+        rules = ", ".join(self.rules) if self.rules else "no rule"
+        how = " (case split: no small reason)" if self.case_split else ""
+        head = f"{self.wrong.words} is wrong: " if self.wrong is not None else ""
+        return f"{head}{facts}, because {because} (rules: {rules}){how}"
+
+    def _repr_html_(self) -> str:
+        """In a notebook: the sentence, then the picture."""
+        return f"<p>{html.escape(self.text)}</p>{self.svg}"
+
+    def to_json(self) -> dict[str, Any]:
+        out = {
+            "facts": [f.json for f in self.facts],
+            "premises": [p.json for p in self.premises],
+            "rules": list(self.rules),
+            "size": self.size,
+            "text": self.text,
+            "case_split": self.case_split,
+        }
+        if self.wrong is not None:
+            out["wrong"] = self.wrong.json
+        return out
+
+
+class Unsolvable(Exception):
+    """The clues admit no solution: there is nothing to explain."""
+
+
+class Forcing:
+    """One incremental solver over a :class:`Problem`: every rule group and clue under
+    an assumption literal, asked "is this fact forced by these premises?"."""
+
+    def __init__(self, problem: Problem, budget: Budget, stats: Stats | None = None) -> None:
+        self.problem = problem
+        self.budget = budget
+        self.stats = stats if stats is not None else Stats()
+        self.ctx = new_context()
+        self.solver = new_solver("smt", self.ctx)
+        lines = list(problem.declarations)
+        self.rule_lit: dict[str, Any] = {}
+        for n, block in enumerate(problem.rules):
+            guard = f"rule_{n}"
+            lines.append(f"(declare-fun {guard} () Bool)")
+            lines += block.declarations
+            lines += [f"(assert (=> {guard} {t}))" for t in block.asserts]
+            self.rule_lit[block.rule] = guard
+        self.clue_lit: dict[str, Any] = {}
+        for n, clue in enumerate(problem.clues):
+            guard = f"given_{n}"
+            lines.append(f"(declare-fun {guard} () Bool)")
+            lines.append(f"(assert (=> {guard} {clue.term}))")
+            self.clue_lit[clue.key] = guard
+        parse_into(self.solver, "\n".join(lines) + "\n")
+        self.rule_lit = {k: z3.Bool(v, self.ctx) for k, v in self.rule_lit.items()}
+        self.clue_lit = {k: z3.Bool(v, self.ctx) for k, v in self.clue_lit.items()}
+        self.vars = {v: z3.Bool(v, self.ctx) for v, _ in problem.variables}
+        self.all_rules = [b.rule for b in problem.rules]
+        self.last_core: list[Any] = []  #: the assumptions of the last "forced all?" core
+        self.asked = 0  #: questions asked with a literal of their own
+
+    # ------------------------------------------------------------------ literals
+
+    def lit(self, premise: Premise) -> Any:
+        if isinstance(premise, Clue):
+            return self.clue_lit[premise.key]
+        v = self.vars[premise.var]
+        return v if premise.value else z3.Not(v)
+
+    def negation(self, fact: Fact) -> Any:
+        v = self.vars[fact.var]
+        return z3.Not(v) if fact.value else v
+
+    def _check(self, assumptions: list[Any], label: str) -> Any:
+        answer = check(self.solver, self.budget, assumptions, self.stats, label)
+        if answer == z3.unknown:
+            raise TimeUp()
+        return answer
+
+    # ------------------------------------------------------------------ questions
+
+    def forced(
+        self, fact: Fact, premises: Iterable[Premise], rules: Iterable[str] | None = None
+    ) -> bool:
+        """Do ``premises`` and ``rules`` (all rules when None) force ``fact``?"""
+        kept = self.all_rules if rules is None else rules
+        lits = [self.rule_lit[r] for r in kept] + [self.lit(p) for p in premises]
+        return self._check([*lits, self.negation(fact)], "forced?") == z3.unsat
+
+    def consistent(self, premises: Iterable[Premise]) -> Any:
+        """A model of the rules and ``premises``, or None when they contradict."""
+        lits = [self.rule_lit[r] for r in self.all_rules] + [self.lit(p) for p in premises]
+        if self._check(lits, "consistent?") == z3.unsat:
+            return None
+        return self.solver.model()
+
+    def core(self, fact: Fact, premises: Sequence[Premise]) -> list[Premise] | None:
+        """The premises of Z3's unsat core when ``premises`` force ``fact`` (not
+        minimal), else None."""
+        by_lit = {self.lit(p).get_id(): p for p in premises}
+        rules = [self.rule_lit[r] for r in self.all_rules]
+        lits = [self.lit(p) for p in premises]
+        if self._check([*rules, *lits, self.negation(fact)], "core") != z3.unsat:
+            return None
+        return [by_lit[c.get_id()] for c in self.solver.unsat_core() if c.get_id() in by_lit]
+
+    def minimal(self, fact: Fact, premises: Sequence[Premise]) -> list[Premise] | None:
+        """A subset-minimal set of ``premises`` that forces ``fact`` (Z3's unsat core,
+        then deletion, farthest premise first), or None when they do not force it."""
+        core = self.core(fact, premises)
+        if core is None:
+            return None
+        far = steps_from(self.problem.neighbours, fact.cells)
+        core.sort(key=lambda p: (-_distance(far, p), _order(p)))
+        kept = list(core)
+        for p in core:
+            trial = [q for q in kept if q is not p]
+            if self.forced(fact, trial):
+                kept = trial
+        kept.sort(key=_order)
+        return kept
+
+    def rules_used(self, facts: Sequence[Fact], premises: Sequence[Premise]) -> list[str]:
+        """A minimal list of rule groups that, with ``premises``, force all ``facts``:
+        those of Z3's unsat core, then deletion."""
+        if not self.forced_all(facts, premises, self.all_rules):
+            return list(self.all_rules)
+        core = {c.get_id() for c in self.last_core}
+        kept = [r for r in self.all_rules if self.rule_lit[r].get_id() in core]
+        for rule in list(kept):
+            trial = [r for r in kept if r != rule]
+            if self.forced_all(facts, premises, trial):
+                kept = trial
+        return kept
+
+    def forced_all(
+        self, facts: Sequence[Fact], premises: Iterable[Premise], rules: Iterable[str]
+    ) -> bool:
+        """Do ``premises`` and ``rules`` force every one of ``facts``?"""
+        lits = [self.rule_lit[r] for r in rules] + [self.lit(p) for p in premises]
+        some = self._some_fails(facts)
+        answer = self._check([*lits, some], "forced all?")
+        self.last_core = self.solver.unsat_core() if answer == z3.unsat else []
+        self.solver.add(z3.Not(some))  # retired: the solver may forget the clause
+        return answer == z3.unsat
+
+    def _some_fails(self, facts: Sequence[Fact]) -> Any:
+        """A fresh literal that implies "one of ``facts`` fails" (an assumption, so the
+        solver is never popped: Z3 keeps what it learnt)."""
+        self.asked += 1
+        some = z3.Bool(f"ask_{self.asked}", self.ctx)
+        self.solver.add(z3.Implies(some, z3.Or([self.negation(f) for f in facts])))
+        return some
+
+    def backbone(self, premises: Sequence[Premise], candidates: Sequence[Fact]) -> list[Fact]:
+        """The ``candidates`` that ``premises`` force: ask for a model where one of them
+        fails, drop those it breaks, until none can fail."""
+        left = list(candidates)
+        lits = [self.rule_lit[r] for r in self.all_rules] + [self.lit(p) for p in premises]
+        while left:
+            some = self._some_fails(left)
+            answer = self._check([*lits, some], "backbone")
+            model = self.solver.model() if answer == z3.sat else None
+            self.solver.add(z3.Not(some))
+            if model is None:
+                return left
+            left = [f for f in left if _value(model, self.vars[f.var]) == f.value]
+        return []
+
+
+def _value(model: Any, var: Any) -> bool:
+    return z3.is_true(model.eval(var, model_completion=True))
+
+
+def _order(p: Premise) -> tuple[int, str]:
+    return (min(premise_cells(p)), p.key)
+
+
+def premise_cells(p: Premise) -> tuple[int, ...]:
+    return (p.cell,) if isinstance(p, Clue) else p.cells
+
+
+def _distance(steps: dict[int, int], p: Premise) -> int:
+    return min(steps.get(c, 10**9) for c in premise_cells(p))
+
+
+def steps_from(neighbours: Sequence[Sequence[int]], cells: Iterable[int]) -> dict[int, int]:
+    """Breadth-first steps from ``cells`` to every cell reached."""
+    steps = {c: 0 for c in cells}
+    queue = deque(steps)
+    while queue:
+        i = queue.popleft()
+        for j in neighbours[i]:
+            if j not in steps:
+                steps[j] = steps[i] + 1
+                queue.append(j)
+    return steps
+
+
+@dataclass
+class Explanation:
+    """The steps from the given state to the solution, and how the search ended:
+    ``complete`` (every fact decided), ``stuck`` (the clues leave some cells open: more
+    than one solution), ``stopped`` (time, memory or Ctrl-C; ``stopped_by`` says which)."""
+
+    puzzle: str
+    name: str
+    status: str
+    steps: list[Step]
+    elapsed_s: float
+    stopped_by: str | None = None
+    #: entries of a given state that contradict the solution, each refuted by a step
+    wrong: list[Step] = field(default_factory=list)
+
+    @property
+    def grade(self) -> int:
+        return grade(self.steps)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "puzzle": self.puzzle,
+            "name": self.name,
+            "status": self.status,
+            "grade": self.grade,
+            "steps": [s.to_json() for s in self.steps],
+            "elapsed_s": round(self.elapsed_s, 3),
+        }
+        if self.stopped_by is not None:
+            out["stopped"] = self.stopped_by
+        if self.wrong:
+            out["wrong"] = [s.to_json() for s in self.wrong]
+        return out
+
+    def report(self, pictures: bool = False) -> str:
+        """The steps as numbered sentences (with their pictures), status, grade, time."""
+        lines = [f"{self.puzzle} {self.name}: {len(self.steps)} steps"]
+        for step in self.wrong:
+            lines.append(step.text)
+            if pictures and step.picture:
+                lines.append(step.picture)
+        for n, step in enumerate(self.steps, 1):
+            lines.append(f"{n}. {step.text}")
+            if pictures and step.picture:
+                lines.append(step.picture)
+        lines.append(
+            f"status: {self.status}" + (f" ({self.stopped_by})" if self.stopped_by else "")
+        )
+        lines.append(f"grade: {self.grade} ({grade_words(self.grade)})")
+        lines.append(f"time: {self.elapsed_s:.3f} s")
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        """In a notebook: status and grade, then every step with its picture."""
+        head = f"<p>{html.escape(self.puzzle)} {html.escape(self.name)}: {self.status}, grade"
+        head += f" {self.grade} ({grade_words(self.grade)}), {len(self.steps)} steps</p>"
+        body = "".join(f"<div>{n}. {s._repr_html_()}</div>" for n, s in enumerate(self.steps, 1))
+        return head + body
+
+    def __str__(self) -> str:
+        return self.report()
+
+
+def draw_steps(
+    steps: Sequence[Step],
+    given: Sequence[Fact],
+    draw: Callable[[dict[str, Fact], Step], tuple[str, str]],
+) -> None:
+    """Give every step its pictures: ``draw(known, step)`` with the facts decided before
+    it (by variable) returns the text and the SVG."""
+    known = {f.var: f for f in given}
+    for step in steps:
+        step.picture, step.svg = draw(known, step)
+        known.update((f.var, f) for f in step.facts)
+
+
+#: The grade scale: the grade is the size (premise count) of the largest step, plus 3
+#: for each case split; the words below name its bands.
+GRADE_BANDS = ((2, "easy"), (4, "medium"), (6, "hard"), (10**9, "fiendish"))
+
+
+def grade(steps: Sequence[Step]) -> int:
+    """Difficulty: the largest step's premise count, plus 3 per case split (a path of
+    small reasons is easy however long it is; one large reason or a case split is what
+    makes a human stop and think)."""
+    largest = max((s.size for s in steps if not s.case_split), default=0)
+    splits = sum(s.case_split for s in steps)
+    return largest + 3 * splits
+
+
+def grade_words(value: int) -> str:
+    return next(words for top, words in GRADE_BANDS if value <= top)
+
+
+# ---------------------------------------------------------------------- the path
+
+
+def explain(
+    problem: Problem,
+    budget: Budget | None = None,
+    given: Sequence[Fact] = (),
+    limit: int | None = None,
+    stats: Stats | None = None,
+) -> tuple[list[Step], str, str | None, list[Step]]:
+    """The steps from ``given`` (facts already decided) to the solution, easiest first
+    at each point, at most ``limit`` steps (None: all). Returns the steps, the status
+    (``complete``, ``stuck``, ``stopped``), what stopped it (``timeout``,
+    ``interrupted``, ``memory``, or None), and the steps refuting wrong ``given`` facts.
+
+    Raises :class:`Unsolvable` when the clues have no solution.
+    """
+    budget = budget or Budget()
+    steps: list[Step] = []
+    wrong: list[Step] = []
+    try:
+        with deadline(budget):
+            path = _Path(Forcing(problem, budget, stats))
+            wrong = path.refute(given)
+            for step in path.steps(limit):
+                steps.append(step)
+            status = "complete" if not path.open else "stuck"
+            if limit is not None and path.open and len(steps) >= limit:
+                status = "hint"
+        return steps, status, None, wrong
+    except TimeUp:
+        return steps, "stopped", "timeout", wrong
+    except (Interrupted, KeyboardInterrupt):
+        return steps, "stopped", "interrupted", wrong
+    except MEMORY_ERRORS:
+        return steps, "stopped", "memory", wrong
+
+
+class _Path:
+    """The search for the next easiest step (see the module docstring)."""
+
+    def __init__(self, forcing: Forcing) -> None:
+        self.f = forcing
+        problem = forcing.problem
+        clues = list(problem.clues)
+        model = forcing.consistent(clues)
+        if model is None:
+            raise Unsolvable()
+        valued = [problem.say(v, _value(model, forcing.vars[v])) for v, _ in problem.variables]
+        # only facts every solution shares can be forced: the backbone under all clues
+        self.targets = forcing.backbone(clues, valued)
+        self.known: list[Premise] = list(clues)
+        self.decided: set[str] = set()
+        self.pool: dict[str, list[Premise]] = {}  # fact var -> smallest reason found
+        self.minimised: set[str] = set()  # pool entries whose reason is minimal
+        self.asked: dict[frozenset[str], set[str]] = {}  # window -> facts asked of it
+        self.by_var = {f.var: f for f in self.targets}
+        self.open = len(problem.variables) > len(self.targets)  # undecidable facts remain
+
+    def refute(self, given: Sequence[Fact]) -> list[Step]:
+        """Steps that refute the wrong entries of ``given``; the right ones become known."""
+        wrong = []
+        truth = {f.var: f for f in self.targets}
+        for g in given:
+            right = truth.get(g.var)
+            if right is None:
+                continue
+            if right.value == g.value:
+                self.known.append(right)
+                self.decided.add(right.var)
+                continue
+            premises = self.f.minimal(right, list(self.f.problem.clues)) or []
+            wrong.append(self._checked([right], premises, False, g))
+        return wrong
+
+    def undecided(self) -> list[Fact]:
+        return [f for f in self.targets if f.var not in self.decided]
+
+    def steps(self, limit: int | None) -> Iterable[Step]:
+        count = 0
+        while self.undecided() and (limit is None or count < limit):
+            step = self.next_step()
+            for fact in step.facts:
+                self.decided.add(fact.var)
+                self.known.append(fact)
+                self.pool.pop(fact.var, None)
+                self.minimised.discard(fact.var)
+            count += 1
+            yield step
+        self.open = self.open or bool(self.undecided())
+
+    def next_step(self) -> Step:
+        for radius in range(RADIUS + 1):
+            self._search(radius)
+            if self.pool:
+                return self._take(case_split=False)
+        self._global()
+        step = self._take(case_split=False)
+        step.case_split = step.size > HARD
+        return step
+
+    def _search(self, radius: int) -> None:
+        """Ask each window of this radius (the premises within ``radius`` steps of an
+        open fact) which of the open facts it is the window of it forces; a window and
+        a fact are asked once (premises only grow, and new ones make new windows)."""
+        nbrs = self.f.problem.neighbours
+        groups: dict[frozenset[str], tuple[list[Premise], list[Fact]]] = {}
+        for fact in self.undecided():
+            if fact.var in self.pool and len(self.pool[fact.var]) <= radius:
+                continue
+            near = steps_from_within(nbrs, fact.cells, radius)
+            window = [p for p in self.known if any(c in near for c in premise_cells(p))]
+            key = frozenset(p.key for p in window)
+            groups.setdefault(key, (window, []))[1].append(fact)
+        for key, (window, facts) in groups.items():
+            asked = self.asked.setdefault(key, set())
+            todo = [f for f in facts if f.var not in asked]
+            asked.update(f.var for f in todo)
+            for found in self.f.backbone(window, todo) if todo else ():
+                reason = self.f.core(found, window)
+                if reason is None:
+                    continue
+                best = self.pool.get(found.var)
+                if best is None or len(reason) < len(best):
+                    self.pool[found.var] = reason
+                    self.minimised.discard(found.var)
+
+    def _global(self) -> None:
+        """No reason near any fact: the smallest reason among all known premises."""
+        best: tuple[int, Fact, list[Premise]] | None = None
+        for fact in self.undecided():
+            reason = self.f.minimal(fact, self.known)
+            if reason is not None and (best is None or len(reason) < best[0]):
+                best = (len(reason), fact, reason)
+        assert best is not None, "a unique solution forces every fact"
+        self.pool[best[1].var] = best[2]
+        self.minimised.add(best[1].var)
+
+    def _take(self, case_split: bool) -> Step:
+        """The pool's smallest reason: reasons are Z3's cores until minimised, and the
+        smallest is minimised until the smallest is minimal."""
+        while True:
+            var = min(self.pool, key=lambda v: (len(self.pool[v]), min(self.by_var[v].cells)))
+            if var in self.minimised:
+                break
+            reason = self.f.minimal(self.by_var[var], self.pool[var])
+            assert reason is not None, "a core forces its fact"
+            self.pool[var] = reason
+            self.minimised.add(var)
+        reason = self.pool[var]
+        keys = {p.key for p in reason}
+        for other, core in list(self.pool.items()):
+            # the facts the same reason forces join the step, when it is minimal for them
+            if other in self.minimised or not keys <= {p.key for p in core}:
+                continue
+            fact = self.by_var[other]
+            if self.f.forced(fact, reason):
+                self.pool[other] = self.f.minimal(fact, reason) or reason
+                self.minimised.add(other)
+        facts = [
+            self.by_var[v]
+            for v, r in self.pool.items()
+            if v in self.minimised and {p.key for p in r} == keys
+        ]
+        facts.sort(key=lambda f: min(f.cells))
+        return self._checked(facts, reason, case_split)
+
+    def _checked(
+        self, facts: list[Fact], reason: list[Premise], case_split: bool, wrong: Fact | None = None
+    ) -> Step:
+        """The step, with the rule groups it needs."""
+        return Step(facts, reason, self.f.rules_used(facts, reason), case_split, wrong)
+
+
+def steps_from_within(
+    neighbours: Sequence[Sequence[int]], cells: Iterable[int], radius: int
+) -> set[int]:
+    """The cells at most ``radius`` steps from ``cells``."""
+    steps = {c: 0 for c in cells}
+    queue = deque(steps)
+    while queue:
+        i = queue.popleft()
+        if steps[i] == radius:
+            continue
+        for j in neighbours[i]:
+            if j not in steps:
+                steps[j] = steps[i] + 1
+                queue.append(j)
+    return set(steps)

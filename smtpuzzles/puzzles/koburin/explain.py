@@ -1,0 +1,134 @@
+"""Koburin explained: which cells are black or on the loop, which links the loop uses,
+and by which numbers and decided facts.
+
+The rules are :mod:`.rules`' blocks with the numbers taken out: each number is a
+premise of its own (``clue r3c4 = 2``: two of the cells it sees are black). A fact is a
+cell black or on the loop, or a link used or not; the engine is
+:mod:`smtpuzzles.forced`.
+"""
+
+from __future__ import annotations
+
+from ... import render
+from ...errors import InputError
+from ...forced import Clue, Fact, Problem, Step, premise_cells
+from ...smtlib import count
+from .model import Koburin
+from .rules import encode
+
+#: The numbers' rule group: here each number is a premise.
+NUMBERS = "C numbers count black neighbours"
+
+#: The order in which rule groups are tried for dropping (global ones first).
+DROP_ORDER = (
+    "B loop connected",
+    "B loop exists",
+    "G/H loop degree two",
+    "F black cells never touch",
+    "E numbered cells never black",
+)
+
+
+def _neighbours(puzzle: Koburin) -> list[list[int]]:
+    graph = puzzle.undirected
+    both: list[set[int]] = [set(t) for t in graph.out]
+    for i, targets in enumerate(graph.out):
+        for j in targets:
+            both[j].add(i)
+    return [sorted(s) for s in both]
+
+
+def problem(puzzle: Koburin) -> Problem:
+    """The rules, numbers, cell and link variables of ``puzzle`` for the engine."""
+    enc = encode(puzzle)
+    blocks = {name: b for name, b in enc.blocks.items() if name != NUMBERS}
+    rules = [blocks[name] for name in DROP_ORDER if name in blocks]
+    rules += [b for name, b in blocks.items() if name not in DROP_ORDER]
+    names = puzzle.graph.names
+    clues = [
+        Clue(
+            f"clue {names[i]}",
+            f"(= {count([enc.b(j) for j in puzzle.counted[i]])} {n})",
+            i,
+            {"cell": names[i], "clue": n},
+            f"clue {names[i]} = {n}",
+        )
+        for i, n in sorted(puzzle.clues.items())
+        if n is not None
+    ]
+    variables: list[tuple[str, tuple[int, ...]]] = [(enc.b(i), (i,)) for i in puzzle.empty]
+    variables += [(enc.v(e), e) for e in enc.link]
+    cells_of = dict(variables)
+    is_cell = {enc.b(i) for i in puzzle.empty}
+
+    def say(var: str, value: bool) -> Fact:
+        cells = cells_of[var]
+        if var in is_cell:
+            name = names[cells[0]]
+            what = "black" if value else "loop"
+            return Fact(var, value, cells, {"cell": name, "value": what}, f"{name} is {what}")
+        a, b = names[cells[0]], names[cells[1]]
+        words = f"the loop {'runs' if value else 'does not run'} {a}-{b}"
+        return Fact(var, value, cells, {"link": [a, b], "value": value}, words)
+
+    return Problem(enc.declarations(), rules, clues, variables, _neighbours(puzzle), say)
+
+
+def read_state(puzzle: Koburin, prob: Problem, text: str) -> list[Fact]:
+    """The cell facts of a partly solved grid, one line a row: ``#`` or ``x`` black,
+    ``o`` or ``+`` on the loop, ``-``, ``_`` or ``?`` open, a number a clue (cells may be
+    separated by spaces)."""
+    graph = puzzle.graph
+    if graph.coords is None or graph.rows is None or graph.cols is None:
+        raise InputError("--state needs a puzzle on a plain grid")
+    rows = [line for line in text.splitlines() if line.strip()]
+    if len(rows) != graph.rows:
+        raise InputError(f"--state has {len(rows)} rows, the puzzle {graph.rows}")
+    var_of = {cells[0]: v for v, cells in prob.variables if len(cells) == 1}
+    facts = []
+    for r, line in enumerate(rows):
+        cells = line.split() if " " in line.strip() else list(line.strip())
+        if len(cells) != graph.cols:
+            raise InputError(f"--state line {r + 1}: {len(cells)} cells, the puzzle {graph.cols}")
+        for c, mark in enumerate(cells):
+            i = graph.at(r, c)
+            if i is None or i in puzzle.clues:
+                continue
+            if mark.lower() in ("#", "x"):
+                facts.append(prob.say(var_of[i], True))
+            elif mark.lower() in ("o", "+"):
+                facts.append(prob.say(var_of[i], False))
+            elif mark not in ("-", "_", "?"):
+                raise InputError(f"--state line {r + 1}, column {c + 1}: unknown mark {mark!r}")
+    return facts
+
+
+def draw(puzzle: Koburin, known: dict[str, Fact], step: Step) -> tuple[str, str]:
+    """The step as text (``#`` black, ``o`` loop, ``-`` open; ``X`` and ``O`` the cells it
+    decides, ``*`` after a premise's cell) and as SVG."""
+    cell = {f.cells[0]: f.value for f in known.values() if len(f.cells) == 1}
+    new = {f.cells[0]: f.value for f in step.facts if len(f.cells) == 1}
+    premises = {c for p in step.premises for c in premise_cells(p)}
+    touched = {c for f in step.facts for c in f.cells}
+    marks: dict[int, str] = {}
+    fill: dict[int, str] = {}
+    for i in range(len(puzzle.graph)):
+        if i in puzzle.clues:
+            n = puzzle.clues[i]
+            mark = "?" if n is None else str(n)
+        elif i in new:
+            mark = "X" if new[i] else "O"
+        elif i in cell:
+            mark = "#" if cell[i] else "o"
+        else:
+            mark = "-"
+        if i not in puzzle.clues:
+            both = {**cell, **new}
+            fill[i] = render.UNKNOWN if i not in both else render.WALL if both[i] else "#FFFFFF"
+        marks[i] = mark + ("*" if i in premises else "!" if i in touched and i not in new else "")
+    wide = max(len(m) for m in marks.values()) if marks else 1
+    text = render.grid_text(puzzle.graph, {i: m.ljust(wide) for i, m in marks.items()})
+    label = {i: "?" if n is None else str(n) for i, n in puzzle.clues.items()}
+    corner = {i: "!" if i in touched else "*" for i in touched | premises}
+    svg = render.graph_svg(puzzle.graph, fill=fill, label=label, marks=corner)
+    return text, svg

@@ -1,0 +1,124 @@
+"""Nurikabe explained: which cells are forced, and by which clues and decided cells.
+
+The rules are :mod:`.rules`' blocks for the puzzle with every clue's number left open
+(every clue a ``?``: its island may reach any cell no other clue claims), so that a
+clue's number is a premise like any other: ``clue r3c4 = 3`` says the island of r3c4
+has 3 cells (and reaches no cell 3 or more steps away). A clue's place is not a
+premise: that it is white and starts an island is known at sight. The redundant
+white-region count is left out (it would stand in for the connectivity rules it follows
+from). A fact is "cell is black" or "cell is white"; the engine is
+:mod:`smtpuzzles.forced`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ...errors import InputError
+from ...forced import Clue, Fact, Problem, Step, premise_cells, steps_from
+from ...smtlib import count, escape
+from .model import Nurikabe
+from .pictures import step_svg, step_text
+from .rules import COUNT, encode
+
+#: The rule group of island sizes: here each clue's number is a premise of its own.
+SIZES = "island sizes"
+
+#: The order in which rule groups are tried for dropping (global ones first, so that a
+#: step names the local rules where those suffice).
+DROP_ORDER = (
+    "wall connected",
+    "islands connected",
+    "no pools",
+    "islands are whole",
+    "one clue per island",
+    "clues are white",
+)
+
+
+def problem(puzzle: Nurikabe) -> Problem:
+    """The rules, clues and cell variables of ``puzzle`` for the forcing engine."""
+    enc = encode(puzzle)
+    blocks = {name: b for name, b in enc.blocks.items() if name not in (COUNT, SIZES)}
+    rules = [blocks[name] for name in DROP_ORDER if name in blocks]
+    rules += [b for name, b in blocks.items() if name not in DROP_ORDER and b.asserts]
+    names = puzzle.graph.names
+    clues = []
+    for k, size in sorted(puzzle.clues.items()):
+        if size is None:
+            continue
+        island = enc.island[k]
+        far = steps_from(_open_neighbours(puzzle, k), [k])
+        terms = [f"(= {count([island[i] for i in island])} {size})"]
+        terms += [f"(not {island[i]})" for i in island if far.get(i, size) >= size]
+        clues.append(
+            Clue(
+                f"clue {names[k]}",
+                f"(and {' '.join(terms)})" if len(terms) > 1 else terms[0],
+                k,
+                {"cell": names[k], "clue": size},
+                f"clue {names[k]} = {size}",
+            )
+        )
+    variables = [
+        (f"black_{escape(names[i])}", (i,)) for i in range(len(puzzle)) if i not in puzzle.clues
+    ]
+    cell_of = {v: cells[0] for v, cells in variables}
+
+    def say(var: str, value: bool) -> Fact:
+        name = names[cell_of[var]]
+        colour = "black" if value else "white"
+        return Fact(
+            var, value, (cell_of[var],), {"cell": name, "value": colour}, f"{name} is {colour}"
+        )
+
+    return Problem(enc.declarations(), rules, clues, variables, puzzle.neighbours, say)
+
+
+def _open_neighbours(puzzle: Nurikabe, clue: int) -> Sequence[Sequence[int]]:
+    """The neighbours an island of ``clue`` can grow through: no other clue, and no cell
+    beside another clue (islands never touch)."""
+    blocked = {k for k in puzzle.clues if k != clue}
+    blocked |= {j for k in blocked for j in puzzle.neighbours[k]}
+    return [() if i in blocked else puzzle.neighbours[i] for i in range(len(puzzle))]
+
+
+def read_state(puzzle: Nurikabe, prob: Problem, text: str) -> list[Fact]:
+    """The facts of a partly solved grid, one line a row: ``#`` or ``x`` black, ``.`` or
+    ``o`` white, ``-``, ``_`` or ``?`` open, a number a clue (cells may be separated by
+    spaces). Only plain rectangles."""
+    graph = puzzle.graph
+    if graph.coords is None or graph.rows is None or graph.cols is None:
+        raise InputError("--state needs a puzzle on a plain grid")
+    rows = [line for line in text.splitlines() if line.strip() and not line.startswith("#!")]
+    if len(rows) != graph.rows:
+        raise InputError(f"--state has {len(rows)} rows, the puzzle {graph.rows}")
+    marks: dict[int, bool] = {}
+    for r, line in enumerate(rows):
+        cells = line.split() if " " in line.strip() else list(line.strip())
+        if len(cells) != graph.cols:
+            raise InputError(
+                f"--state line {r + 1}: {len(cells)} cells, the puzzle has {graph.cols}"
+            )
+        for c, mark in enumerate(cells):
+            i = graph.at(r, c)
+            if i is None or i in puzzle.clues:
+                continue
+            if mark.lower() in ("#", "x"):
+                marks[i] = True
+            elif mark.lower() in (".", "o"):
+                marks[i] = False
+            elif mark not in ("-", "_", "?"):
+                raise InputError(f"--state line {r + 1}, column {c + 1}: unknown mark {mark!r}")
+    var_of = {cells[0]: v for v, cells in prob.variables}
+    return [prob.say(var_of[i], black) for i, black in sorted(marks.items()) if i in var_of]
+
+
+def draw(puzzle: Nurikabe, known: dict[str, Fact], step: Step) -> tuple[str, str]:
+    """The step's text picture and SVG (:mod:`.pictures`)."""
+    before = {f.cells[0]: f.value for f in known.values()}
+    new = {f.cells[0]: f.value for f in step.facts}
+    if step.wrong is not None:
+        before.pop(step.wrong.cells[0], None)
+    premises = {c for p in step.premises for c in premise_cells(p)}
+    return step_text(puzzle, before, new, premises), step_svg(puzzle, before, new, premises)

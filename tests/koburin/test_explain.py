@@ -1,0 +1,64 @@
+"""Explanations of Koburin: every step sound (its facts hold in the only solution, and its
+premises force them), minimal (without any one premise a fact is open again) and the
+path complete; the command line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from oracles.cli import cli
+
+import smtpuzzles
+from smtpuzzles.forced import Forcing, Step
+from smtpuzzles.puzzles.koburin.explain import problem
+from smtpuzzles.solving import Budget
+
+INSTANCES = Path(__file__).resolve().parents[2] / "instances" / "koburin"
+SMALL = "2____\n_____\n__1__\n_____\n1___0\n"
+
+
+def assert_sound_and_minimal(puzzle, steps: list[Step]) -> None:
+    """Each fact holds in the one solution (asked of the solver: the fact's negation with
+    all the clues has no solution); the premises force it; no premise can be dropped."""
+    forcing = Forcing(problem(puzzle), Budget())
+    clues = list(forcing.problem.clues)
+    for step in steps:
+        for fact in step.facts:
+            assert forcing.forced(fact, clues), step.text
+            assert forcing.forced(fact, step.premises), step.text
+            for dropped in step.premises:
+                rest = [p for p in step.premises if p is not dropped]
+                assert not forcing.forced(fact, rest), f"{step.text}: {dropped.words} not needed"
+        assert forcing.forced_all(step.facts, step.premises, step.rules), step.text
+
+
+def test_small_puzzle_is_explained_completely() -> None:
+    p = smtpuzzles.load(SMALL, "koburin")
+    found = smtpuzzles.explain(p)
+    assert found.status == "complete"
+    assert smtpuzzles.solve(p, unique=True).unique is True
+    assert_sound_and_minimal(p.puzzle, found.steps)
+    decided = [json.dumps(f.json, sort_keys=True) for s in found.steps for f in s.facts]
+    assert len(decided) == len(set(decided))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["gen_8x8_s1", "gen_8x8_s2"])
+def test_shipped_explanations_are_sound_minimal_complete(name: str) -> None:
+    p = smtpuzzles.load(INSTANCES / f"{name}.txt", "koburin")
+    found = smtpuzzles.explain(p)
+    assert found.status == "complete"
+    assert_sound_and_minimal(p.puzzle, found.steps)
+
+
+def test_cli_hint_json_and_state() -> None:
+    result = cli("koburin", "hint", "-", "--json", stdin=SMALL)
+    assert result.exit_code == 0, result.output
+    obj = json.loads(result.stdout)
+    assert obj["status"] in ("hint", "complete") and len(obj["steps"]) == 1
+    # r0c1 is black in the answer; saying it is on the loop is wrong
+    state = "2o___\n_____\n__1__\n_____\n1___0\n"
+    found = smtpuzzles.explain(smtpuzzles.load(SMALL, "koburin"), state=state, limit=1)
+    assert [s.wrong.json for s in found.wrong if s.wrong] == [{"cell": "r0c1", "value": "loop"}]

@@ -1,0 +1,161 @@
+"""Explanations of Nurikabe: every step sound (its facts hold in the only solution, and
+its premises force them), minimal (without any one premise a fact is open again) and the
+path complete; hints, wrong entries of a state, grades and the command line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from oracles.cli import cli
+
+import smtpuzzles
+from smtpuzzles.forced import Forcing, Step
+from smtpuzzles.puzzles.nurikabe.explain import problem
+from smtpuzzles.puzzles.nurikabe.formats import parse
+from smtpuzzles.puzzles.nurikabe.generate import generate, shape_graph
+from smtpuzzles.puzzles.nurikabe.model import Nurikabe
+from smtpuzzles.solving import Budget
+
+INSTANCES = Path(__file__).resolve().parents[2] / "instances" / "nurikabe"
+SHIPPED = sorted(INSTANCES.glob("*.txt"))
+QUICK = ["square_05x05", "square_06x06_thin", "square_07x07", "hex_05x06", "table_ring"]
+
+
+def _solution(path: Path) -> dict[str, bool]:
+    """Cell name -> black in the one solution, asked of the solver (which proves it unique
+    and has its answer checked by the independent checker)."""
+    result = smtpuzzles.solve(path, unique=True)
+    assert result.unique is True
+    puzzle = parse(path.read_text(), str(path))
+    return {puzzle.cell(i): bool(black) for i, black in enumerate(result.answer)}
+
+
+def assert_sound_and_minimal(puzzle: Nurikabe, steps: list[Step], answer: dict[str, bool]) -> None:
+    """Each fact holds in the answer; the premises force it, and no smaller subset does
+    (each premise dropped in turn leaves it open), asked of a fresh solver."""
+    forcing = Forcing(problem(puzzle), Budget())
+    for step in steps:
+        for fact in step.facts:
+            assert answer[fact.json["cell"]] == (fact.json["value"] == "black"), step.text
+            assert forcing.forced(fact, step.premises), step.text
+            for dropped in step.premises:
+                rest = [p for p in step.premises if p is not dropped]
+                assert not forcing.forced(fact, rest), f"{step.text}: {dropped.words} not needed"
+        assert forcing.forced_all(step.facts, step.premises, step.rules), step.text
+
+
+@pytest.mark.parametrize("name", QUICK)
+def test_shipped_explanations_are_sound_minimal_complete(name: str) -> None:
+    path = INSTANCES / f"{name}.txt"
+    puzzle = parse(path.read_text(), str(path))
+    found = smtpuzzles.explain(path)
+    assert found.status == "complete"
+    answer = _solution(path)
+    decided = [f.json["cell"] for s in found.steps for f in s.facts]
+    assert sorted(decided) == sorted(
+        n for n in answer if n not in {puzzle.cell(k) for k in puzzle.clues}
+    )
+    assert len(set(decided)) == len(decided)
+    assert_sound_and_minimal(puzzle, found.steps, answer)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", [p for p in SHIPPED if p.stem not in QUICK], ids=lambda p: p.stem)
+def test_larger_shipped_explanations(path: Path) -> None:
+    puzzle = parse(path.read_text(), str(path))
+    found = smtpuzzles.explain(path)
+    assert found.status == "complete"
+    assert_sound_and_minimal(puzzle, found.steps, _solution(path))
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_random_puzzles(seed: int) -> None:
+    graph, pools = shape_graph("square", 5, 5, seed)
+    made = generate(graph, pools, seed, 4)
+    assert made is not None
+    puzzle, picture = made
+    found = smtpuzzles.explain(smtpuzzles.Nurikabe(puzzle))
+    assert found.status == "complete"
+    answer = {puzzle.cell(i): picture[i] for i in range(len(puzzle))}
+    assert_sound_and_minimal(puzzle, found.steps, answer)
+
+
+def test_a_step_needs_no_premise_between_two_clues() -> None:
+    # r0c1 lies between two clues: black by the rules alone
+    found = smtpuzzles.explain(smtpuzzles.load("1 3\n1 - 1\n", "nurikabe"), limit=1)
+    assert found.steps[0].size == 0
+    assert [f.json for f in found.steps[0].facts] == [{"cell": "r0c1", "value": "black"}]
+
+
+def test_hint_reports_a_wrong_entry_with_its_reason() -> None:
+    path = INSTANCES / "square_05x05.txt"
+    state = "####1\n#1#1.\n-----\n-1-1-\n----1\n"  # r1c4 is black in the answer
+    found = smtpuzzles.explain(path, state=state, limit=1)
+    assert [s.wrong.json for s in found.wrong if s.wrong] == [{"cell": "r1c4", "value": "white"}]
+    assert found.wrong[0].facts[0].json == {"cell": "r1c4", "value": "black"}
+    assert found.wrong[0].rules
+    assert len(found.steps) == 1
+    # the right entries are known: the hint decides none of them again
+    assert all(f.json["cell"] not in ("r0c0", "r1c0") for f in found.steps[0].facts)
+
+
+def test_grade_orders_the_shipped_puzzles() -> None:
+    easy = smtpuzzles.rate(INSTANCES / "square_05x05.txt").grade
+    harder = smtpuzzles.rate(INSTANCES / "square_07x07.txt").grade
+    assert easy < harder
+
+
+def test_cli_explain_json() -> None:
+    result = cli("nurikabe", "explain", str(INSTANCES / "square_05x05.txt"), "--json")
+    assert result.exit_code == 0, result.output
+    obj = json.loads(result.stdout)
+    assert set(obj) >= {"puzzle", "name", "status", "grade", "steps", "elapsed_s"}
+    assert obj["status"] == "complete"
+    step = obj["steps"][0]
+    assert set(step) >= {"facts", "premises", "rules", "size", "text", "case_split"}
+
+
+def test_cli_hint_and_rate() -> None:
+    result = cli("nurikabe", "hint", str(INSTANCES / "square_07x07.txt"))
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("nurikabe square_07x07.txt: 1 steps")
+    result = cli("nurikabe", "rate", str(INSTANCES / "square_07x07.txt"), "--json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["grade"] >= 1
+
+
+def test_cli_timeout_stops_with_the_steps_so_far() -> None:
+    result = cli(
+        "nurikabe", "explain", str(INSTANCES / "square_10x10.txt"), "--timeout", "0.5", "--json"
+    )
+    assert result.exit_code == 3, result.output
+    obj = json.loads(result.stdout)
+    assert obj["status"] == "stopped" and obj["stopped"] == "timeout"
+
+
+def test_cli_bad_state_is_one_line() -> None:
+    result = cli("nurikabe", "hint", str(INSTANCES / "square_05x05.txt"), "--state", "/nonexistent")
+    assert result.exit_code == 2
+
+
+def test_ctrl_c_prints_the_steps_so_far_and_exits_130(tmp_path: Path) -> None:
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    command = [str(Path(sys.executable).parent / "smtpuzzles"), "nurikabe", "explain"]
+    proc = subprocess.Popen(
+        [*command, str(INSTANCES / "square_10x10.txt"), "--json"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    time.sleep(4)
+    proc.send_signal(signal.SIGINT)
+    out, _ = proc.communicate(timeout=30)
+    assert proc.returncode == 130
+    obj = json.loads(out)
+    assert obj["status"] == "stopped" and obj["stopped"] == "interrupted"
