@@ -21,9 +21,10 @@ from ..puzzles.floodit.search import (
     STRATEGIES,
     STRATEGY,
 )
-from . import run
+from ..sources import check_size
+from . import generating, run
 from .common import cli_errors
-from .options import OUTPUT, SOLVING, Shared, choice, command, format_option
+from .options import LIMITS, OUTPUT, SOLVING, Shared, choice, command, format_option
 
 app = typer.Typer(
     help=(
@@ -247,7 +248,7 @@ def opt(board: Board, *, shared: Shared, own: dict[str, Any]) -> None:
     app,
     "generate",
     "A random board (every colour used), in the grid format, on stdout or to -o FILE.",
-    {key: OUTPUT[key] for key in ("output", "svg", "force")},
+    {**LIMITS, **{key: OUTPUT[key] for key in ("output", "svg", "force")}},
     "smtpuzzles floodit generate 10 10 4 --seed 1 -o board.txt",
 )
 @cli_errors
@@ -262,11 +263,13 @@ def generate(
 ) -> None:
     from ..puzzles.floodit.generate import random_board
 
-    run.check_outputs(shared, [])
-    board = FloodIt(random_board(rows, cols, colours, seed))
-    if shared.output is None:
-        sys.stdout.write(board.board.text())
-    else:
-        write_output(shared.output, board.board.text(), shared.force)
-    if shared.svg is not None:
-        write_output(shared.svg, board.svg(), shared.force)
+    check_size(rows, cols)
+    generating.check_files(shared)
+    with generating.limited(shared):
+        board = FloodIt(random_board(rows, cols, colours, seed))
+        text = board.board.text()
+        picture = board.svg() if shared.svg is not None else None
+    generating.speak()
+    generating.emit(shared, text)
+    if shared.svg is not None and picture is not None:
+        write_output(shared.svg, picture, shared.force)

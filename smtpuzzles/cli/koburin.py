@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -12,8 +11,8 @@ from ..output import write_output
 from ..puzzles.koburin.formats import FORMATS
 from ..puzzles.koburin.model import VARIANTS
 from ..puzzles.koburin.search import CONNECTIVITY
-from ..solving import Budget
-from . import run
+from ..sources import check_size
+from . import generating, run
 from .common import EXIT_LIMIT, cli_errors, error_line
 from .options import (
     ANSWERS,
@@ -97,13 +96,13 @@ def solve(puzzle: Puzzle, *, shared: Shared, own: dict[str, Any]) -> None:
     "Make a random puzzle with a unique solution (grid text, or a puzz.link URL), on "
     "stdout or to -o FILE: a random loop and black cells, the numbers read off, and more "
     "numbers until the solution is unique.",
-    {"timeout": LIMITS["timeout"], **{key: OUTPUT[key] for key in ("output", "force")}},
+    {**LIMITS, "output": OUTPUT["output"], "force": generating.FORCE},
     "smtpuzzles koburin generate 10 10 --seed 1",
 )
 @cli_errors
 def generate(
-    rows: Annotated[int, typer.Argument(min=2, max=60, help="Rows.")],
-    cols: Annotated[int, typer.Argument(min=2, max=60, help="Columns.")],
+    rows: Annotated[int, typer.Argument(min=2, help="Rows.")],
+    cols: Annotated[int, typer.Argument(min=2, help="Columns.")],
     seed: Annotated[int, typer.Option("--seed", help="Random seed (same seed, same puzzle).")] = 0,
     to: Annotated[choice("grid", "puzzlink"), typer.Option("--to", help="Output format.")] = "grid",
     solution: Annotated[
@@ -115,10 +114,12 @@ def generate(
 ) -> None:
     from ..puzzles.koburin.formats import to_grid_text, to_puzzlink
     from ..puzzles.koburin.generate import generate as make_puzzle
-    from ..solving import parse_timeout
 
-    run.check_outputs(shared, [])
-    made = make_puzzle(rows, cols, seed, Budget(parse_timeout(shared.timeout)))
+    check_size(rows, cols)
+    generating.check_files(shared, solution)
+    with generating.limited(shared) as budget:
+        made = make_puzzle(rows, cols, seed, budget)
+    generating.speak()
     if made is None:
         error_line("time limit reached before a unique puzzle was made")
         raise typer.Exit(EXIT_LIMIT)
@@ -126,7 +127,4 @@ def generate(
     text = to_puzzlink(puzzle) if to == "puzzlink" else to_grid_text(puzzle).rstrip("\n")
     if solution is not None:
         write_output(solution, sol_text, shared.force)
-    if shared.output is None:
-        sys.stdout.write(text + "\n")
-    else:
-        write_output(shared.output, text + "\n", shared.force)
+    generating.emit(shared, text + "\n")

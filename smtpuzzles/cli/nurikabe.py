@@ -2,20 +2,20 @@
 
 from __future__ import annotations
 
-import sys
 from typing import Annotated, Any
 
 import typer
 
 from ..errors import InputError
-from ..output import write_output
 from ..puzzles.nurikabe.formats import FORMATS
 from ..puzzles.nurikabe.search import STRATEGIES
 from ..solving import ENGINES
-from . import run
+from ..sources import check_size
+from . import generating, run
 from .common import cli_errors
 from .options import (
     ANSWERS,
+    LIMITS,
     OUTPUT,
     SOLVING,
     Shared,
@@ -91,13 +91,13 @@ def solve(puzzle: Puzzle, *, shared: Shared, own: dict[str, Any]) -> None:
     "generate",
     "Make a random puzzle with a unique solution (a grid, or a table for other shapes), "
     "on stdout or to -o FILE.",
-    {key: OUTPUT[key] for key in ("output", "force")},
+    {**LIMITS, "output": OUTPUT["output"], "force": generating.FORCE},
     "smtpuzzles nurikabe generate 7 7 --seed 3 --answer",
 )
 @cli_errors
 def generate(
-    rows: Annotated[int, typer.Argument(min=2, max=30, help="Rows of the grid.")],
-    cols: Annotated[int, typer.Argument(min=2, max=30, help="Columns of the grid.")],
+    rows: Annotated[int, typer.Argument(min=2, help="Rows of the grid.")],
+    cols: Annotated[int, typer.Argument(min=2, help="Columns of the grid.")],
     shape: Annotated[
         choice("square", "holes", "torus", "hex"),
         typer.Option("--shape", help="The grid's shape."),
@@ -117,9 +117,12 @@ def generate(
     from ..puzzles.nurikabe.generate import shape_graph
     from ..puzzles.nurikabe.pictures import text_picture
 
-    run.check_outputs(shared, [])
-    graph, pools = shape_graph(shape, rows, cols, seed)
-    made = make_puzzle(graph, pools, seed, max_island)
+    check_size(rows, cols)
+    generating.check_files(shared)
+    with generating.limited(shared) as budget:
+        graph, pools = shape_graph(shape, rows, cols, seed)
+        made = make_puzzle(graph, pools, seed, max_island, budget=budget)
+    generating.speak()
     if made is None:
         raise InputError(f"no unique puzzle found for seed {seed}; try another seed")
     p, picture = made
@@ -131,7 +134,4 @@ def generate(
         text = f"# Nurikabe on a {rows}x{cols} {shape} grid (seed {seed})\n" + format_table(p)
     if answer:
         text += "\n" + text_picture(p, picture)
-    if shared.output is None:
-        sys.stdout.write(text)
-    else:
-        write_output(shared.output, text, shared.force)
+    generating.emit(shared, text)

@@ -11,6 +11,7 @@ import random
 from collections import deque
 
 from ...graph import Graph, hex_grid, rectangle, rectangle_with_holes, torus
+from ...solving import Budget, Interrupted, TimeUp
 from ...sources import check_size
 from .model import Nurikabe, Picture
 from .search import solve
@@ -130,8 +131,10 @@ def generate(
     seed: int,
     max_island: int = 6,
     tries: int = 200,
+    budget: Budget | None = None,
 ) -> tuple[Nurikabe, Picture] | None:
-    """A puzzle whose only solution is a random picture, or ``None`` after ``tries``."""
+    """A puzzle whose only solution is a random picture, or ``None`` after ``tries``.
+    Raises :class:`TimeUp` or :class:`Interrupted` when the search was stopped."""
     rng = random.Random(seed)
     shape = Nurikabe(graph, {}, pools)
     for _ in range(tries):
@@ -139,7 +142,11 @@ def generate(
         if picture is None:
             continue
         puzzle = Nurikabe(graph, clues_of(shape, picture, rng), pools, f"seed {seed}")
-        outcome, _ = solve(puzzle, "lazy", unique=True)
+        outcome, _ = solve(puzzle, "lazy", budget, unique=True)
+        if outcome.stopped == "interrupted":
+            raise Interrupted
+        if outcome.stopped is not None:
+            raise TimeUp
         if outcome.unique:
             return puzzle, picture
     return None
