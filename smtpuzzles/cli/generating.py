@@ -4,7 +4,7 @@ of :mod:`.run`), so that ``--timeout``, ``--memory`` and Ctrl-C hold alike."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
@@ -57,10 +57,11 @@ def _say_stopped(why: str) -> None:
     error_line(f"{limit} limit reached before a puzzle was made" if limit else why)
 
 
-def check_files(shared: Shared, *others: Path | None) -> None:
+def check_files(shared: Shared, *others: Path | None, batch: bool = False) -> None:
     """Refuse every output of the command before any work: ``-o`` and the others
-    (``--solution``, ``--svg``), none naming the same file as another."""
-    paths = [shared.output, shared.svg, *others]
+    (``--solution``, ``--svg``), none naming the same file as another (``batch``: ``-o``
+    names a folder, checked by :func:`check_folder`)."""
+    paths = [None if batch else shared.output, shared.svg, *others]
     given = [p for p in paths if p is not None]
     if len({str(Path(p).resolve()) for p in given}) < len(given):
         raise InputError("two outputs name the same file; give each its own")
@@ -76,3 +77,65 @@ def emit(shared: Shared, text: str) -> None:
         sys.stdout.flush()
     else:
         write_output(shared.output, text, shared.force)
+
+
+#: ``--count`` of the generate commands.
+COUNT: tuple[Any, int | None] = (
+    Annotated[
+        int | None,
+        typer.Option(
+            "--count",
+            min=1,
+            max=100_000,
+            help="Make N puzzles (seeds SEED, SEED+1, ...) into the folder -o names: each "
+            "NAME.txt with its answer NAME.sol, and manifest.json of seeds, grades and "
+            "statistics (the layout bench reads).",
+        ),
+    ],
+    None,
+)
+
+
+def check_folder(shared: Shared, count: int | None) -> Path | None:
+    """With ``--count``, the folder ``-o`` names (made if missing): refused unless it is
+    a folder, and unless it holds no ``manifest.json`` or ``--force`` is given."""
+    if count is None:
+        return None
+    if shared.output is None:
+        raise InputError("--count needs -o FOLDER to write the puzzles into")
+    folder = Path(shared.output)
+    if folder.exists() and not folder.is_dir():
+        raise InputError("with --count, -o names a folder, not a file", str(folder))
+    if (folder / "manifest.json").exists() and not shared.force:
+        raise InputError("holds a manifest.json already; use --force to replace", str(folder))
+    if not folder.exists():
+        try:
+            folder.mkdir(parents=False)
+        except OSError as exc:
+            raise InputError(f"cannot make the folder: {exc.strerror}", str(folder)) from None
+    return folder
+
+
+@contextmanager
+def progress(count: int, what: str) -> Iterator[Callable[[], None]]:
+    """A progress bar on standard error while ``count`` puzzles are made (only on a
+    terminal); yields the step to call after each."""
+    import sys
+
+    if not sys.stderr.isatty():
+        yield lambda: None
+        return
+    from rich.progress import Progress
+
+    with Progress(transient=True) as bar:
+        task = bar.add_task(what, total=count)
+        yield lambda: bar.advance(task)
+
+
+def write_batch(folder: Path, files: dict[str, str], manifest: dict[str, Any]) -> None:
+    """Write the puzzles and answers made so far, then ``manifest.json``."""
+    import json
+
+    for name, text in files.items():
+        write_output(folder / name, text, True)
+    write_output(folder / "manifest.json", json.dumps(manifest, indent=1) + "\n", True)

@@ -90,9 +90,11 @@ def solve(puzzle: Puzzle, *, shared: Shared, own: dict[str, Any]) -> None:
     app,
     "generate",
     "Make a random puzzle with a unique solution (a grid, or a table for other shapes), "
-    "on stdout or to -o FILE.",
+    "on stdout or to -o FILE; with --count N, N puzzles and their answers into the folder "
+    "-o names. By default its clues look like published puzzles': about 0.12 clues a "
+    "cell, few of them 1s, islands of many sizes.",
     {**LIMITS, "output": OUTPUT["output"], "force": generating.FORCE},
-    "smtpuzzles nurikabe generate 7 7 --seed 3 --answer",
+    "smtpuzzles nurikabe generate 10 10 --seed 3 --answer",
 )
 @cli_errors
 def generate(
@@ -103,7 +105,30 @@ def generate(
         typer.Option("--shape", help="The grid's shape."),
     ] = "square",
     seed: Annotated[int, typer.Option("--seed", help="Random seed (same seed, same puzzle).")] = 1,
-    max_island: Annotated[int, typer.Option("--max-island", min=1, help="Largest island.")] = 6,
+    max_island: Annotated[
+        int, typer.Option("--max-island", min=1, max=99, help="Largest island.")
+    ] = 9,
+    density: Annotated[
+        float,
+        typer.Option("--density", help="Clues per cell to aim for (published puzzles: 0.08-0.16)."),
+    ] = 0.12,
+    max_ones: Annotated[
+        float,
+        typer.Option("--max-ones", help="Largest share of clues that are 1 (published: 0.25)."),
+    ] = 0.2,
+    symmetry: Annotated[
+        choice("none", "rot180"),
+        typer.Option("--symmetry", help="rot180: clue cells in pairs turned half round the grid."),
+    ] = "none",
+    grade: Annotated[
+        choice("easy", "medium", "hard") | None,
+        typer.Option(
+            "--grade",
+            help="easy: the plain deductions solve it; medium: one level of hypotheses too; "
+            "hard: only a search does.",
+        ),
+    ] = None,
+    count: generating.COUNT[0] = None,
     answer: Annotated[
         bool, typer.Option("--answer", help="Print the solution after the puzzle.")
     ] = False,
@@ -111,27 +136,52 @@ def generate(
     shared: Shared,
     own: dict[str, Any],
 ) -> None:
-    from ..formats.grid import format_clue_grid
-    from ..puzzles.nurikabe.formats import format_table
+    from ..puzzles.nurikabe.generate import clue_statistics, shape_graph
     from ..puzzles.nurikabe.generate import generate as make_puzzle
-    from ..puzzles.nurikabe.generate import shape_graph
+    from ..puzzles.nurikabe.generate import grade as grade_of
     from ..puzzles.nurikabe.pictures import text_picture
 
     check_size(rows, cols)
-    generating.check_files(shared)
+    if not 0 < density <= 0.5 or not 0 <= max_ones <= 1:
+        raise InputError("--density takes a share above 0 up to 0.5, --max-ones 0 to 1")
+    generating.check_files(shared, batch=count is not None)
+    folder = generating.check_folder(shared, count)
+    files: dict[str, str] = {}
+    entries: list[dict[str, Any]] = []
     with generating.limited(shared) as budget:
-        graph, pools = shape_graph(shape, rows, cols, seed)
-        made = make_puzzle(graph, pools, seed, max_island, budget=budget)
+        with generating.progress(count or 1, "nurikabe") as step:
+            for s in range(seed, seed + (count or 1)):
+                graph, pools = shape_graph(shape, rows, cols, s)
+                made = make_puzzle(
+                    graph, pools, s, max_island, density, symmetry, grade, budget, max_ones
+                )
+                if made is None:
+                    raise InputError(f"no unique puzzle found for seed {s}; try another seed")
+                p, picture = made
+                text = _puzzle_text(p, shape, rows, cols, s)
+                name = f"nurikabe_{rows}x{cols}_s{s}"
+                files[name + ".txt"] = text
+                files[name + ".sol"] = text_picture(p, picture)
+                stats = clue_statistics(p)
+                entries.append(
+                    {"file": name + ".txt", "seed": s, "grade": grade_of(p), **stats}
+                )
+                step()
     generating.speak()
-    if made is None:
-        raise InputError(f"no unique puzzle found for seed {seed}; try another seed")
-    p, picture = made
+    if folder is not None:
+        generating.write_batch(folder, files, {"puzzle": "nurikabe", "puzzles": entries})
+        return
+    puzzle_text, sol_text = files.values()
+    generating.emit(shared, puzzle_text + ("\n" + sol_text if answer else ""))
+
+
+def _puzzle_text(p: Any, shape: str, rows: int, cols: int, seed: int) -> str:
+    """A generated puzzle as a clue grid, or a table for shapes a grid cannot say."""
+    from ..formats.grid import format_clue_grid
+    from ..puzzles.nurikabe.formats import format_table
+
+    graph = p.graph
     if shape == "square":
-        assert graph.coords is not None
         clues = {graph.coords[i]: "?" if v is None else v for i, v in p.clues.items()}
-        text = format_clue_grid(rows, cols, clues)
-    else:
-        text = f"# Nurikabe on a {rows}x{cols} {shape} grid (seed {seed})\n" + format_table(p)
-    if answer:
-        text += "\n" + text_picture(p, picture)
-    generating.emit(shared, text)
+        return format_clue_grid(rows, cols, clues)
+    return f"# Nurikabe on a {rows}x{cols} {shape} grid (seed {seed})\n" + format_table(p)
