@@ -25,7 +25,7 @@ from collections.abc import Callable
 
 from ...errors import InputError
 from ...graph import Graph, hex_grid, rectangle, rectangle_with_holes, torus
-from ...solving import Budget, Interrupted, TimeUp
+from ...solving import Budget, Interrupted, TimeUp, interrupts_seen
 from ...sources import check_size
 from .check import problems
 from .model import Nurikabe, Picture
@@ -494,12 +494,15 @@ def _killers(
 
 
 def _another(puzzle: Nurikabe, ours: Picture, budget: Budget) -> Picture | None:
-    """A solution other than ``ours``, or ``None`` when there is none."""
+    """A solution other than ``ours``, or ``None`` when there is none. The search
+    stopped by the time limit raises :class:`TimeUp`, by Ctrl-C :class:`Interrupted`
+    (Z3 says "unknown" to both, and its own timeout can fire a moment before ours)."""
+    seen = interrupts_seen()
     search = Search(puzzle, "distance", budget)
     search.block(ours)
     found = search.next()
     if isinstance(found, str):
-        raise TimeUp if budget.expired() else Interrupted
+        raise Interrupted if interrupts_seen() != seen else TimeUp
     return found
 
 
