@@ -84,3 +84,10 @@ def test_nurikabe_generate_help_speaks_only_of_its_own_options() -> None:
     assert result.exit_code == 0
     assert "--svg" not in result.stdout and "--timeout" in result.stdout
     assert "--memory" in result.stdout
+
+
+def test_time_limit_during_the_uniqueness_search_is_exit_3_not_ctrl_c() -> None:
+    """Z3's own timeout fires a moment before the budget's: still the time limit."""
+    run = run_process(["nurikabe", "generate", "12", "12", "--timeout", "3"], hard_limit_s=60)
+    assert run.returncode in (0, 3), (run.returncode, run.stderr)
+    assert "interrupted" not in run.stderr and "Traceback" not in run.stderr
