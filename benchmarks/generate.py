@@ -5,8 +5,10 @@ made is then proven unique by ``solve --unique`` and its answer checked by ``ben
 corpus's, measured from the same files in the same run.
 
     python benchmarks/generate.py [--seeds 10] [--timeout 60] [--sizes nurikabe:15,...]
+        [--data ../shared/data]
 
-Writes benchmarks/results/generate.json.
+Writes benchmarks/results/generate.json (``--sizes ""``: the corpus figures only, the
+sizes measured before kept).
 """
 
 from __future__ import annotations
@@ -48,7 +50,7 @@ def measured(argv: list[str], cwd: Path) -> dict[str, Any]:
     }
 
 
-def corpus(kind: str) -> dict[str, float]:
+def corpus(kind: str, data: Path) -> dict[str, float]:
     """Median clue statistics of the janko puzzles of ``kind``."""
     from smtpuzzles.puzzles.koburin.formats import parse as parse_koburin
     from smtpuzzles.puzzles.koburin.generate import clue_statistics as koburin_stats
@@ -56,7 +58,7 @@ def corpus(kind: str) -> dict[str, float]:
     from smtpuzzles.puzzles.nurikabe.generate import clue_statistics as nurikabe_stats
 
     rows = []
-    for path in sorted((DATA / kind).glob("janko_*.txt")):
+    for path in sorted((data / kind).glob("janko_*.txt")):
         text = path.read_text()
         if kind == "nurikabe":
             rows.append(nurikabe_stats(parse_nurikabe(text, str(path), "auto", 1)))
@@ -125,14 +127,17 @@ def main() -> None:
     parser.add_argument(
         "--sizes", default="nurikabe:15,nurikabe:30,koburin:30,koburin:50", help="kind:size,..."
     )
+    parser.add_argument("--data", type=Path, default=DATA, help="the corpus folder")
     args = parser.parse_args()
-    report: dict[str, Any] = {
-        "command": " ".join(sys.argv),
-        "corpus": {kind: corpus(kind) for kind in ("nurikabe", "koburin")},
-        "sizes": [],
-    }
+    found = {kind: corpus(kind, args.data) for kind in ("nurikabe", "koburin")}
+    if not all(c["puzzles"] for c in found.values()):
+        raise SystemExit(f"no janko puzzles under {args.data}; give --data")
+    report: dict[str, Any] = {"command": " ".join(sys.argv), "corpus": found, "sizes": []}
+    if not args.sizes and RESULTS.is_file():
+        report["sizes"] = json.loads(RESULTS.read_text())["sizes"]
+        RESULTS.write_text(json.dumps(report, indent=1) + "\n")
     with tempfile.TemporaryDirectory() as tmp:
-        for spec in args.sizes.split(","):
+        for spec in filter(None, args.sizes.split(",")):
             kind, size = spec.split(":")
             report["sizes"].append(one_size(kind, int(size), args.seeds, args.timeout, Path(tmp)))
             RESULTS.write_text(json.dumps(report, indent=1) + "\n")
