@@ -79,3 +79,14 @@ def test_batch_folder_holds_answers_and_manifest_and_bench_reads_it(tmp_path: Pa
 def test_count_without_a_folder_is_refused() -> None:
     result = cli("nurikabe", "generate", "6", "6", "--count", "2")
     assert result.exit_code == 2 and "-o FOLDER" in result.stderr
+
+
+def test_rot180_places_clue_cells_in_turned_pairs() -> None:
+    graph = rectangle(6, 6)
+    made = generate(graph, tuple(graph.squares()), 1, symmetry="rot180")
+    assert made is not None
+    puzzle, picture = made
+    cells = {graph.coords[i] for i in puzzle.clues}  # type: ignore[index]
+    assert cells == {(5 - r, 5 - c) for r, c in cells}
+    outcome, _ = solve(puzzle, "distance", unique=True)
+    assert outcome.unique is True and outcome.solutions[0] == picture

@@ -410,12 +410,16 @@ class _Layout:
 Change = tuple[str, int, int]
 
 
-def _changed(layout: _Layout, change: Change) -> _Layout:
+def _changed(layout: _Layout, change: Change, turn: list[int] | None = None) -> _Layout:
+    """The layout after ``change`` (with ``turn``, a clue's move also moves its mate)."""
     kind, k, cell = change
     new = _Layout.__new__(_Layout)
     new.shape, new.black = layout.shape, list(layout.black)
     new.islands, new.clue = list(layout.islands), dict(layout.clue)
     if kind == "move":
+        if turn is not None:  # the clue turned half round moves with it
+            home = {i: m for m in layout.clue for i in layout.islands[m]}
+            new.clue[home[turn[layout.clue[k]]]] = turn[cell]
         new.clue[k] = cell
     else:
         new.black[cell] = False
@@ -452,7 +456,8 @@ def settle(
         if not options:
             return None
         rng.shuffle(options)
-        layout = max((_changed(layout, c) for c in options[:30]), key=_ruling_out(others))
+        changed = (_changed(layout, c, turn) for c in options[:30])
+        layout = max(changed, key=_ruling_out(others))
     return None
 
 
@@ -481,7 +486,9 @@ def _killers(
         for c in layout.islands[k]:
             if not other[c] or c == c0:
                 continue
-            if turn is not None and not (turn[c0] == c0 or home.get(turn[c]) == home[turn[c0]]):
+            if turn is not None and (
+                turn[c0] == c0 or turn[c] == c or home.get(turn[c]) != home.get(turn[c0])
+            ):
                 continue
             found.append(("move", k, c))
     if ones_left and turn is None:
