@@ -8,6 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
+from ..errors import InputError
 from ..output import write_output
 from ..puzzles.floodit.formats import FORMATS
 from ..puzzles.floodit.puzzle import ENCODINGS, ENGINES, FloodIt
@@ -21,9 +22,10 @@ from ..puzzles.floodit.search import (
     STRATEGIES,
     STRATEGY,
 )
-from . import run
+from ..sources import check_size
+from . import generating, run
 from .common import cli_errors
-from .options import OUTPUT, SOLVING, Shared, choice, command, format_option
+from .options import LIMITS, OUTPUT, SOLVING, Shared, choice, command, format_option
 
 app = typer.Typer(
     help=(
@@ -246,9 +248,12 @@ def opt(board: Board, *, shared: Shared, own: dict[str, Any]) -> None:
 @command(
     app,
     "generate",
-    "A random board (every colour used), in the grid format, on stdout or to -o FILE.",
-    {key: OUTPUT[key] for key in ("output", "svg", "force")},
-    "smtpuzzles floodit generate 10 10 4 --seed 1 -o board.txt",
+    "A random board (every colour used), in the grid format, on stdout or to -o FILE; "
+    "with --optimum K, one whose least number of moves, proven, is K; with --count N, N "
+    "boards into the folder -o names, with manifest.json of seeds and optima (which "
+    "bench reads).",
+    {**LIMITS, **{key: OUTPUT[key] for key in ("output", "svg", "force")}},
+    "smtpuzzles floodit generate 10 10 4 --seed 1 --optimum 14 -o board.txt",
 )
 @cli_errors
 def generate(
@@ -256,17 +261,58 @@ def generate(
     cols: Annotated[int, typer.Argument(min=1, help="Columns.")],
     colours: Annotated[int, typer.Argument(min=1, max=36, help="Colours (1-36).")],
     seed: Annotated[int, typer.Option("--seed", help="Random seed (same seed, same board).")] = 0,
+    optimum: Annotated[
+        int | None,
+        typer.Option(
+            "--optimum",
+            min=0,
+            max=100_000,
+            help="A board whose proven optimum is K: boards of seeds SEED, SEED+1, ... are "
+            "solved until one is (up to 500).",
+        ),
+    ] = None,
+    count: generating.COUNT[0] = None,
     *,
     shared: Shared,
     own: dict[str, Any],
 ) -> None:
-    from ..puzzles.floodit.generate import random_board
+    from ..puzzles.floodit.generate import board_with_optimum, random_board
 
-    run.check_outputs(shared, [])
-    board = FloodIt(random_board(rows, cols, colours, seed))
-    if shared.output is None:
-        sys.stdout.write(board.board.text())
-    else:
-        write_output(shared.output, board.board.text(), shared.force)
-    if shared.svg is not None:
-        write_output(shared.svg, board.svg(), shared.force)
+    check_size(rows, cols)
+    if count is not None and shared.svg is not None:
+        raise InputError("--count writes boards only; leave out --svg")
+    generating.check_files(shared, batch=count is not None)
+    folder = generating.check_folder(shared, count)
+    boards: list[tuple[str, FloodIt, int, int | None]] = []
+    with generating.limited(shared) as budget:
+        with generating.progress(count or 1, "floodit") as step:
+            s = seed
+            for _ in range(count or 1):
+                if optimum is None:
+                    board, used, best = random_board(rows, cols, colours, s), s, None
+                else:
+                    found = board_with_optimum(rows, cols, colours, optimum, s, budget)
+                    if found is None:
+                        raise InputError(
+                            f"no {rows}x{cols} board of {colours} colours with optimum "
+                            f"{optimum} among 500 seeds from {s}; try another optimum or size"
+                        )
+                    board, used = found
+                    best = optimum
+                name = f"floodit_{rows}x{cols}c{colours}_s{used}.txt"
+                boards.append((name, FloodIt(board), used, best))
+                s = used + 1
+                step()
+        picture = boards[0][1].svg() if shared.svg is not None else None
+    generating.speak()
+    if folder is not None:
+        files = {name: b.board.text() for name, b, _, _ in boards}
+        manifest: dict[str, Any] = {name: best for name, _, _, best in boards if best is not None}
+        manifest["puzzles"] = [
+            {"file": name, "seed": used, "optimum": best} for name, _, used, best in boards
+        ]
+        generating.write_batch(folder, files, manifest)
+        return
+    generating.emit(shared, boards[0][1].board.text())
+    if shared.svg is not None and picture is not None:
+        write_output(shared.svg, picture, shared.force)

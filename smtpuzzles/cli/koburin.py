@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
+from ..errors import InputError
 from ..output import write_output
 from ..puzzles.koburin.formats import FORMATS
 from ..puzzles.koburin.model import VARIANTS
 from ..puzzles.koburin.search import CONNECTIVITY
-from ..solving import Budget
-from . import run
+from ..sources import check_size
+from . import generating, run
 from .common import EXIT_LIMIT, cli_errors, error_line
 from .options import (
     ANSWERS,
@@ -95,41 +95,67 @@ def solve(puzzle: Puzzle, *, shared: Shared, own: dict[str, Any]) -> None:
     app,
     "generate",
     "Make a random puzzle with a unique solution (grid text, or a puzz.link URL), on "
-    "stdout or to -o FILE: a random loop and black cells, the numbers read off, and more "
-    "numbers until the solution is unique.",
-    {"timeout": LIMITS["timeout"], **{key: OUTPUT[key] for key in ("output", "force")}},
+    "stdout or to -o FILE; with --count N, N puzzles and their answers into the folder -o "
+    "names: a random loop and black cells, the numbers read off, and more numbers until "
+    "the solution is unique.",
+    {**LIMITS, "output": OUTPUT["output"], "force": generating.FORCE},
     "smtpuzzles koburin generate 10 10 --seed 1",
 )
 @cli_errors
 def generate(
-    rows: Annotated[int, typer.Argument(min=2, max=60, help="Rows.")],
-    cols: Annotated[int, typer.Argument(min=2, max=60, help="Columns.")],
+    rows: Annotated[int, typer.Argument(min=2, help="Rows.")],
+    cols: Annotated[int, typer.Argument(min=2, help="Columns.")],
     seed: Annotated[int, typer.Option("--seed", help="Random seed (same seed, same puzzle).")] = 0,
     to: Annotated[choice("grid", "puzzlink"), typer.Option("--to", help="Output format.")] = "grid",
     solution: Annotated[
         Path | None, typer.Option("--solution", help="Also write the answer (.sol form) here.")
     ] = None,
+    max_unknown: Annotated[
+        float,
+        typer.Option("--max-unknown", help="Largest share of numbers left '?' (0 to 1)."),
+    ] = 0.1,
+    count: generating.COUNT[0] = None,
     *,
     shared: Shared,
     own: dict[str, Any],
 ) -> None:
     from ..puzzles.koburin.formats import to_grid_text, to_puzzlink
+    from ..puzzles.koburin.generate import clue_statistics
     from ..puzzles.koburin.generate import generate as make_puzzle
-    from ..solving import parse_timeout
 
-    run.check_outputs(shared, [])
-    made = make_puzzle(rows, cols, seed, Budget(parse_timeout(shared.timeout)))
-    if made is None:
+    check_size(rows, cols)
+    if not 0 <= max_unknown <= 1:
+        raise InputError(f"--max-unknown {max_unknown}: expected a share from 0 to 1")
+    if count is not None and solution is not None:
+        raise InputError("--count writes each answer beside its puzzle; leave out --solution")
+    generating.check_files(shared, solution, batch=count is not None)
+    folder = generating.check_folder(shared, count)
+    files: dict[str, str] = {}
+    entries: list[dict[str, Any]] = []
+    with generating.limited(shared) as budget:
+        with generating.progress(count or 1, "koburin") as step:
+            for s in range(seed, seed + (count or 1)):
+                made = make_puzzle(rows, cols, s, budget, max_unknown=max_unknown)
+                if made is None:
+                    break
+                puzzle, _, sol_text = made
+                text = to_puzzlink(puzzle) if to == "puzzlink" else to_grid_text(puzzle)
+                name = f"koburin_{rows}x{cols}_s{s}"
+                files[name + (".url" if to == "puzzlink" else ".txt")] = text.rstrip("\n") + "\n"
+                files[name + ".sol"] = sol_text
+                entries.append({"file": name, "seed": s, **clue_statistics(puzzle)})
+                step()
+    generating.speak()
+    if len(entries) < (count or 1):
         error_line("time limit reached before a unique puzzle was made")
         raise typer.Exit(EXIT_LIMIT)
-    puzzle, _, sol_text = made
-    text = to_puzzlink(puzzle) if to == "puzzlink" else to_grid_text(puzzle).rstrip("\n")
+    if folder is not None:
+        generating.write_batch(folder, files, {"puzzle": "koburin", "puzzles": entries})
+        return
+    puzzle_text, sol_text = files.values()
     if solution is not None:
         write_output(solution, sol_text, shared.force)
-    if shared.output is None:
-        sys.stdout.write(text + "\n")
-    else:
-        write_output(shared.output, text + "\n", shared.force)
+    generating.emit(shared, puzzle_text)
 
 
 def _explain_commands() -> None:

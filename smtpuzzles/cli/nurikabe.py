@@ -2,20 +2,20 @@
 
 from __future__ import annotations
 
-import sys
 from typing import Annotated, Any
 
 import typer
 
 from ..errors import InputError
-from ..output import write_output
 from ..puzzles.nurikabe.formats import FORMATS
 from ..puzzles.nurikabe.search import STRATEGIES
 from ..solving import ENGINES
-from . import run
+from ..sources import check_size
+from . import generating, run
 from .common import cli_errors
 from .options import (
     ANSWERS,
+    LIMITS,
     OUTPUT,
     SOLVING,
     Shared,
@@ -90,20 +90,45 @@ def solve(puzzle: Puzzle, *, shared: Shared, own: dict[str, Any]) -> None:
     app,
     "generate",
     "Make a random puzzle with a unique solution (a grid, or a table for other shapes), "
-    "on stdout or to -o FILE.",
-    {key: OUTPUT[key] for key in ("output", "force")},
-    "smtpuzzles nurikabe generate 7 7 --seed 3 --answer",
+    "on stdout or to -o FILE; with --count N, N puzzles and their answers into the folder "
+    "-o names. By default its clues look like published puzzles': about 0.12 clues a "
+    "cell, few of them 1s, islands of many sizes.",
+    {**LIMITS, "output": OUTPUT["output"], "force": generating.FORCE},
+    "smtpuzzles nurikabe generate 10 10 --seed 3 --answer",
 )
 @cli_errors
 def generate(
-    rows: Annotated[int, typer.Argument(min=2, max=30, help="Rows of the grid.")],
-    cols: Annotated[int, typer.Argument(min=2, max=30, help="Columns of the grid.")],
+    rows: Annotated[int, typer.Argument(min=2, help="Rows of the grid.")],
+    cols: Annotated[int, typer.Argument(min=2, help="Columns of the grid.")],
     shape: Annotated[
         choice("square", "holes", "torus", "hex"),
         typer.Option("--shape", help="The grid's shape."),
     ] = "square",
     seed: Annotated[int, typer.Option("--seed", help="Random seed (same seed, same puzzle).")] = 1,
-    max_island: Annotated[int, typer.Option("--max-island", min=1, help="Largest island.")] = 6,
+    max_island: Annotated[
+        int, typer.Option("--max-island", min=1, max=99, help="Largest island.")
+    ] = 9,
+    density: Annotated[
+        float,
+        typer.Option("--density", help="Clues per cell to aim for (published puzzles: 0.08-0.16)."),
+    ] = 0.12,
+    max_ones: Annotated[
+        float,
+        typer.Option("--max-ones", help="Largest share of clues that are 1 (published: 0.25)."),
+    ] = 0.2,
+    symmetry: Annotated[
+        choice("none", "rot180"),
+        typer.Option("--symmetry", help="rot180: clue cells in pairs turned half round the grid."),
+    ] = "none",
+    grade: Annotated[
+        choice("easy", "medium", "hard") | None,
+        typer.Option(
+            "--grade",
+            help="easy: the plain deductions solve it; medium: one level of hypotheses too; "
+            "hard: only a search does.",
+        ),
+    ] = None,
+    count: generating.COUNT[0] = None,
     answer: Annotated[
         bool, typer.Option("--answer", help="Print the solution after the puzzle.")
     ] = False,
@@ -111,30 +136,55 @@ def generate(
     shared: Shared,
     own: dict[str, Any],
 ) -> None:
-    from ..formats.grid import format_clue_grid
-    from ..puzzles.nurikabe.formats import format_table
+    from ..puzzles.nurikabe.generate import clue_statistics, shape_graph
     from ..puzzles.nurikabe.generate import generate as make_puzzle
-    from ..puzzles.nurikabe.generate import shape_graph
+    from ..puzzles.nurikabe.generate import grade as grade_of
     from ..puzzles.nurikabe.pictures import text_picture
 
-    run.check_outputs(shared, [])
-    graph, pools = shape_graph(shape, rows, cols, seed)
-    made = make_puzzle(graph, pools, seed, max_island)
-    if made is None:
-        raise InputError(f"no unique puzzle found for seed {seed}; try another seed")
-    p, picture = made
+    check_size(rows, cols)
+    if not 0 < density <= 0.5 or not 0 <= max_ones <= 1:
+        raise InputError("--density takes a share above 0 up to 0.5, --max-ones 0 to 1")
+    generating.check_files(shared, batch=count is not None)
+    folder = generating.check_folder(shared, count)
+    files: dict[str, str] = {}
+    entries: list[dict[str, Any]] = []
+    with generating.limited(shared) as budget:
+        with generating.progress(count or 1, "nurikabe") as step:
+            for s in range(seed, seed + (count or 1)):
+                graph, pools = shape_graph(shape, rows, cols, s)
+                made = make_puzzle(
+                    graph, pools, s, max_island, density, symmetry, grade, budget, max_ones
+                )
+                if made is None:
+                    raise InputError(f"no unique puzzle found for seed {s}; try another seed")
+                p, picture = made
+                text = _puzzle_text(p, shape, rows, cols, s)
+                name = f"nurikabe_{rows}x{cols}_s{s}"
+                files[name + ".txt"] = text
+                files[name + ".sol"] = text_picture(p, picture)
+                stats = clue_statistics(p)
+                entries.append(
+                    {"file": name + ".txt", "seed": s, "grade": grade_of(p), **stats}
+                )
+                step()
+    generating.speak()
+    if folder is not None:
+        generating.write_batch(folder, files, {"puzzle": "nurikabe", "puzzles": entries})
+        return
+    puzzle_text, sol_text = files.values()
+    generating.emit(shared, puzzle_text + ("\n" + sol_text if answer else ""))
+
+
+def _puzzle_text(p: Any, shape: str, rows: int, cols: int, seed: int) -> str:
+    """A generated puzzle as a clue grid, or a table for shapes a grid cannot say."""
+    from ..formats.grid import format_clue_grid
+    from ..puzzles.nurikabe.formats import format_table
+
+    graph = p.graph
     if shape == "square":
-        assert graph.coords is not None
         clues = {graph.coords[i]: "?" if v is None else v for i, v in p.clues.items()}
-        text = format_clue_grid(rows, cols, clues)
-    else:
-        text = f"# Nurikabe on a {rows}x{cols} {shape} grid (seed {seed})\n" + format_table(p)
-    if answer:
-        text += "\n" + text_picture(p, picture)
-    if shared.output is None:
-        sys.stdout.write(text)
-    else:
-        write_output(shared.output, text, shared.force)
+        return format_clue_grid(rows, cols, clues)
+    return f"# Nurikabe on a {rows}x{cols} {shape} grid (seed {seed})\n" + format_table(p)
 
 
 def _explain_commands() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -57,3 +58,32 @@ def test_same_seed_same_puzzle() -> None:
     first, second = (subprocess.run(command, capture_output=True, text=True) for _ in range(2))
     assert first.returncode == 0 and first.stdout.startswith("6 6\n")
     assert first.stdout == second.stdout
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_few_numbers_are_left_unknown_and_the_puzzle_stays_unique(seed: int) -> None:
+    from smtpuzzles.puzzles.koburin.generate import clue_statistics
+
+    made = generate(10, 10, seed)
+    assert made is not None
+    puzzle, answer, _ = made
+    assert clue_statistics(puzzle)["unknown"] <= 0.1
+    outcome = solve(puzzle, unique=True)
+    assert outcome.unique is True
+    assert outcome.solution is not None and outcome.solution.black == answer.black
+
+
+def test_batch_folder_reads_back_into_bench(tmp_path: Path) -> None:
+    import json
+
+    from oracles.cli import cli
+
+    folder = tmp_path / "made"
+    result = cli("koburin", "generate", "6", "6", "--count", "2", "-o", str(folder))
+    assert result.exit_code == 0, result.stderr
+    manifest = json.loads((folder / "manifest.json").read_text())
+    assert [e["seed"] for e in manifest["puzzles"]] == [0, 1]
+    bench = cli("bench", "koburin", str(folder), "--jsonl", str(tmp_path / "rows.jsonl"))
+    assert bench.exit_code == 0, bench.stdout + bench.stderr
+    rows = [json.loads(line) for line in (tmp_path / "rows.jsonl").read_text().splitlines()]
+    assert len(rows) == 2 and all(r["verdict"] == "ok" for r in rows), rows

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from ...errors import InputError
+from ...solving import Budget, Interrupted, MemoryLimitExceeded, TimeUp
 from ...sources import check_size
 from .model import DIGITS, Board
 
@@ -36,3 +37,38 @@ def random_board(rows: int, cols: int, colours: int, seed: int = 0) -> Board:
                 counts[cells[i]] = 1
     grid = tuple(tuple(cells[r * cols : (r + 1) * cols]) for r in range(rows))
     return Board(grid, colours, f"random {rows}x{cols} c{colours} seed {seed}")
+
+
+def board_with_optimum(
+    rows: int,
+    cols: int,
+    colours: int,
+    optimum: int,
+    seed: int = 0,
+    budget: Budget | None = None,
+    tries: int = 500,
+) -> tuple[Board, int] | None:
+    """A random board whose least number of moves, proven, is ``optimum``, and the seed
+    that drew it (boards of seeds ``seed``, ``seed + 1``, ... are solved in turn);
+    ``None`` after ``tries`` boards. Raises :class:`TimeUp` or :class:`Interrupted` when
+    the budget runs out or Ctrl-C stops a solve."""
+    from ... import api
+    from .puzzle import FloodIt
+
+    if optimum < colours - 1:
+        raise InputError(
+            f"--optimum {optimum}: a board of {colours} colours needs at least {colours - 1} moves"
+        )
+    budget = budget or Budget()
+    for s in range(seed, seed + tries):
+        board = random_board(rows, cols, colours, s)
+        result = api.solve(FloodIt(board), "min", budget=budget)
+        if result.stopped == "interrupted":
+            raise Interrupted
+        if result.stopped == "memory":
+            raise MemoryLimitExceeded("the memory limit was reached")
+        if result.stopped is not None or result.status != "optimal":
+            raise TimeUp
+        if result.upper_bound == optimum:
+            return board, s
+    return None

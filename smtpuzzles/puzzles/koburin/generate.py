@@ -28,6 +28,9 @@ from .search import Search
 
 Edge = tuple[int, int]
 
+#: The largest share of numbers left ``?`` by default (published puzzles have none).
+MAX_UNKNOWN = 0.1
+
 
 def random_loop(graph: Graph, rng: random.Random, fill: float) -> list[Edge]:
     """The links of a random loop through about ``fill`` of a rectangular grid's cells:
@@ -180,9 +183,11 @@ def generate(
     black_share: float = 0.5,
     reveal_share: float = 0.5,
     attempts: int = 20,
+    max_unknown: float = MAX_UNKNOWN,
 ) -> tuple[Koburin, Solution, str] | None:
     """A puzzle with a unique solution, that solution, and the solution in ``.sol`` text
-    (``None`` if the budget ran out)."""
+    (``None`` if the budget ran out). At most ``max_unknown`` of its numbers are ``?``:
+    the others the search left hidden are shown (more numbers keep it unique)."""
     check_size(rows, cols)
     budget = budget or Budget()
     rng = random.Random(seed)
@@ -196,9 +201,38 @@ def generate(
         numbered = set(off_loop) - black
         made = _reveal_until_unique(graph, numbered, ours, rng, budget, reveal_share)
         remaining = budget.remaining()
-        if made is not None or (remaining is not None and remaining <= 0):
-            return made
+        if made is not None:
+            return _shown(made, rng, max_unknown)
+        if remaining is not None and remaining <= 0:
+            return None
     return None
+
+
+def _shown(
+    made: tuple[Koburin, Solution, str], rng: random.Random, max_unknown: float
+) -> tuple[Koburin, Solution, str]:
+    """The puzzle with hidden numbers shown at random until at most ``max_unknown`` of
+    its numbers are ``?`` (a number shown only rules solutions out: still unique)."""
+    puzzle, ours, sol_text = made
+    hidden = sorted(i for i, v in puzzle.clues.items() if v is None)
+    keep = int(max_unknown * len(puzzle.clues))
+    shown = set(rng.sample(hidden, max(0, len(hidden) - keep)))
+    clues = {
+        i: sum(1 for j in puzzle.counted[i] if j in ours.black) if i in shown else v
+        for i, v in puzzle.clues.items()
+    }
+    return Koburin(puzzle.graph, clues, puzzle.variant), ours, sol_text
+
+
+def clue_statistics(puzzle: Koburin) -> dict[str, float]:
+    """The figures that tell a published puzzle's numbers from a machine's: the share of
+    cells numbered, and the share of numbers that are ``?``."""
+    numbers = list(puzzle.clues.values())
+    return {
+        "numbers": len(numbers),
+        "numbered": round(len(numbers) / len(puzzle.graph), 4),
+        "unknown": round(sum(1 for v in numbers if v is None) / max(len(numbers), 1), 4),
+    }
 
 
 def _numbers(graph: Graph, numbered: set[int], black: frozenset[int]) -> dict[int, int]:

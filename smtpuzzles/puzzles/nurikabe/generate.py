@@ -1,19 +1,37 @@
-"""Random Nurikabe puzzles with a unique solution, over any graph.
+"""Random Nurikabe puzzles with a unique solution, over any graph, that look human-made.
 
-Draw a valid picture first (start all black; whiten random cells of black pools while
-the wall stays connected and islands stay small), read one clue per island off it,
-and keep the puzzle only if the solver proves the picture is its only solution.
+1. A picture (:func:`grown_picture`): islands grown from random seeds to sizes drawn
+   as in published puzzles, as many as the clue density asks, never touching each other
+   and never parting the wall; then every black pool is broken by growing an island
+   next to it by one cell, or by a new island of one cell where none can grow.
+2. One clue per island, on a random cell of it (with ``rot180``, clue cells in pairs
+   turned half round the grid).
+3. Uniqueness (:func:`settle`): the deductions of :mod:`.presolve` decide many
+   puzzles outright; otherwise one search, our picture forbidden, asks for another.
+   Another picture always leaves black some cell that ours has white (both have as many
+   white cells), so moving that island's clue onto it rules the other picture out: a
+   clue cell is white. The move chosen also keeps every picture met so far ruled out,
+   where one does; then ask again.
+
+Each puzzle is also given a grade (:func:`grade`) and clue statistics
+(:func:`clue_statistics`), the figures a setter compares with published puzzles.
 """
 
 from __future__ import annotations
 
 import random
 from collections import deque
+from collections.abc import Callable
 
+from ...errors import InputError
 from ...graph import Graph, hex_grid, rectangle, rectangle_with_holes, torus
+from ...solving import Budget, Interrupted, TimeUp, interrupts_seen
 from ...sources import check_size
+from .check import problems
 from .model import Nurikabe, Picture
-from .search import solve
+from .presolve.deduce import Contradiction, deduce
+from .presolve.probe import probe
+from .search import Search
 
 
 def _linked(nbrs: tuple[tuple[int, ...], ...], cells: set[int]) -> bool:
@@ -124,22 +142,427 @@ def shape_graph(shape: str, rows: int, cols: int, seed: int) -> tuple[Graph, tup
     return graph, tuple(graph.squares())
 
 
+#: The share of each island size among the clues of the janko corpus (sizes 1 to 12;
+#: larger ones are rarer than one in a hundred): what :func:`grown_picture` draws from.
+ISLAND_SIZES = (136, 234, 218, 154, 92, 54, 37, 26, 19, 8, 5, 3)
+
+#: The default clue density (clues per cell): the janko corpus's median.
+DENSITY = 0.12
+
+#: The largest share of 1-clues the generator makes by itself (the corpus's 95th
+#: percentile is a third; its median under a tenth).
+MAX_ONES = 0.2
+
+#: The default largest island.
+MAX_ISLAND = 9
+
+SYMMETRIES = ("none", "rot180")
+
+GRADES = ("easy", "medium", "hard")
+
+
+def _wall_stays_linked(nbrs: tuple[tuple[int, ...], ...], black: list[bool], i: int) -> bool:
+    """Would whitening cell ``i`` keep the wall in one piece? A search from one of its
+    black neighbours, round ``i``, until it meets the others (most meet at once)."""
+    around = [j for j in nbrs[i] if black[j]]
+    if len(around) <= 1:
+        return True
+    wanted = set(around[1:])
+    seen, queue = {i, around[0]}, deque([around[0]])
+    while queue:
+        for j in nbrs[queue.popleft()]:
+            if black[j] and j not in seen:
+                wanted.discard(j)
+                if not wanted:
+                    return True
+                seen.add(j)
+                queue.append(j)
+    return False
+
+
+class _Drawing:
+    """A picture being drawn: black cells, and the island each white cell is in."""
+
+    def __init__(self, shape: Nurikabe) -> None:
+        self.nbrs = shape.neighbours
+        self.black = [True] * len(shape)
+        self.island: dict[int, int] = {}
+        self.cells: list[list[int]] = []
+
+    def free_for(self, i: int, k: int) -> bool:
+        """May island ``k`` (``-1``: a new one) take cell ``i``? It is black, touches no
+        other island, and whitening it keeps the wall in one piece."""
+        if not self.black[i]:
+            return False
+        if any(self.island.get(j, k) != k for j in self.nbrs[i]):
+            return False
+        return _wall_stays_linked(self.nbrs, self.black, i)
+
+    def whiten(self, i: int, k: int) -> int:
+        if k == -1:
+            k = len(self.cells)
+            self.cells.append([])
+        self.black[i] = False
+        self.island[i] = k
+        self.cells[k].append(i)
+        return k
+
+    def grow(self, k: int, size: int, rng: random.Random) -> None:
+        """Grow island ``k`` by random free neighbours up to ``size`` cells."""
+        while len(self.cells[k]) < size:
+            edge = sorted({j for i in self.cells[k] for j in self.nbrs[i] if self.black[j]})
+            rng.shuffle(edge)
+            step = next((j for j in edge if self.free_for(j, k)), None)
+            if step is None:
+                return
+            self.whiten(step, k)
+
+
+def _rotated(graph: Graph) -> list[int] | None:
+    """Each cell turned half round the grid (``None``: the graph is no full rectangle)."""
+    if graph.coords is None or graph.rows is None or graph.cols is None:
+        return None
+    turned = [graph.at(graph.rows - 1 - r, graph.cols - 1 - c) for r, c in graph.coords]
+    if any(j is None for j in turned):
+        return None
+    return [j for j in turned if j is not None]
+
+
+def grown_picture(
+    shape: Nurikabe,
+    rng: random.Random,
+    density: float = DENSITY,
+    max_island: int = MAX_ISLAND,
+    symmetry: str = "none",
+) -> tuple[Picture, dict[int, int]] | None:
+    """A picture with a connected wall and no black pool, and a clue cell per island
+    (``None`` if stuck): ``density`` islands per cell, their sizes drawn from
+    :data:`ISLAND_SIZES` up to ``max_island``."""
+    n = len(shape)
+    turn = _rotated(shape.graph) if symmetry == "rot180" else None
+    if symmetry == "rot180" and turn is None:
+        raise InputError("--symmetry rot180 needs a full rectangle (--shape square or torus)")
+    sizes = list(range(1, min(max_island, len(ISLAND_SIZES)) + 1))
+    weights = [ISLAND_SIZES[s - 1] for s in sizes]
+    drawing = _Drawing(shape)
+    clue_at: dict[int, int] = {}
+    wanted = max(1, round(density * n))
+    order = rng.sample(range(n), n)
+    for seed in order:
+        if len(clue_at) >= wanted:
+            break
+        pair = [seed] if turn is None or turn[seed] == seed else [seed, turn[seed]]
+        if len(pair) == 2 and pair[1] in shape.neighbours[seed]:
+            continue
+        if not all(drawing.free_for(i, -1) for i in pair):
+            continue
+        for i in pair:
+            if not drawing.free_for(i, -1):
+                break
+            k = drawing.whiten(i, -1)
+            clue_at[i] = k
+            drawing.grow(k, rng.choices(sizes, weights)[0], rng)
+    if not _break_pools(shape, drawing, rng, (sizes, weights), max_island, clue_at, turn):
+        return None
+    if turn is not None and any(turn[i] not in clue_at for i in clue_at):
+        return None
+    return tuple(drawing.black), clue_at
+
+
+def _break_pools(
+    shape: Nurikabe,
+    drawing: _Drawing,
+    rng: random.Random,
+    sizes: tuple[list[int], list[int]],
+    max_island: int,
+    clue_at: dict[int, int],
+    turn: list[int] | None,
+) -> bool:
+    """Whiten a cell of every black pool: an island grows into it where one may (up to
+    ``max_island``), else a new island starts there. Where neither may (the pool is the
+    wall's only way through), an island beside it is taken back, to try again
+    (False: none is left to take back)."""
+    black = drawing.black
+    for _ in range(4 * len(shape.pools) + 10):
+        left = [pool for pool in shape.pools if all(black[i] for i in pool)]
+        if not left:
+            return True
+        pool = rng.choice(left)
+        cells = rng.sample(list(pool), len(pool))
+        if _grow_into(shape, drawing, cells, max_island):
+            continue
+        started = False
+        for i in cells:
+            pair = [i] if turn is None or turn[i] == i else [i, turn[i]]
+            if len(pair) == 2 and pair[1] in shape.neighbours[i]:
+                continue
+            if all(drawing.free_for(j, -1) for j in pair):
+                for j in pair:
+                    if drawing.free_for(j, -1):
+                        k = drawing.whiten(j, -1)
+                        clue_at[j] = k
+                        drawing.grow(k, rng.choices(*sizes)[0], rng)
+                started = True
+                break
+        if started:
+            continue
+        near = sorted(
+            {drawing.island[j] for i in pool for j in shape.neighbours[i] if j in drawing.island}
+        )
+        if not near:
+            return False
+        _take_back(drawing, clue_at, rng.choice(near), turn)
+    return False
+
+
+def _grow_into(shape: Nurikabe, drawing: _Drawing, cells: list[int], max_island: int) -> bool:
+    """Grow the one island beside one of ``cells`` into it, if one may."""
+    for i in cells:
+        near = {drawing.island[j] for j in shape.neighbours[i] if j in drawing.island}
+        if len(near) == 1:
+            k = near.pop()
+            if len(drawing.cells[k]) < max_island and drawing.free_for(i, k):
+                drawing.whiten(i, k)
+                return True
+    return False
+
+
+def _take_back(
+    drawing: _Drawing, clue_at: dict[int, int], k: int, turn: list[int] | None
+) -> None:
+    """Make island ``k`` black again (with ``turn``, its mate too, so clues stay paired)."""
+    doomed = {k}
+    if turn is not None:
+        clue = next(c for c, owner in clue_at.items() if owner == k)
+        doomed.add(clue_at.get(turn[clue], k))
+    for gone in doomed:
+        for i in drawing.cells[gone]:
+            drawing.black[i] = True
+            del drawing.island[i]
+        drawing.cells[gone] = []
+        for c in [c for c, owner in clue_at.items() if owner == gone]:
+            del clue_at[c]
+
+
+def decided(puzzle: Nurikabe, hypotheses: bool = True) -> Picture | None:
+    """The picture the deductions of :mod:`.presolve` prove, cell by cell, when they
+    decide every cell (``hypotheses``: with one level of hypotheses); else ``None``."""
+    try:
+        known = deduce(puzzle, strict=True)
+        if hypotheses and len(known.black) + len(known.owner) < len(puzzle):
+            known = probe(puzzle, known)
+    except Contradiction:
+        return None
+    if len(known.black) + len(known.owner) < len(puzzle):
+        return None
+    return tuple(i in known.black for i in range(len(puzzle)))
+
+
+def grade(puzzle: Nurikabe) -> str:
+    """How hard the puzzle is, by what proves its solution: ``easy`` when the plain
+    deductions decide every cell, ``medium`` when one level of hypotheses is needed
+    too, ``hard`` when only a search settles it."""
+    if decided(puzzle, hypotheses=False) is not None:
+        return "easy"
+    if decided(puzzle) is not None:
+        return "medium"
+    return "hard"
+
+
+def clue_statistics(puzzle: Nurikabe) -> dict[str, float]:
+    """The figures that tell a published puzzle's clues from a machine's: clues per
+    cell, the share of clues that are 1, the mean and largest clue, and how many
+    island sizes occur."""
+    values = [v for v in puzzle.clues.values() if v is not None]
+    clues = max(len(values), 1)
+    return {
+        "clues": len(values),
+        "density": round(len(values) / len(puzzle), 4),
+        "ones": round(sum(1 for v in values if v == 1) / clues, 4),
+        "mean_clue": round(sum(values) / clues, 3),
+        "max_clue": max(values, default=0),
+        "sizes": len(set(values)),
+    }
+
+
+class _Layout:
+    """A picture being made unique: its black cells, its islands, the clue cell of each."""
+
+    def __init__(self, shape: Nurikabe, picture: Picture, islands: list[list[int]],
+                 clue_at: dict[int, int]) -> None:
+        self.shape = shape
+        self.black = list(picture)
+        self.islands = [list(cells) for cells in islands]
+        self.clue = {k: c for c, k in clue_at.items()}
+
+    def puzzle(self, name: str) -> Nurikabe:
+        clues: dict[int, int | None] = {c: len(self.islands[k]) for k, c in self.clue.items()}
+        return Nurikabe(self.shape.graph, clues, self.shape.pools, name)
+
+    def picture(self) -> Picture:
+        return tuple(self.black)
+
+    def ones(self) -> int:
+        return sum(1 for k in self.clue if len(self.islands[k]) == 1)
+
+
+#: A change to a layout: ("move", island, cell) or ("new", -1, cell).
+Change = tuple[str, int, int]
+
+
+def _changed(layout: _Layout, change: Change, turn: list[int] | None = None) -> _Layout:
+    """The layout after ``change`` (with ``turn``, a clue's move also moves its mate)."""
+    kind, k, cell = change
+    new = _Layout.__new__(_Layout)
+    new.shape, new.black = layout.shape, list(layout.black)
+    new.islands, new.clue = list(layout.islands), dict(layout.clue)
+    if kind == "move":
+        if turn is not None:  # the clue turned half round moves with it
+            home = {i: m for m in layout.clue for i in layout.islands[m]}
+            new.clue[home[turn[layout.clue[k]]]] = turn[cell]
+        new.clue[k] = cell
+    else:
+        new.black[cell] = False
+        new.islands.append([cell])
+        new.clue[len(new.islands) - 1] = cell
+    return new
+
+
+def settle(
+    layout: _Layout,
+    rng: random.Random,
+    budget: Budget,
+    max_ones: float,
+    name: str,
+    turn: list[int] | None = None,
+    steps: int = 40,
+) -> _Layout | None:
+    """``layout`` changed until its picture is the only solution: while the solver finds
+    another picture, a change that rules it out (and most of the pictures met before) is
+    made, a clue moved or an island of one cell added (:func:`_killers`). ``None`` when
+    no change rules the other picture out, or after ``steps``. Raises :class:`TimeUp`
+    when the budget runs out."""
+    others: list[Picture] = []
+    for _ in range(steps):
+        puzzle = layout.puzzle(name)
+        if decided(puzzle, hypotheses=False) is not None:
+            return layout
+        other = _another(puzzle, layout.picture(), budget)
+        if other is None:
+            return layout
+        others.append(other)
+        ones_left = layout.ones() + 1 <= max_ones * (len(layout.clue) + 1)
+        options = _killers(layout, other, ones_left, turn)
+        if not options:
+            return None
+        rng.shuffle(options)
+        changed = (_changed(layout, c, turn) for c in options[:30])
+        layout = max(changed, key=_ruling_out(others))
+    return None
+
+
+def _ruling_out(others: list[Picture]) -> Callable[[_Layout], tuple[int, int]]:
+    """How well a layout rules out ``others``: how many it does, and the fewer 1-clues
+    the better."""
+
+    def score(layout: _Layout) -> tuple[int, int]:
+        clues = layout.puzzle("").clues
+        graph, pools = layout.shape.graph, layout.shape.pools
+        return sum(1 for o in others if problems(graph, clues, pools, o)), -layout.ones()
+
+    return score
+
+
+def _killers(
+    layout: _Layout, other: Picture, ones_left: bool, turn: list[int] | None
+) -> list[Change]:
+    """Changes that rule ``other`` out, as a clue cell must be white and an island holds
+    one clue: a clue moved within its island onto a cell ``other`` has black, or (while
+    ``ones_left``) an island of one cell where ``other`` is white and ours black. With
+    ``turn`` (clue cells placed in turned pairs) only moves that keep the pairs."""
+    home = {i: k for k in layout.clue for i in layout.islands[k]}
+    found: list[Change] = []
+    for k, c0 in layout.clue.items():
+        for c in layout.islands[k]:
+            if not other[c] or c == c0:
+                continue
+            if turn is not None and (
+                turn[c0] == c0 or turn[c] == c or home.get(turn[c]) != home.get(turn[c0])
+            ):
+                continue
+            found.append(("move", k, c))
+    if ones_left and turn is None:
+        drawing = _Drawing(layout.shape)
+        drawing.black, drawing.island = layout.black, home
+        for i, black in enumerate(layout.black):
+            if black and not other[i] and drawing.free_for(i, -1):
+                found.append(("new", -1, i))
+    return found
+
+
+def _another(puzzle: Nurikabe, ours: Picture, budget: Budget) -> Picture | None:
+    """A solution other than ``ours``, or ``None`` when there is none. The search
+    stopped by the time limit raises :class:`TimeUp`, by Ctrl-C :class:`Interrupted`
+    (Z3 says "unknown" to both, and its own timeout can fire a moment before ours)."""
+    seen = interrupts_seen()
+    search = Search(puzzle, "distance", budget)
+    search.block(ours)
+    found = search.next()
+    if isinstance(found, str):
+        raise Interrupted if interrupts_seen() != seen else TimeUp
+    return found
+
+
 def generate(
     graph: Graph,
     pools: tuple[tuple[int, ...], ...],
     seed: int,
-    max_island: int = 6,
+    max_island: int = MAX_ISLAND,
+    density: float = DENSITY,
+    symmetry: str = "none",
+    wanted_grade: str | None = None,
+    budget: Budget | None = None,
+    max_ones: float = MAX_ONES,
     tries: int = 200,
 ) -> tuple[Nurikabe, Picture] | None:
-    """A puzzle whose only solution is a random picture, or ``None`` after ``tries``."""
+    """A puzzle whose only solution is a picture drawn at random (of ``wanted_grade``
+    if given), or ``None`` after ``tries`` pictures. Raises :class:`TimeUp` when the
+    budget runs out (and ``KeyboardInterrupt`` passes through)."""
+    if symmetry not in SYMMETRIES:
+        raise InputError(f"unknown symmetry {symmetry!r}; expected one of {SYMMETRIES}")
+    if not 0 < density <= 0.5:
+        raise InputError(f"--density {density}: expected a share of cells above 0, up to 0.5")
+    budget = budget or Budget()
     rng = random.Random(seed)
     shape = Nurikabe(graph, {}, pools)
+    name = f"seed {seed}"
     for _ in range(tries):
-        picture = random_picture(shape, rng, max_island)
-        if picture is None:
+        if budget.expired():
+            raise TimeUp
+        drawn = grown_picture(shape, rng, density, max_island, symmetry)
+        if drawn is None:
             continue
-        puzzle = Nurikabe(graph, clues_of(shape, picture, rng), pools, f"seed {seed}")
-        outcome, _ = solve(puzzle, "lazy", unique=True)
-        if outcome.unique:
-            return puzzle, picture
+        picture, clue_at = drawn
+        layout = _Layout(shape, picture, _islands(shape, picture, clue_at), clue_at)
+        turn = _rotated(graph) if symmetry == "rot180" else None
+        made = settle(layout, rng, budget, max_ones, name, turn)
+        if made is None:
+            continue
+        puzzle = made.puzzle(name)
+        if wanted_grade is not None and grade(puzzle) != wanted_grade:
+            continue
+        return puzzle, made.picture()
     return None
+
+
+def _numbered(clue_at: dict[int, int]) -> list[tuple[int, int]]:
+    return sorted(clue_at.items())
+
+
+def _islands(shape: Nurikabe, picture: Picture, clue_at: dict[int, int]) -> list[list[int]]:
+    """The cells of each island, indexed as ``clue_at`` numbers them."""
+    white = {i for i, b in enumerate(picture) if not b}
+    islands: list[list[int]] = [[] for _ in range(max(clue_at.values(), default=-1) + 1)]
+    for c, k in clue_at.items():
+        islands[k] = sorted(_island(shape.neighbours, white, c))
+    return islands

@@ -1,0 +1,141 @@
+"""What every ``generate`` command shares: the limits it runs under and the files it
+writes, with the same machinery as solving (the deadline, the memory cap, the watchdog
+of :mod:`.run`), so that ``--timeout``, ``--memory`` and Ctrl-C hold alike."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from ..errors import InputError
+from ..output import check_outputs, write_output
+from ..solving import (
+    Budget,
+    clock_started,
+    deadline,
+    limit_memory,
+    parse_memory,
+    parse_timeout,
+)
+from . import run
+from .common import error_line
+from .options import Shared
+
+#: ``--force`` as the generate commands have it (they write -o and their own files).
+FORCE: tuple[Any, bool] = (
+    Annotated[
+        bool, typer.Option("--force", help="Replace the files this command writes if they exist.")
+    ],
+    False,
+)
+
+
+@contextmanager
+def limited(shared: Shared) -> Iterator[Budget]:
+    """Run the block under ``--timeout``, ``--memory`` and Ctrl-C: a limit reached in
+    our own code raises ``TimeUp``, Ctrl-C ``KeyboardInterrupt`` (both reported by
+    :func:`.common.cli_errors`: exit 3 and 130, nothing partial printed), and the
+    watchdog ends the process if Z3 keeps control past the limit. The block makes the
+    puzzle only; what it prints comes after (:func:`speak` first)."""
+    budget = Budget(parse_timeout(shared.timeout), started=clock_started())
+    limit_memory(parse_memory(shared.memory))
+    with run._Watchdog(budget, _say_stopped), deadline(budget):
+        yield budget
+
+
+def speak() -> None:
+    """The puzzle is made: from here the watchdog keeps quiet while it is written."""
+    run._Watchdog.speak()
+
+
+def _say_stopped(why: str) -> None:
+    limit = {"timeout": "time", "memory": "memory"}.get(why)
+    error_line(f"{limit} limit reached before a puzzle was made" if limit else why)
+
+
+def check_files(shared: Shared, *others: Path | None, batch: bool = False) -> None:
+    """Refuse every output of the command before any work: ``-o`` and the others
+    (``--solution``, ``--svg``), none naming the same file as another (``batch``: ``-o``
+    names a folder, checked by :func:`check_folder`)."""
+    paths = [None if batch else shared.output, shared.svg, *others]
+    given = [p for p in paths if p is not None]
+    if len({str(Path(p).resolve()) for p in given}) < len(given):
+        raise InputError("two outputs name the same file; give each its own")
+    check_outputs(paths, [], shared.force)
+
+
+def emit(shared: Shared, text: str) -> None:
+    """The puzzle on stdout, or into the ``-o`` file."""
+    import sys
+
+    if shared.output is None:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    else:
+        write_output(shared.output, text, shared.force)
+
+
+#: ``--count`` of the generate commands.
+COUNT: tuple[Any, int | None] = (
+    Annotated[
+        int | None,
+        typer.Option(
+            "--count",
+            min=1,
+            max=100_000,
+            help="Make N puzzles (seeds SEED, SEED+1, ...) into the folder -o names: each "
+            "NAME.txt with its answer NAME.sol, and manifest.json of seeds, grades and "
+            "statistics (the layout bench reads).",
+        ),
+    ],
+    None,
+)
+
+
+def check_folder(shared: Shared, count: int | None) -> Path | None:
+    """With ``--count``, the folder ``-o`` names (made if missing): refused unless it is
+    a folder, and unless it holds no ``manifest.json`` or ``--force`` is given."""
+    if count is None:
+        return None
+    if shared.output is None:
+        raise InputError("--count needs -o FOLDER to write the puzzles into")
+    folder = Path(shared.output)
+    if folder.exists() and not folder.is_dir():
+        raise InputError("with --count, -o names a folder, not a file", str(folder))
+    if (folder / "manifest.json").exists() and not shared.force:
+        raise InputError("holds a manifest.json already; use --force to replace", str(folder))
+    if not folder.exists():
+        try:
+            folder.mkdir(parents=False)
+        except OSError as exc:
+            raise InputError(f"cannot make the folder: {exc.strerror}", str(folder)) from None
+    return folder
+
+
+@contextmanager
+def progress(count: int, what: str) -> Iterator[Callable[[], None]]:
+    """A progress bar on standard error while ``count`` puzzles are made (only on a
+    terminal); yields the step to call after each."""
+    import sys
+
+    if not sys.stderr.isatty():
+        yield lambda: None
+        return
+    from rich.progress import Progress
+
+    with Progress(transient=True) as bar:
+        task = bar.add_task(what, total=count)
+        yield lambda: bar.advance(task)
+
+
+def write_batch(folder: Path, files: dict[str, str], manifest: dict[str, Any]) -> None:
+    """Write the puzzles and answers made so far, then ``manifest.json``."""
+    import json
+
+    for name, text in files.items():
+        write_output(folder / name, text, True)
+    write_output(folder / "manifest.json", json.dumps(manifest, indent=1) + "\n", True)

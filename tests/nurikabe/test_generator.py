@@ -1,0 +1,92 @@
+"""The Nurikabe generator: its puzzles have exactly the answer it wrote down, their clues
+look like published puzzles', and a batch folder reads back into bench."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from oracles.cli import cli
+
+from smtpuzzles.graph import rectangle
+from smtpuzzles.puzzles.nurikabe.check import problems
+from smtpuzzles.puzzles.nurikabe.formats import parse, solution_rows
+from smtpuzzles.puzzles.nurikabe.generate import clue_statistics, generate, grown_picture
+from smtpuzzles.puzzles.nurikabe.model import Nurikabe
+from smtpuzzles.puzzles.nurikabe.search import solve
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_generated_puzzle_is_unique_with_its_answer(seed: int) -> None:
+    graph = rectangle(7, 7)
+    made = generate(graph, tuple(graph.squares()), seed)
+    assert made is not None
+    puzzle, picture = made
+    assert problems(graph, puzzle.clues, puzzle.pools, picture) == []
+    outcome, _ = solve(puzzle, "distance", unique=True)
+    assert outcome.unique is True and outcome.solutions[0] == picture
+
+
+def test_drawn_pictures_have_clues_like_published_puzzles() -> None:
+    """Over many drawings (no uniqueness asked): density near the janko median, few 1s,
+    islands of many sizes, every picture valid."""
+    graph = rectangle(20, 20)
+    shape = Nurikabe(graph, {}, tuple(graph.squares()))
+    rng = random.Random(5)
+    for _ in range(5):
+        drawn = grown_picture(shape, rng)
+        assert drawn is not None
+        picture, clue_at = drawn
+        sizes: dict[int, int | None] = {c: len(_island(graph, picture, c)) for c in clue_at}
+        puzzle = Nurikabe(graph, sizes, shape.pools)
+        assert problems(graph, puzzle.clues, puzzle.pools, picture) == []
+        stats = clue_statistics(puzzle)
+        assert 0.08 <= stats["density"] <= 0.16, stats
+        assert stats["ones"] <= 0.25 and stats["sizes"] >= 5, stats
+
+
+def _island(graph: object, picture: tuple[bool, ...], i: int) -> set[int]:
+    seen, todo = {i}, [i]
+    while todo:
+        for j in graph.out[todo.pop()]:  # type: ignore[attr-defined]
+            if not picture[j] and j not in seen:
+                seen.add(j)
+                todo.append(j)
+    return seen
+
+
+def test_batch_folder_holds_answers_and_manifest_and_bench_reads_it(tmp_path: Path) -> None:
+    folder = tmp_path / "made"
+    result = cli("nurikabe", "generate", "6", "6", "--count", "2", "-o", str(folder))
+    assert result.exit_code == 0, result.stderr
+    manifest = json.loads((folder / "manifest.json").read_text())
+    assert [e["seed"] for e in manifest["puzzles"]] == [1, 2]
+    for entry in manifest["puzzles"]:
+        text = (folder / entry["file"]).read_text()
+        puzzle = parse(text, entry["file"], "auto", 1)
+        answer = solution_rows((folder / entry["file"]).with_suffix(".sol").read_text())
+        picture = tuple(ch == "#" for row in answer for ch in row)
+        assert problems(puzzle.graph, puzzle.clues, puzzle.pools, picture) == []
+        assert entry["clues"] == len(puzzle.clues)
+    bench = cli("bench", "nurikabe", str(folder), "--jsonl", str(tmp_path / "rows.jsonl"))
+    assert bench.exit_code == 0, bench.stdout + bench.stderr
+    rows = [json.loads(line) for line in (tmp_path / "rows.jsonl").read_text().splitlines()]
+    assert len(rows) == 2 and all(r["verdict"] == "ok" for r in rows), rows
+
+
+def test_count_without_a_folder_is_refused() -> None:
+    result = cli("nurikabe", "generate", "6", "6", "--count", "2")
+    assert result.exit_code == 2 and "-o FOLDER" in result.stderr
+
+
+def test_rot180_places_clue_cells_in_turned_pairs() -> None:
+    graph = rectangle(6, 6)
+    made = generate(graph, tuple(graph.squares()), 1, symmetry="rot180")
+    assert made is not None
+    puzzle, picture = made
+    cells = {graph.coords[i] for i in puzzle.clues}  # type: ignore[index]
+    assert cells == {(5 - r, 5 - c) for r, c in cells}
+    outcome, _ = solve(puzzle, "distance", unique=True)
+    assert outcome.unique is True and outcome.solutions[0] == picture
