@@ -91,9 +91,11 @@ def export(
         bool, typer.Option("--force", help="Replace a family folder that exists.")
     ] = False,
 ) -> None:
-    """Write a benchmark family for the SMT-LIB library: each puzzle of CORPUS solved,
-    each question it asked written with the library's header and its status, into
-    FOLDER/non-incremental/QF_LIA/FAMILY/, with a README.md of the family.
+    """Write a benchmark family for the SMT-LIB library from a folder of puzzles.
+
+    Each puzzle of CORPUS is solved, and each question it asked is written with the
+    library's header and its status into FOLDER/non-incremental/QF_LIA/FAMILY/, with a
+    README.md of the family.
 
     Example: smtpuzzles export koburin instances/koburin out --family koburin-generated
     """

@@ -48,9 +48,10 @@ def verify(
     ] = None,
     json: Annotated[bool, typer.Option("--json", help="Print exactly one JSON object.")] = False,
 ) -> None:
-    """Check that PROOF (DRAT) shows CNF unsatisfiable: every clause it adds must follow
-    by unit propagation (RUP) or be a RAT, up to the empty clause. Exit 0 accepted,
-    1 rejected, 2 bad input, 3 time or memory limit.
+    """Check that a DRAT proof shows a CNF unsatisfiable.
+
+    Every clause PROOF adds must follow by unit propagation (RUP) or be a RAT, up to the
+    empty clause. Exit 0 accepted, 1 rejected, 2 bad input, 3 time or memory limit.
 
     Example: smtpuzzles verify proofs/b04x04c3.below-5.cnf proofs/b04x04c3.below-5.drat
     """
