@@ -45,18 +45,26 @@ def _identity(path: str | Path) -> tuple[int, int] | None:
     return st.st_dev, st.st_ino
 
 
+def _lstat_output(path: Path, noun: str, role: str) -> os.stat_result | None:
+    """What an output ``path`` is now, without following a link (``None``: nothing
+    there yet); refuses an empty name, ``-``, and a path that cannot be looked at.
+    ``noun`` (file or folder) and ``role`` name it in those messages."""
+    name = str(path)
+    if name in ("", "-"):
+        raise InputError(f"an output {noun} needs a name ('-' is not one)", name or "''")
+    try:
+        return os.lstat(path)
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as exc:
+        reason = getattr(exc, "strerror", None) or exc
+        raise InputError(f"cannot use as {role}: {reason}", name) from None
+
+
 def _check_one(path: Path, force: bool) -> None:
     """Refuse ``path`` as an output unless it is, or will become, a regular file."""
     name = str(path)
-    if name in ("", "-"):
-        raise InputError("an output file needs a name ('-' is not one)", name or "''")
-    try:
-        link = os.lstat(path)
-    except FileNotFoundError:
-        link = None
-    except (OSError, ValueError) as exc:
-        reason = getattr(exc, "strerror", None) or exc
-        raise InputError(f"cannot use as output: {reason}", name) from None
+    link = _lstat_output(path, "file", "output")
     if link is not None:
         try:
             target = os.stat(path)
@@ -140,15 +148,7 @@ def check_folder(
     ``extensions``) unless ``force``: the files a run writes there are named so. An
     input of the run is never such a file."""
     name = str(folder)
-    if name in ("", "-"):
-        raise InputError("an output folder needs a name ('-' is not one)", name or "''")
-    try:
-        link = os.lstat(folder)
-    except FileNotFoundError:
-        link = None
-    except (OSError, ValueError) as exc:
-        reason = getattr(exc, "strerror", None) or exc
-        raise InputError(f"cannot use as output folder: {reason}", name) from None
+    link = _lstat_output(folder, "folder", "output folder")
     if link is None:
         parent = folder.parent if str(folder.parent) else Path(".")
         if not parent.is_dir():
