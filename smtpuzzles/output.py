@@ -15,8 +15,9 @@ from __future__ import annotations
 import os
 import stat
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import IO, Any
 
 from .errors import InputError
 
@@ -209,9 +210,20 @@ def write_output(path: Path, text: str, force: bool = False) -> None:
     try:
         mode = stat.S_IMODE(os.stat(path).st_mode)
     except FileNotFoundError:
-        mode = 0o666 & ~_umask()
+        mode = new_file_mode()
     except OSError as exc:
         raise InputError(f"cannot write: {exc.strerror or exc}", str(path)) from None
+    replace_atomically(path, lambda fh: fh.write(text), mode)
+
+
+def replace_atomically(
+    path: Path, fill: Callable[[IO[Any]], object], mode: int, binary: bool = False
+) -> None:
+    """Make ``path`` (already checked) hold what ``fill`` writes to the open file it is
+    given (text in UTF-8, or bytes if ``binary``), with permission bits ``mode``: a
+    temporary file in the same folder, then a rename, so a reader never sees half a
+    file. An ``OSError`` becomes one :class:`InputError` line; the temporary file is
+    never left behind."""
     folder = path.parent if str(path.parent) else Path(".")
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
@@ -219,8 +231,8 @@ def write_output(path: Path, text: str, force: bool = False) -> None:
         raise InputError(f"cannot write: {exc.strerror or exc}", str(path)) from None
     try:
         os.fchmod(fd, mode)
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
+        with os.fdopen(fd, "wb") if binary else os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fill(fh)
         os.replace(tmp, path)
     except BaseException as exc:
         try:
@@ -230,6 +242,11 @@ def write_output(path: Path, text: str, force: bool = False) -> None:
         if isinstance(exc, OSError):
             raise InputError(f"cannot write: {exc.strerror or exc}", str(path)) from None
         raise
+
+
+def new_file_mode() -> int:
+    """The permission bits of a new file: ``0666`` less the umask."""
+    return 0o666 & ~_umask()
 
 
 def _umask() -> int:
