@@ -80,20 +80,8 @@ def solve(instance: Path | str, args: list[str], timeout: float, variant: str = 
     instance = Path(instance).resolve()
     command = [sys.executable, "-m", "smtpuzzles", *args, str(instance), "--json"]
     command += ["--timeout", str(timeout)]
-    start = time.perf_counter()
-    with tempfile.TemporaryFile("w+") as out:
-        process = subprocess.Popen(
-            command, stdout=out, stderr=subprocess.DEVNULL, text=True, cwd=OUTSIDE
-        )
-        # A hard stop well past the tool's own limit, in case it fails to keep it.
-        killer = threading.Timer(timeout + 30, process.kill)
-        killer.start()
-        _, status, usage = os.wait4(process.pid, 0)
-        killer.cancel()
-        wall = time.perf_counter() - start
-        process.returncode = os.waitstatus_to_exitcode(status)
-        out.seek(0)
-        text = out.read()
+    # A hard stop well past the tool's own limit, in case it fails to keep it.
+    returncode, text, wall, usage = measured(command, timeout + 30, cwd=OUTSIDE)
     answer = None
     for line in reversed(text.splitlines()):
         if line.startswith("{"):
@@ -106,7 +94,26 @@ def solve(instance: Path | str, args: list[str], timeout: float, variant: str = 
     # CPU time is what the process itself used: on a loaded machine it moves far less
     # than wall time, so comparisons use it.
     cpu = usage.ru_utime + usage.ru_stime
-    return Run(str(instance), variant, process.returncode, wall, peak_mb, answer, cpu)
+    return Run(str(instance), variant, returncode, wall, peak_mb, answer, cpu)
+
+
+def measured(
+    command: list[str], kill_after: float, stderr: int = subprocess.DEVNULL, cwd: str | None = None
+) -> tuple[int, str, float, Any]:
+    """Run ``command`` (killed past ``kill_after`` seconds), its standard output kept in
+    a temporary file (no pipe to fill up); its exit code, output, wall seconds and
+    ``wait4``'s resource usage (peak memory and CPU time of the process itself)."""
+    start = time.perf_counter()
+    with tempfile.TemporaryFile("w+") as out:
+        process = subprocess.Popen(command, stdout=out, stderr=stderr, text=True, cwd=cwd)
+        killer = threading.Timer(kill_after, process.kill)
+        killer.start()
+        _, status, usage = os.wait4(process.pid, 0)
+        killer.cancel()
+        wall = time.perf_counter() - start
+        out.seek(0)
+        text = out.read()
+    return os.waitstatus_to_exitcode(status), text, wall, usage
 
 
 def run_all(tasks: Iterable[Callable[[], Run]], jobs: int) -> list[Run]:

@@ -7,13 +7,10 @@ to check them, side by side in one run."""
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import subprocess
 import sys
 import tempfile
-import threading
-import time
 from pathlib import Path
 from typing import Any
 
@@ -21,22 +18,6 @@ import _harness
 
 #: 99problems boards, one of each size from 12x12 to 20x20.
 PROBLEMS99 = ["12_12_06_001", "14_14_08_001", "16_16_08_001", "18_18_06_001", "20_20_06_001"]
-
-
-def timed(argv: list[str], limit_s: float) -> tuple[int, str, float, float]:
-    """Run ``argv``; its exit code, output, wall and CPU seconds (killed past the limit)."""
-    began = time.perf_counter()
-    with tempfile.TemporaryFile("w+") as out:
-        proc = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT, text=True)
-        killer = threading.Timer(limit_s, proc.kill)
-        killer.start()
-        _, status, usage = os.wait4(proc.pid, 0)
-        killer.cancel()
-        wall = time.perf_counter() - began
-        proc.returncode = os.waitstatus_to_exitcode(status)
-        out.seek(0)
-        text = out.read()
-    return proc.returncode, text, wall, usage.ru_utime + usage.ru_stime
 
 
 #: The groups of cases, in the order they run.
@@ -64,7 +45,9 @@ def cases(
 
 def check(checker: list[str], cnf: Path, drat: Path, limit_s: float) -> dict[str, Any]:
     """One checker's verdict on one proof, and its CPU time."""
-    code, text, wall, cpu = timed([*checker, str(cnf), str(drat)], limit_s)
+    command = [*checker, str(cnf), str(drat)]
+    code, text, wall, usage = _harness.measured(command, limit_s, stderr=subprocess.STDOUT)
+    cpu = usage.ru_utime + usage.ru_stime
     verified = "s VERIFIED" in text or text.startswith("verified:")
     rejected = "s NOT VERIFIED" in text or text.startswith("rejected:")
     verdict = "verified" if verified else "rejected" if rejected else f"exit {code}"

@@ -15,8 +15,9 @@ from __future__ import annotations
 import os
 import stat
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import IO, Any
 
 from .errors import InputError
 
@@ -45,18 +46,26 @@ def _identity(path: str | Path) -> tuple[int, int] | None:
     return st.st_dev, st.st_ino
 
 
+def _lstat_output(path: Path, noun: str, role: str) -> os.stat_result | None:
+    """What an output ``path`` is now, without following a link (``None``: nothing
+    there yet); refuses an empty name, ``-``, and a path that cannot be looked at.
+    ``noun`` (file or folder) and ``role`` name it in those messages."""
+    name = str(path)
+    if name in ("", "-"):
+        raise InputError(f"an output {noun} needs a name ('-' is not one)", name or "''")
+    try:
+        return os.lstat(path)
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as exc:
+        reason = getattr(exc, "strerror", None) or exc
+        raise InputError(f"cannot use as {role}: {reason}", name) from None
+
+
 def _check_one(path: Path, force: bool) -> None:
     """Refuse ``path`` as an output unless it is, or will become, a regular file."""
     name = str(path)
-    if name in ("", "-"):
-        raise InputError("an output file needs a name ('-' is not one)", name or "''")
-    try:
-        link = os.lstat(path)
-    except FileNotFoundError:
-        link = None
-    except (OSError, ValueError) as exc:
-        reason = getattr(exc, "strerror", None) or exc
-        raise InputError(f"cannot use as output: {reason}", name) from None
+    link = _lstat_output(path, "file", "output")
     if link is not None:
         try:
             target = os.stat(path)
@@ -140,15 +149,7 @@ def check_folder(
     ``extensions``) unless ``force``: the files a run writes there are named so. An
     input of the run is never such a file."""
     name = str(folder)
-    if name in ("", "-"):
-        raise InputError("an output folder needs a name ('-' is not one)", name or "''")
-    try:
-        link = os.lstat(folder)
-    except FileNotFoundError:
-        link = None
-    except (OSError, ValueError) as exc:
-        reason = getattr(exc, "strerror", None) or exc
-        raise InputError(f"cannot use as output folder: {reason}", name) from None
+    link = _lstat_output(folder, "folder", "output folder")
     if link is None:
         parent = folder.parent if str(folder.parent) else Path(".")
         if not parent.is_dir():
@@ -209,9 +210,20 @@ def write_output(path: Path, text: str, force: bool = False) -> None:
     try:
         mode = stat.S_IMODE(os.stat(path).st_mode)
     except FileNotFoundError:
-        mode = 0o666 & ~_umask()
+        mode = new_file_mode()
     except OSError as exc:
         raise InputError(f"cannot write: {exc.strerror or exc}", str(path)) from None
+    replace_atomically(path, lambda fh: fh.write(text), mode)
+
+
+def replace_atomically(
+    path: Path, fill: Callable[[IO[Any]], object], mode: int, binary: bool = False
+) -> None:
+    """Make ``path`` (already checked) hold what ``fill`` writes to the open file it is
+    given (text in UTF-8, or bytes if ``binary``), with permission bits ``mode``: a
+    temporary file in the same folder, then a rename, so a reader never sees half a
+    file. An ``OSError`` becomes one :class:`InputError` line; the temporary file is
+    never left behind."""
     folder = path.parent if str(path.parent) else Path(".")
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
@@ -219,8 +231,8 @@ def write_output(path: Path, text: str, force: bool = False) -> None:
         raise InputError(f"cannot write: {exc.strerror or exc}", str(path)) from None
     try:
         os.fchmod(fd, mode)
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
+        with os.fdopen(fd, "wb") if binary else os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fill(fh)
         os.replace(tmp, path)
     except BaseException as exc:
         try:
@@ -230,6 +242,11 @@ def write_output(path: Path, text: str, force: bool = False) -> None:
         if isinstance(exc, OSError):
             raise InputError(f"cannot write: {exc.strerror or exc}", str(path)) from None
         raise
+
+
+def new_file_mode() -> int:
+    """The permission bits of a new file: ``0666`` less the umask."""
+    return 0o666 & ~_umask()
 
 
 def _umask() -> int:

@@ -16,8 +16,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 from .errors import CheckFailure, InputError
+from .output import new_file_mode, replace_atomically
 from .solving import (
     CADICAL_CONFLICTS_AT_ONCE,
     Budget,
@@ -77,28 +79,13 @@ def prove(clauses: list[list[int]], proof_path: Path, budget: Budget) -> str:
 
 def _copy(source: object, path: Path) -> None:
     """Stream the open binary file ``source`` to ``path`` atomically."""
-    import os
-    import tempfile
 
-    folder = path.parent if str(path.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
-    try:
-        mask = os.umask(0)
-        os.umask(mask)
-        os.fchmod(fd, 0o666 & ~mask)
-        with os.fdopen(fd, "wb") as out:
-            while chunk := source.read(_COPY_CHUNK):  # type: ignore[attr-defined]
-                raise_pending()
-                out.write(chunk)
-        os.replace(tmp, path)
-    except BaseException as exc:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        if isinstance(exc, OSError):
-            raise InputError(f"cannot write: {exc.strerror or exc}", str(path)) from None
-        raise
+    def fill(out: IO[bytes]) -> None:
+        while chunk := source.read(_COPY_CHUNK):  # type: ignore[attr-defined]
+            raise_pending()
+            out.write(chunk)
+
+    replace_atomically(path, fill, new_file_mode(), binary=True)
 
 
 def expect_unsat(answer: str, question: str) -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import html
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from .graph import Graph
@@ -537,6 +537,35 @@ _BOX = {
     frozenset(("up", "right")): "└",
     frozenset(("up", "left")): "┘",
 }
+
+
+def step_text(
+    graph: Graph,
+    clues: Mapping[int, int | None],
+    known: Mapping[int, bool],
+    new: Mapping[int, bool],
+    premises: Collection[int],
+    decided: tuple[str, str],
+    touched: Collection[int] = (),
+) -> str:
+    """One step of an explanation as text, with the same legend in every puzzle: a
+    clue's number (``?`` unknown), ``X`` and ``O`` the cells the step decides (black,
+    white), ``decided`` (black, white) the cells ``known`` before it, ``-`` open cells;
+    ``*`` after a premise's cell, ``!`` after a cell in ``touched`` it does not decide."""
+    marks: dict[int, str] = {}
+    for i in range(len(graph)):
+        if i in clues:
+            n = clues[i]
+            mark = "?" if n is None else str(n)
+        elif i in new:
+            mark = "X" if new[i] else "O"
+        elif i in known:
+            mark = decided[0] if known[i] else decided[1]
+        else:
+            mark = "-"
+        marks[i] = mark + ("*" if i in premises else "!" if i in touched and i not in new else "")
+    wide = max((len(m) for m in marks.values()), default=1)
+    return grid_text(graph, {i: m.ljust(wide) for i, m in marks.items()})
 
 
 def loop_box_chars(graph: Graph, loop: Sequence[int]) -> dict[int, str]:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import signal
 import sys
+from collections.abc import Callable
 
 #: The environment variable with the bench's (or worker's) pid.
 PARENT_ENV = "SMTPUZZLES_BENCH_PARENT"
@@ -39,10 +40,21 @@ def die_with_parent(parent: int | None) -> None:
 def _solve(launcher: int) -> int:
     """Run the command (in the forked process); its exit code."""
     die_with_parent(launcher)
-    try:
-        from ..entry import main as command_line
 
-        command_line()
+    def command_line() -> None:
+        from ..entry import main
+
+        main()
+
+    return exit_code(command_line)
+
+
+def exit_code(command: Callable[[], object]) -> int:
+    """Run ``command`` (the console entry point) and return the exit code a process
+    running it would end with: 0, or its ``SystemExit`` code, a text code printed to
+    standard error and taken as 1, as Python does. Standard streams are flushed."""
+    try:
+        command()
         code: object = 0
     except SystemExit as exc:
         code = exc.code

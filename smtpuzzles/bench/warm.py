@@ -33,6 +33,8 @@ import time
 from dataclasses import dataclass, field
 from typing import IO, Any
 
+from .child import die_with_parent, exit_code
+
 #: The program the parent runs (``python -c BOOT ROOT REQUESTS ANSWERS BENCH_PID``).
 BOOT = (
     "import sys; sys.path[0] = sys.argv[1]; "
@@ -63,18 +65,6 @@ PRELOAD = (
     "encodings.ascii",
     "encodings.utf_8_sig",
 )
-_PR_SET_PDEATHSIG = 1
-
-
-def die_with_parent(parent: int) -> None:
-    """Ask for SIGKILL when the parent dies (Linux only); a parent that is gone already
-    (not ``parent`` any more) ends this process at once."""
-    if sys.platform.startswith("linux"):
-        import ctypes
-
-        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
-    if os.getppid() != parent:
-        os._exit(128 + signal.SIGKILL)
 
 
 @dataclass
@@ -240,21 +230,7 @@ def _command() -> int:
     entry._raise_at_once = False
     entry._STARTED = time.monotonic()
     signal.signal(signal.SIGINT, entry._on_early_interrupt)
-    try:
-        entry.main()
-        code: object = 0
-    except SystemExit as exc:
-        code = exc.code
-    finally:
-        for stream in (sys.stdout, sys.stderr):
-            with contextlib.suppress(OSError, ValueError):
-                stream.flush()
-    if code is None:
-        return 0
-    if isinstance(code, int):
-        return code
-    print(code, file=sys.stderr, flush=True)
-    return 1
+    return exit_code(entry.main)
 
 
 def _kill_group(pgid: int) -> None:

@@ -63,6 +63,16 @@ def _exit(found: Explanation) -> None:
     raise typer.Exit(EXIT_OK)
 
 
+def _report(found: Explanation, shared: Shared) -> None:
+    """Print an explanation (``hint`` and ``explain``: JSON or the report with
+    pictures), then exit with its code."""
+    if shared.json:
+        typer.echo(dump_json(found.to_json()))
+    else:
+        typer.echo(found.report(pictures=True))
+    _exit(found)
+
+
 def add_commands(app: typer.Typer, kind: str, formats: tuple[str, ...], example: str) -> None:
     """Register ``hint``, ``explain`` and ``rate`` on a puzzle's typer app."""
     options = {"fmt": format_option(formats), **LIMITS, **JSON}
@@ -90,12 +100,7 @@ def add_commands(app: typer.Typer, kind: str, formats: tuple[str, ...], example:
         shared: Shared,
         own: dict[str, Any],
     ) -> None:
-        found = _explain(kind, puzzle, shared, own["fmt"], 1, state)
-        if shared.json:
-            typer.echo(dump_json(found.to_json()))
-        else:
-            typer.echo(found.report(pictures=True))
-        _exit(found)
+        _report(_explain(kind, puzzle, shared, own["fmt"], 1, state), shared)
 
     @command(
         app,
@@ -106,12 +111,7 @@ def add_commands(app: typer.Typer, kind: str, formats: tuple[str, ...], example:
     )
     @cli_errors
     def explain(puzzle: Puzzle, *, shared: Shared, own: dict[str, Any]) -> None:
-        found = _explain(kind, puzzle, shared, own["fmt"], None, None)
-        if shared.json:
-            typer.echo(dump_json(found.to_json()))
-        else:
-            typer.echo(found.report(pictures=True))
-        _exit(found)
+        _report(_explain(kind, puzzle, shared, own["fmt"], None, None), shared)
 
     @command(
         app,

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-from oracles.cli import assert_bad_input, cli, run_process
+from oracles.cli import assert_bad_input, benched, cli, generated, run_process
 
 from smtpuzzles import api
 from smtpuzzles.puzzles.floodit.formats import parse_board
@@ -27,13 +26,8 @@ def test_an_optimum_below_the_colours_is_refused() -> None:
 def test_batch_of_optima_reads_back_into_bench(tmp_path: Path) -> None:
     folder = tmp_path / "made"
     argv = ["floodit", "generate", "5", "5", "3", "--optimum", "5", "--count", "2"]
-    made = cli(*argv, "-o", str(folder))
-    assert made.exit_code == 0, made.stderr
-    manifest = json.loads((folder / "manifest.json").read_text())
-    assert len(manifest["puzzles"]) == 2
-    bench = cli("bench", "floodit", str(folder), "--jsonl", str(tmp_path / "rows.jsonl"))
-    assert bench.exit_code == 0, bench.stdout + bench.stderr
-    rows = [json.loads(line) for line in (tmp_path / "rows.jsonl").read_text().splitlines()]
+    assert len(generated(argv, folder)) == 2
+    rows = benched("floodit", folder, tmp_path / "rows.jsonl")
     assert len(rows) == 2 and all(r["verdict"] == "ok" and r["known"] == "5" for r in rows), rows
 
 

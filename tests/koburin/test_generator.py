@@ -74,16 +74,10 @@ def test_few_numbers_are_left_unknown_and_the_puzzle_stays_unique(seed: int) -> 
 
 
 def test_batch_folder_reads_back_into_bench(tmp_path: Path) -> None:
-    import json
-
-    from oracles.cli import cli
+    from oracles.cli import benched, generated
 
     folder = tmp_path / "made"
-    result = cli("koburin", "generate", "6", "6", "--count", "2", "-o", str(folder))
-    assert result.exit_code == 0, result.stderr
-    manifest = json.loads((folder / "manifest.json").read_text())
-    assert [e["seed"] for e in manifest["puzzles"]] == [0, 1]
-    bench = cli("bench", "koburin", str(folder), "--jsonl", str(tmp_path / "rows.jsonl"))
-    assert bench.exit_code == 0, bench.stdout + bench.stderr
-    rows = [json.loads(line) for line in (tmp_path / "rows.jsonl").read_text().splitlines()]
+    puzzles = generated(["koburin", "generate", "6", "6", "--count", "2"], folder)
+    assert [e["seed"] for e in puzzles] == [0, 1]
+    rows = benched("koburin", folder, tmp_path / "rows.jsonl")
     assert len(rows) == 2 and all(r["verdict"] == "ok" for r in rows), rows

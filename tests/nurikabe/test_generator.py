@@ -3,12 +3,11 @@ look like published puzzles', and a batch folder reads back into bench."""
 
 from __future__ import annotations
 
-import json
 import random
 from pathlib import Path
 
 import pytest
-from oracles.cli import cli
+from oracles.cli import benched, cli, generated
 
 from smtpuzzles.graph import rectangle
 from smtpuzzles.puzzles.nurikabe.check import problems
@@ -59,20 +58,16 @@ def _island(graph: object, picture: tuple[bool, ...], i: int) -> set[int]:
 
 def test_batch_folder_holds_answers_and_manifest_and_bench_reads_it(tmp_path: Path) -> None:
     folder = tmp_path / "made"
-    result = cli("nurikabe", "generate", "6", "6", "--count", "2", "-o", str(folder))
-    assert result.exit_code == 0, result.stderr
-    manifest = json.loads((folder / "manifest.json").read_text())
-    assert [e["seed"] for e in manifest["puzzles"]] == [1, 2]
-    for entry in manifest["puzzles"]:
+    puzzles = generated(["nurikabe", "generate", "6", "6", "--count", "2"], folder)
+    assert [e["seed"] for e in puzzles] == [1, 2]
+    for entry in puzzles:
         text = (folder / entry["file"]).read_text()
         puzzle = parse(text, entry["file"], "auto", 1)
         answer = solution_rows((folder / entry["file"]).with_suffix(".sol").read_text())
         picture = tuple(ch == "#" for row in answer for ch in row)
         assert problems(puzzle.graph, puzzle.clues, puzzle.pools, picture) == []
         assert entry["clues"] == len(puzzle.clues)
-    bench = cli("bench", "nurikabe", str(folder), "--jsonl", str(tmp_path / "rows.jsonl"))
-    assert bench.exit_code == 0, bench.stdout + bench.stderr
-    rows = [json.loads(line) for line in (tmp_path / "rows.jsonl").read_text().splitlines()]
+    rows = benched("nurikabe", folder, tmp_path / "rows.jsonl")
     assert len(rows) == 2 and all(r["verdict"] == "ok" for r in rows), rows
 
 

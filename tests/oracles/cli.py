@@ -3,13 +3,14 @@ in-process and as a real process (with its wall time and peak memory)."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -41,6 +42,21 @@ _runner = CliRunner()
 def cli(*args: str, stdin: str | None = None) -> Any:
     """The command line in-process (fast): a result with exit_code, stdout, stderr."""
     return _runner.invoke(app, list(args), input=stdin)
+
+
+def generated(argv: Sequence[str], folder: Path) -> list[dict[str, Any]]:
+    """Run the batch ``generate`` command ``argv`` into ``folder`` (exit 0 asserted);
+    the puzzles its ``manifest.json`` lists."""
+    made = cli(*argv, "-o", str(folder))
+    assert made.exit_code == 0, made.stderr
+    return json.loads((folder / "manifest.json").read_text())["puzzles"]
+
+
+def benched(kind: str, folder: Path, rows: Path) -> list[dict[str, Any]]:
+    """Run ``bench`` on ``folder`` (exit 0 asserted); the rows of its ``--jsonl`` file."""
+    bench = cli("bench", kind, str(folder), "--jsonl", str(rows))
+    assert bench.exit_code == 0, bench.stdout + bench.stderr
+    return [json.loads(line) for line in rows.read_text().splitlines()]
 
 
 def assert_bad_input(result: Any) -> None:

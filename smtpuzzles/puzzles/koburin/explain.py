@@ -110,24 +110,13 @@ def draw(puzzle: Koburin, known: dict[str, Fact], step: Step) -> tuple[str, str]
     new = {f.cells[0]: f.value for f in step.facts if len(f.cells) == 1}
     premises = {c for p in step.premises for c in premise_cells(p)}
     touched = {c for f in step.facts for c in f.cells}
-    marks: dict[int, str] = {}
-    fill: dict[int, str] = {}
-    for i in range(len(puzzle.graph)):
-        if i in puzzle.clues:
-            n = puzzle.clues[i]
-            mark = "?" if n is None else str(n)
-        elif i in new:
-            mark = "X" if new[i] else "O"
-        elif i in cell:
-            mark = "#" if cell[i] else "o"
-        else:
-            mark = "-"
-        if i not in puzzle.clues:
-            both = {**cell, **new}
-            fill[i] = render.UNKNOWN if i not in both else render.WALL if both[i] else "#FFFFFF"
-        marks[i] = mark + ("*" if i in premises else "!" if i in touched and i not in new else "")
-    wide = max(len(m) for m in marks.values()) if marks else 1
-    text = render.grid_text(puzzle.graph, {i: m.ljust(wide) for i, m in marks.items()})
+    text = render.step_text(puzzle.graph, puzzle.clues, cell, new, premises, ("#", "o"), touched)
+    both = {**cell, **new}
+    fill = {
+        i: render.UNKNOWN if i not in both else render.WALL if both[i] else "#FFFFFF"
+        for i in range(len(puzzle.graph))
+        if i not in puzzle.clues
+    }
     label = {i: "?" if n is None else str(n) for i, n in puzzle.clues.items()}
     corner = {i: "!" if i in touched else "*" for i in touched | premises}
     svg = render.graph_svg(puzzle.graph, fill=fill, label=label, marks=corner)

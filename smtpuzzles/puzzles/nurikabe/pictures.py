@@ -119,20 +119,8 @@ def step_text(
     """One step of an explanation as text: ``#`` and ``.`` the cells decided before it,
     ``-`` open cells, ``X`` and ``O`` the cells it decides (black, white), ``*`` after a
     cell that is one of its premises."""
-    marks = {}
-    for i in range(len(puzzle)):
-        if i in puzzle.clues:
-            size = puzzle.clues[i]
-            mark = "?" if size is None else str(size)
-        elif i in new:
-            mark = "X" if new[i] else "O"
-        elif i in known:
-            mark = WALL if known[i] else ISLAND
-        else:
-            mark = "-"
-        marks[i] = mark + ("*" if i in premises else "")
-    wide = max(len(m) for m in marks.values()) if marks else 1
-    return render.grid_text(shaped(puzzle).graph, {i: m.ljust(wide) for i, m in marks.items()})
+    graph = shaped(puzzle).graph
+    return render.step_text(graph, puzzle.clues, known, new, premises, (WALL, ISLAND))
 
 
 def step_svg(
