@@ -80,7 +80,7 @@ def janko(data: Path, puzzle: str, timeout: float, outside: str) -> dict[str, An
         for path in files:  # the puzzles and their answers, and nothing else of the corpus
             for source in (path, path.with_suffix(".sol")):
                 if source.exists():
-                    os.symlink(source, Path(tmp) / source.name)
+                    os.symlink(source.resolve(), Path(tmp) / source.name)
         here = in_process(files, timeout)
         bench = run_bench([puzzle, tmp, "--timeout", str(timeout)], outside)
     here_median = statistics.median(r["wall_s"] for r in here)

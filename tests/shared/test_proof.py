@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from oracles.cli import INSTANCES, assert_bad_input, cli, run_process
+from oracles.corpora import corpus_file
 from oracles.rup import accepts, parse_dimacs, parse_proof
 
 from smtpuzzles.proof import check_drat
@@ -220,9 +221,13 @@ def test_ctrl_c_while_the_cnf_is_made_ends_the_run_at_once() -> None:
 
 
 @pytest.mark.slow
-def test_floodit_question_cut_short_by_the_limit_is_still_printed(tmp_path: Path) -> None:
-    board = INSTANCES / "floodit" / "b20x20c6.txt"
-    run = run_process(["floodit", "min", str(board), "--presolve", "none", "--timeout", "4",
+def test_floodit_question_cut_short_by_the_limit_is_still_printed(
+    data_dir: Path, tmp_path: Path
+) -> None:
+    # One move below this board's optimum of 33 takes Z3's SAT core minutes to refute.
+    board = corpus_file(data_dir / "floodit" / "99problems" / "20_20_08_003")
+    run = run_process(["floodit", "exact", "32", str(board), "--engine", "sat",
+                       "--presolve", "none", "--timeout", "4",
                        "--print-asserts", "-q", "--smtlib", str(tmp_path)])
     assert run.returncode == 3, run.stderr
     assert "unknown\n" in run.stdout and run.stdout.rstrip().endswith("(check-sat)")
