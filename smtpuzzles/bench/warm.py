@@ -248,6 +248,9 @@ def preload() -> None:
 
     for puzzle in PUZZLES:
         built((puzzle,))
+    from ..solving import make_spare_context
+
+    make_spare_context()
     # What is here now stays: kept out of the collector's sweeps, a child's collections
     # do not touch (and so copy) the memory it shares with this process.
     gc.collect()
