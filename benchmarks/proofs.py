@@ -25,7 +25,7 @@ GROUPS = ("floodit", "koburin", "nurikabe")
 
 
 def cases(
-    data: Path, groups: list[str], pc19: int, janko: int
+    data: Path, groups: list[str], pc19: int, janko: int, max_cells: int | None = None
 ) -> list[tuple[str, Path, list[str]]]:
     """(label, puzzle file, command words) of every case of ``groups``."""
     found: list[tuple[str, Path, list[str]]] = []
@@ -38,9 +38,18 @@ def cases(
             found.append((name, data / "floodit" / "99problems" / name, ["floodit", "min"]))
     for kind in ("koburin", "nurikabe"):
         if kind in groups:
-            for path in sorted((data / kind).glob("janko_*.txt"))[:janko]:
+            paths = sorted((data / kind).glob("janko_*.txt"))
+            if max_cells is not None:
+                paths = [p for p in paths if _cells(p) <= max_cells]
+            for path in paths[:janko]:
                 found.append((f"{kind}/{path.stem}", path, [kind, "solve", "--unique"]))
     return found
+
+
+def _cells(path: Path) -> int:
+    """The cells of a janko puzzle, from its name (``janko_0011_10x18``)."""
+    rows, cols = path.stem.rsplit("_", 1)[1].split("x")
+    return int(rows) * int(cols)
 
 
 def check(checker: list[str], cnf: Path, drat: Path, limit_s: float) -> dict[str, Any]:
@@ -62,6 +71,9 @@ def main() -> None:
     parser.add_argument("--check-timeout", type=float, default=300.0)
     parser.add_argument("--pc19", type=int, default=20)
     parser.add_argument("--janko", type=int, default=10)
+    parser.add_argument(
+        "--max-cells", type=int, default=None, help="only janko puzzles of at most this many cells"
+    )
     parser.add_argument("--out", type=Path, default=None)
     parser.add_argument("--groups", nargs="*", choices=GROUPS, default=list(GROUPS))
     parser.add_argument(
@@ -74,7 +86,7 @@ def main() -> None:
     smtpuzzles = [sys.executable, "-m", "smtpuzzles"]
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
-        todo = cases(args.data, args.groups, args.pc19, args.janko)
+        todo = cases(args.data, args.groups, args.pc19, args.janko, args.max_cells)
         for n, (label, path, words) in enumerate(todo):
             plain = _harness.solve(path, words, args.timeout, "plain")
             folder = Path(tmp) / f"case{n}"
