@@ -25,7 +25,12 @@ GROUPS = ("floodit", "koburin", "nurikabe")
 
 
 def cases(
-    data: Path, groups: list[str], pc19: int, janko: int, max_cells: int | None = None
+    data: Path,
+    groups: list[str],
+    pc19: int,
+    janko: int,
+    max_cells: int | None = None,
+    skip: tuple[str, ...] = (),
 ) -> list[tuple[str, Path, list[str]]]:
     """(label, puzzle file, command words) of every case of ``groups``."""
     found: list[tuple[str, Path, list[str]]] = []
@@ -41,6 +46,7 @@ def cases(
             paths = sorted((data / kind).glob("janko_*.txt"))
             if max_cells is not None:
                 paths = [p for p in paths if _cells(p) <= max_cells]
+            paths = [p for p in paths if p.stem not in skip]
             for path in paths[:janko]:
                 found.append((f"{kind}/{path.stem}", path, [kind, "solve", "--unique"]))
     return found
@@ -77,6 +83,9 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=None)
     parser.add_argument("--groups", nargs="*", choices=GROUPS, default=list(GROUPS))
     parser.add_argument(
+        "--skip", nargs="*", default=[], help="janko puzzles to leave out (file stems)"
+    )
+    parser.add_argument(
         "--verify-max-mb", type=float, default=5.0,
         help="largest CNF given to smtpuzzles verify (a Python checker) as well",
     )
@@ -86,7 +95,9 @@ def main() -> None:
     smtpuzzles = [sys.executable, "-m", "smtpuzzles"]
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
-        todo = cases(args.data, args.groups, args.pc19, args.janko, args.max_cells)
+        todo = cases(
+            args.data, args.groups, args.pc19, args.janko, args.max_cells, tuple(args.skip)
+        )
         for n, (label, path, words) in enumerate(todo):
             plain = _harness.solve(path, words, args.timeout, "plain")
             folder = Path(tmp) / f"case{n}"
