@@ -1,5 +1,5 @@
 """Running a puzzle's solver over many instances: each case is its own process, forked
-by a warm parent that has imported everything once (:mod:`.warm`), on this machine
+by a warm parent that has imported everything once (:mod:`.warm`), locally
 (``--jobs``) or on the workers of a Dask cluster (``--cluster``), and every finished case
 becomes one row of the same shape for every puzzle.
 
