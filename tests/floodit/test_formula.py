@@ -10,6 +10,7 @@ import pytest
 import z3
 from oracles.floodit import flood_region, is_flooded, random_grid, replay
 
+from smtpuzzles.puzzles.floodit.formats import parse_board
 from smtpuzzles.puzzles.floodit.model import cluster_graph
 from smtpuzzles.puzzles.floodit.rules import FloodFormula
 
@@ -113,3 +114,25 @@ def test_moves_that_flood_nothing_are_left_out(seed: int) -> None:
         strict = FloodFormula(g)
         assert strict.solver is not None
         assert strict.solver.check(*strict.goal(len(padded)), *played) == z3.unsat
+
+
+def test_a_move_cut_short_is_taken_back_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A limit that lands while a move is built leaves the formula as it was, so the
+    question a run was asking when it stopped can still be written as a whole script."""
+    board = parse_board("0120\n2011\n1202\n0211\n", "b")
+    formula = FloodFormula(cluster_graph(board.grid), feed=False)
+    formula.extend(1)
+    real = FloodFormula._flood_rule
+
+    def stop_once(self: FloodFormula, *args: object) -> str:
+        monkeypatch.setattr(FloodFormula, "_flood_rule", real)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(FloodFormula, "_flood_rule", stop_once)
+    with pytest.raises(KeyboardInterrupt):
+        formula.extend(3)
+    assert formula.horizon == len(formula.layers) - 1 == 1
+    script = formula.script(3).text()
+    assert z3.Solver().from_string(script) is None  # every name it uses is declared
+    whole = FloodFormula(cluster_graph(board.grid), feed=False).script(3).text()
+    assert script == whole

@@ -38,6 +38,13 @@ def test_memory_cap_holds(kind: str) -> None:
     assert run.peak_mb < 300 + 150, run.peak_mb  # the cap counts beyond Python and Z3 loaded
 
 
+def test_a_cap_too_small_for_a_z3_context_is_a_memory_stop() -> None:
+    """Koburin's generator made its Z3 context past the cap's check: a segfault."""
+    run = run_process(["koburin", "generate", "10", "8", "--timeout", "5", "--memory", "16"])
+    assert run.returncode == 3, (run.returncode, run.stderr)
+    assert run.stderr.startswith("smtpuzzles: error: memory limit reached"), run.stderr
+
+
 @pytest.mark.parametrize("kind", ["nurikabe", "koburin"])
 def test_ctrl_c_prints_nothing_and_exits_130(kind: str) -> None:
     run = run_process(sized(kind, 40, 40), interrupt_after=1.0, hard_limit_s=60)

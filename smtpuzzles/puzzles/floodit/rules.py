@@ -127,7 +127,12 @@ class FloodFormula:
         """Add layers until the formula reaches ``horizon`` moves."""
         while self.horizon < horizon:
             t = self.horizon
-            self._add_move(t)
+            try:
+                self._add_move(t)
+            except BaseException:  # a limit or Ctrl-C mid-move: take the move back whole,
+                del self.layers[t + 1 :]  # so the formula stays one a script can be made of
+                del self.flooded[t + 1 :]
+                raise
             self._feed(t + 1)
 
     def _add_move(self, t: int) -> None:

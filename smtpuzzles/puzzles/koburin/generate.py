@@ -21,7 +21,7 @@ import random
 from ... import z3lazy as z3
 from ...graph import Graph, rectangle
 from ...smtlib import Block
-from ...solving import Budget
+from ...solving import Budget, new_context
 from ...sources import check_size
 from .model import Koburin, Solution
 from .search import Search
@@ -248,7 +248,7 @@ def _reveal_until_unique(
     reveal_share: float,
 ) -> tuple[Koburin, Solution, str] | None:
     """Reveal numbers (or number a black cell) until ``ours`` is the only solution."""
-    ctx = z3.Context()
+    ctx = new_context()
     revealed: set[int] = set()
     search: Search | None = None
     while True:
