@@ -199,17 +199,15 @@ def _dimacs(questions: list[Question], budget: Budget) -> str | None:
         return None
     if not is_standard(questions[0].script):
         raise InputError("Z3's Optimize script has no CNF; use min for --print-dimacs or --cnf")
+    return _cnf(questions[0].script, _cnf_header(questions[0]), budget)
 
-    return _cnf(questions[0], budget)
 
-
-def _cnf(q: Question, budget: Budget) -> str:
-    """``q``'s CNF, made in a process of its own: Z3's tactics end the process they run
-    in when the memory cap refuses them room."""
+def _cnf(script: str, header: list[str], budget: Budget) -> str:
+    """The CNF of ``script``, made in a process of its own: Z3's tactics end the process
+    they run in when the memory cap refuses them room."""
     from ..dimacs import to_dimacs
 
-    header = _cnf_header(q)
-    return contained(lambda: to_dimacs(q.script, header, budget), "the CNF translation")
+    return contained(lambda: to_dimacs(script, header, budget), "the CNF translation")
 
 
 def _cnf_header(q: Question) -> list[str]:
@@ -237,7 +235,7 @@ def _proofs(
         return
     make_folder(folder)
     for q in wanted:
-        cnf = _cnf(q, budget)
+        cnf = _cnf(q.script, _cnf_header(q), budget)
         base = folder / f"{stem}.{q.name}"
         write_output(base.with_name(base.name + ".cnf"), cnf, force)
         drat = base.with_name(base.name + ".drat")
@@ -456,10 +454,8 @@ def _dry_run(
 ) -> None:
     """Print the size or the script of the formula a solve would start from."""
     if shared.print_dimacs and not shared.json:
-        from ..dimacs import to_dimacs
-
         with deadline(budget):
-            dimacs = to_dimacs(formula.script, [f"command: {_command_line()}"], budget)
+            dimacs = _cnf(formula.script, [f"command: {_command_line()}"], budget)
         _Watchdog.speak()
         _emit(dimacs, shared, inputs)
         raise typer.Exit(EXIT_OK)
