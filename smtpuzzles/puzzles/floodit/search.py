@@ -236,6 +236,7 @@ class Search:
         self.bound_nodes = auto_nodes(self.graph) if bound_nodes is None else bound_nodes
         self.auto_bound_nodes = bound_nodes is None
         self._formula: FloodFormula | None = None
+        self.asking: tuple[int, bool] | None = None  #: the question a limit may cut short
         self.clauses = False  #: build the flood rule as clauses (see :meth:`probe`)
         self.lb = lower_bound(self.graph) if presolve == "full" else 0
         self.lb_without_z3 = self.lb  #: the part of the lower bound the bounds proved
@@ -289,7 +290,7 @@ class Search:
         probe then uses: hard searches go about twice as fast on it, while easy boards
         would pay more to read it than they search."""
         label = f"T={horizon}" + (" exact" if exact else "")
-        self.asking = (horizon, exact)  # the question a limit may cut short
+        self.asking = (horizon, exact)
         if self.engine == "cadical":
             return self._probe_cnf(horizon, exact, label)
         compact = self.engine == "sat" and not self.clauses and CLAUSES_AFTER > 0
@@ -818,7 +819,7 @@ def run_mode(
 def _cut_short(s: Search) -> list[Question]:
     """The question a limit cut short, answer ``unknown``, when its formula is at hand
     (its script is then text of what the solver already holds, quick to make)."""
-    asking = getattr(s, "asking", None)
+    asking = s.asking
     if asking is None or s._formula is None:
         return []
     horizon, exact = asking
