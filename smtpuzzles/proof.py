@@ -21,13 +21,13 @@ from typing import IO
 from .errors import CheckFailure, InputError
 from .output import new_file_mode, replace_atomically
 from .solving import (
-    CADICAL_CONFLICTS_AT_ONCE,
     Budget,
     Interrupted,
     MemoryLimitExceeded,
     TimeUp,
     ensure_room,
     raise_pending,
+    solve_in_steps,
 )
 
 #: What to say when python-sat is missing.
@@ -51,24 +51,17 @@ def prove(clauses: list[list[int]], proof_path: Path, budget: Budget) -> str:
     except ImportError:
         raise InputError(PROOF_MISSING) from None
     ensure_room(_BYTES_PER_LITERAL * sum(len(c) for c in clauses))
-    result: bool | None = None
     with Cadical195(bootstrap_with=clauses, with_proof=True) as solver:
         try:
-            while result is None:
-                left = budget.remaining()
-                if left is not None and left <= 0.0:
-                    return "unknown"
-                solver.conf_budget(CADICAL_CONFLICTS_AT_ONCE)
-                result = solver.solve_limited()
-                raise_pending()
+            result = solve_in_steps(solver, budget)
         except MemoryError:
             raise MemoryLimitExceeded("out of memory") from None
-        except TimeUp:
-            return "unknown"
         except Exception as exc:
             if "keyboard interrupt" in str(exc).lower():
                 raise Interrupted() from None
             raise
+        if result is None:
+            return "unknown"
         if result:
             return "sat"
         pysolvers.flushpr(solver.prfp)

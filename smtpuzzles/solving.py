@@ -672,12 +672,7 @@ def check_clauses(
         ensure_room(_CADICAL_BYTES_PER_LITERAL * sum(len(c) for c in given))
         result: bool | None = None
         with Solver(name="cadical195", bootstrap_with=given) as solver:
-            while result is None:
-                left = budget.remaining()
-                if left is not None and left <= 0.0:
-                    break
-                solver.conf_budget(CADICAL_CONFLICTS_AT_ONCE)
-                result = solver.solve_limited()
+            result = solve_in_steps(solver, budget)
             counts = solver.accum_stats()
             model = solver.get_model() if result else None
         if model is not None and read_model is not None:
@@ -697,6 +692,20 @@ def check_clauses(
     if stats is not None:
         stats.add_counts(counts, time.monotonic() - began, label, answer)
     return answer, model
+
+
+def solve_in_steps(solver: Any, budget: Budget) -> bool | None:
+    """A python-sat solver's answer (``True`` sat, ``False`` unsat), searching
+    :data:`CADICAL_CONFLICTS_AT_ONCE` conflicts at a time and looking at the clock
+    between two steps; ``None`` when ``budget`` ran out first."""
+    result: bool | None = None
+    while result is None:
+        left = budget.remaining()
+        if left is not None and left <= 0.0:
+            return None
+        solver.conf_budget(CADICAL_CONFLICTS_AT_ONCE)
+        result = solver.solve_limited()
+    return result
 
 
 T = TypeVar("T")
