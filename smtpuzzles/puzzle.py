@@ -95,6 +95,9 @@ class Puzzle:
     modes: ClassVar[tuple[str, ...]] = ("solve",)
     #: options of :meth:`solve` and their allowed values (``None``: any value)
     options: ClassVar[dict[str, tuple[str, ...] | None]] = {}
+    #: a small puzzle of this kind in its text format, solved in a bench's waiting case
+    #: processes so that a case starts with the memory a solve touches already its own
+    sample: ClassVar[str] = ""
     name: str
 
     @classmethod

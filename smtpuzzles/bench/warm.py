@@ -12,7 +12,15 @@ They speak JSON Lines over two pipes. A request runs a case (``op: run``: its
 ``argv`` after ``smtpuzzles``, the puzzle's ``text`` for its standard input, a hard
 limit in seconds) or stops a bench run (``op: cancel``); each case ends in one answer
 line. The parent is single-threaded (a fork from a threaded process is unsafe) and waits
-on the request pipe and on SIGCHLD at once. Every child has a session of its own, so
+on the request pipe and on SIGCHLD at once.
+
+A fresh fork pays for every page of memory it writes (Linux copies it on the first
+write), which on a small case costs as much again as the solve. So once a case of a kind
+has started, the parent forks the process for the next case of that kind ahead of time:
+it solves the kind's small sample puzzle (:attr:`~smtpuzzles.puzzle.Puzzle.sample`),
+which makes the memory a solve writes its own, then waits for its case. A case's clock,
+limits and wall time start when it is handed its case; its CPU and peak memory include
+the sample's. Every child has a session of its own, so
 the parent kills it with its group; the parent dies with the bench (Linux's
 parent-death signal), and each child with the parent.
 """
@@ -33,6 +41,7 @@ import time
 from dataclasses import dataclass, field
 from typing import IO, Any
 
+from ..solving import started_now
 from .child import die_with_parent, exit_code
 
 #: The program the parent runs (``python -c BOOT ROOT REQUESTS ANSWERS BENCH_PID``).
@@ -81,6 +90,21 @@ class _Case:
 
 
 @dataclass
+class _Ready:
+    """A process forked ahead of its case: it solves its kind's sample, then reads the
+    case's command line (a JSON line) from ``go`` and the puzzle from ``stdin``."""
+
+    pid: int
+    go: int  #: the write end of the pipe the case's command line goes through
+    stdin: IO[bytes]
+    out: IO[bytes]
+    err: IO[bytes]
+
+    def files(self) -> tuple[IO[bytes], ...]:
+        return (self.stdin, self.out, self.err)
+
+
+@dataclass
 class _Parent:
     requests: int
     answers: int
@@ -88,6 +112,7 @@ class _Parent:
     live: dict[int, _Case] = field(default_factory=dict)
     cancelled: set[str] = field(default_factory=set)
     pending: bytes = b""
+    ready: dict[str, _Ready] = field(default_factory=dict)  #: by the puzzle's kind
 
     def answer(self, message: dict[str, Any]) -> None:
         data = (json.dumps(message) + "\n").encode("utf-8")
@@ -109,32 +134,110 @@ class _Parent:
         self.start(message)
 
     def start(self, message: dict[str, Any]) -> None:
-        stdin = tempfile.TemporaryFile()
-        stdin.write(message["text"].encode("utf-8"))
-        stdin.seek(0)
-        out, err = tempfile.TemporaryFile(), tempfile.TemporaryFile()
+        argv = message["argv"]
         began = time.monotonic()
-        try:
-            pid = os.fork()
-        except OSError as exc:  # no process or memory left: this case's error alone
-            for file in (stdin, out, err):
-                file.close()
-            why = f"cannot start the case's process: {exc.strerror or exc}"
-            self.answer(_ended(message["id"], 1, why))
-            return
-        if pid == 0:
-            os._exit(self.child(message["argv"], stdin, out, err))
-        stdin.close()
+        ready = self.ready.pop(argv[0], None) if argv else None
+        if ready is not None and not self.hand_over(ready, message):
+            ready = None
+        if ready is not None:
+            pid, out, err = ready.pid, ready.out, ready.err
+        else:
+            stdin = _puzzle_file(message["text"])
+            out, err = tempfile.TemporaryFile(), tempfile.TemporaryFile()
+            try:
+                pid = os.fork()
+            except OSError as exc:  # no process or memory left: this case's error alone
+                for file in (stdin, out, err):
+                    file.close()
+                why = f"cannot start the case's process: {exc.strerror or exc}"
+                self.answer(_ended(message["id"], 1, why))
+                return
+            if pid == 0:
+                os._exit(self.child(argv, stdin, out, err))
+            stdin.close()
         deadline = began + float(message["hard_s"])
         self.live[pid] = _Case(message["id"], message["run"], deadline, began, out, err)
+        if argv and argv[0] not in self.ready:
+            self.prepare(argv[0], argv[1] if len(argv) > 1 else "solve")
 
-    def child(self, argv: list[str], stdin: IO[bytes], out: IO[bytes], err: IO[bytes]) -> int:
-        """The forked case: its own session, the parent's death its own, the puzzle on
-        standard input, then the command as ``smtpuzzles ARGV`` runs it."""
+    def hand_over(self, ready: _Ready, message: dict[str, Any]) -> bool:
+        """Give a waiting process its case; False if it is gone (then it is reaped)."""
+        try:
+            ready.stdin.write(message["text"].encode("utf-8"))
+            ready.stdin.flush()
+            ready.stdin.seek(0)
+            line = (json.dumps(message["argv"]) + "\n").encode("utf-8")
+            while line:
+                line = line[os.write(ready.go, line) :]
+            return True
+        except OSError:
+            _kill_group(ready.pid)
+            ready.out.close()
+            ready.err.close()
+            return False
+        finally:
+            os.close(ready.go)
+            ready.stdin.close()
+
+    def prepare(self, kind: str, mode: str) -> None:
+        """Fork the process for the next case of ``kind`` (asked in ``mode``) ahead of it."""
+        go_read, go_write = os.pipe()
+        files = (tempfile.TemporaryFile(), tempfile.TemporaryFile(), tempfile.TemporaryFile())
+        try:
+            pid = os.fork()
+        except OSError:  # the next case starts the usual way
+            os.close(go_read)
+            os.close(go_write)
+            for file in files:
+                file.close()
+            return
+        if pid == 0:
+            os.close(go_write)
+            os._exit(self.wait_for_case(kind, mode, go_read, *files))
+        os.close(go_read)
+        self.ready[kind] = _Ready(pid, go_write, *files)
+
+    def wait_for_case(
+        self, kind: str, mode: str, go: int, stdin: IO[bytes], out: IO[bytes], err: IO[bytes]
+    ) -> int:
+        """The process forked ahead of its case: solve the sample, then run the case
+        handed over (none: the parent ended or is gone, and so does this)."""
         try:
             parent = os.getppid()
             os.setsid()
             die_with_parent(parent)
+            self.close_inherited()
+            signal.set_wakeup_fd(-1)
+            _solve_sample(kind, mode)
+            line = b""
+            while not line.endswith(b"\n"):
+                chunk = os.read(go, 1 << 16)
+                if not chunk:
+                    return 0
+                line += chunk
+            os.close(go)
+            started_now()
+            return self.child(json.loads(line), stdin, out, err, own_session=True)
+        except BaseException:  # nothing may run on in a fork of the parent
+            return 70
+
+    def child(
+        self,
+        argv: list[str],
+        stdin: IO[bytes],
+        out: IO[bytes],
+        err: IO[bytes],
+        *,
+        own_session: bool = False,
+    ) -> int:
+        """The forked case: its own session, the parent's death its own, the puzzle on
+        standard input, then the command as ``smtpuzzles ARGV`` runs it."""
+        try:
+            if not own_session:
+                parent = os.getppid()
+                os.setsid()
+                die_with_parent(parent)
+                self.close_inherited()
             signal.set_wakeup_fd(-1)
             for signum in (signal.SIGCHLD, signal.SIGTERM, signal.SIGPIPE):
                 signal.signal(signum, signal.SIG_DFL)
@@ -165,6 +268,7 @@ class _Parent:
                 return
             case = self.live.pop(pid, None)
             if case is None:
+                self.forget(pid)
                 continue
             wall = time.monotonic() - case.began
             case.out.seek(0)
@@ -200,7 +304,26 @@ class _Parent:
                 nearest = left if nearest is None else min(nearest, left)
         return nearest
 
+    def close_inherited(self) -> None:
+        """In a fork: close the pipes of the processes waiting for their cases, so that
+        each sees the end of its pipe when the parent ends."""
+        for ready in self.ready.values():
+            with contextlib.suppress(OSError):
+                os.close(ready.go)
+
+    def forget(self, pid: int) -> None:
+        """Drop a process forked ahead of its case that ended before it had one."""
+        for kind, ready in list(self.ready.items()):
+            if ready.pid == pid:
+                del self.ready[kind]
+                os.close(ready.go)
+                for file in ready.files():
+                    file.close()
+
     def end(self) -> None:
+        for ready in self.ready.values():
+            _kill_group(ready.pid)
+            self.live[ready.pid] = _Case(-1, "", 0.0, 0.0, ready.out, ready.err)
         for pid in self.live:
             _kill_group(pid)
         for pid in list(self.live):
@@ -219,6 +342,32 @@ def _ended(key: int, returncode: int, error: str) -> dict[str, Any]:
         "peak_kb": 0,
         "killed": False,
     }
+
+
+def _puzzle_file(text: str) -> IO[bytes]:
+    """A case's standard input: the puzzle's text in a file, read from its start."""
+    stdin = tempfile.TemporaryFile()
+    stdin.write(text.encode("utf-8"))
+    stdin.seek(0)
+    return stdin
+
+
+def _solve_sample(kind: str, mode: str) -> None:
+    """Solve ``kind``'s sample puzzle in ``mode`` (when that mode needs no numbers, else
+    in the puzzle's first mode), quietly: any failure only leaves this process colder."""
+    from .. import api
+    from ..puzzle import puzzle_class
+    from ..solving import make_spare_context
+
+    with contextlib.suppress(Exception):
+        cls = puzzle_class(kind)
+        if cls.sample:
+            puzzle = api.load(cls.sample, kind)
+            try:
+                api.solve(puzzle, mode if mode in cls.modes else cls.modes[0])
+            except Exception:
+                api.solve(puzzle, cls.modes[0])
+    make_spare_context()
 
 
 def _command() -> int:

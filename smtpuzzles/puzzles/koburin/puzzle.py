@@ -27,6 +27,10 @@ class Koburin(Puzzle):
 
     kind: ClassVar[str] = "koburin"
     title: ClassVar[str] = "Koburin"
+    sample: ClassVar[str] = (
+        "8 8\n- - - 1 - - - -\n- - - - - 0 - -\n- - - 0 - - - 0\n- - - 0 - - - -\n"
+        "1 - 0 - - 0 - -\n- - - - - 0 - -\n- - - - - - 0 -\n0 - - - 0 - - -\n"
+    )
     options: ClassVar[dict[str, tuple[str, ...] | None]] = {
         "connectivity": CONNECTIVITY,
         "presolve": PRESOLVE,

@@ -29,6 +29,10 @@ class Nurikabe(Puzzle):
 
     kind: ClassVar[str] = "nurikabe"
     title: ClassVar[str] = "Nurikabe"
+    sample: ClassVar[str] = (
+        "7 7\n- 1 - - - - -\n- - - 2 - 1 -\n- 1 - - - - -\n- - - - 4 - -\n"
+        "- - 2 - - - -\n1 - - - - - -\n- - - 2 - 1 -\n"
+    )
     options: ClassVar[dict[str, tuple[str, ...] | None]] = {
         "connectivity": STRATEGIES,
         "engine": ENGINES,
