@@ -157,7 +157,7 @@ class _Parent:
             stdin.close()
         deadline = began + float(message["hard_s"])
         self.live[pid] = _Case(message["id"], message["run"], deadline, began, out, err)
-        if argv and argv[0] not in self.ready:
+        if argv and argv[0] not in self.ready and _sample(argv[0]):
             self.prepare(argv[0], argv[1] if len(argv) > 1 else "solve")
 
     def hand_over(self, ready: _Ready, message: dict[str, Any]) -> bool:
@@ -352,22 +352,29 @@ def _puzzle_file(text: str) -> IO[bytes]:
     return stdin
 
 
+def _sample(kind: str) -> str:
+    """``kind``'s sample puzzle (empty: its cases are not forked ahead)."""
+    from ..puzzle import puzzle_class
+
+    try:
+        return puzzle_class(kind).sample
+    except Exception:  # not a puzzle: the case's own run says so
+        return ""
+
+
 def _solve_sample(kind: str, mode: str) -> None:
     """Solve ``kind``'s sample puzzle in ``mode`` (when that mode needs no numbers, else
     in the puzzle's first mode), quietly: any failure only leaves this process colder."""
     from .. import api
     from ..puzzle import puzzle_class
-    from ..solving import make_spare_context
 
     with contextlib.suppress(Exception):
         cls = puzzle_class(kind)
-        if cls.sample:
-            puzzle = api.load(cls.sample, kind)
-            try:
-                api.solve(puzzle, mode if mode in cls.modes else cls.modes[0])
-            except Exception:
-                api.solve(puzzle, cls.modes[0])
-    make_spare_context()
+        puzzle = api.load(cls.sample, kind)
+        try:
+            api.solve(puzzle, mode if mode in cls.modes else cls.modes[0])
+        except Exception:
+            api.solve(puzzle, cls.modes[0])
 
 
 def _command() -> int:

@@ -30,7 +30,6 @@ class FloodIt(Puzzle):
 
     kind: ClassVar[str] = "floodit"
     title: ClassVar[str] = "Flood-It"
-    sample: ClassVar[str] = ("120331\n000342\n014422\n102102\n211222\n042341\n")
     modes: ClassVar[tuple[str, ...]] = MODES
     options: ClassVar[dict[str, tuple[str, ...] | None]] = {
         "engine": ENGINES,
