@@ -26,16 +26,8 @@ from .errors import InputError
 from .formats.puzzlink import looks_like_url, parse_url
 from .puzzle import KINDS, Formula, Puzzle, Request, Source, puzzle_class
 from .result import Outcome, Result, Status
-from .solving import (
-    Budget,
-    Interrupted,
-    MemoryLimitExceeded,
-    TimeUp,
-    hold,
-    out_of_memory,
-    parse_timeout,
-    release_reserve,
-)
+from .runner import stopping
+from .solving import Budget, parse_timeout
 from .sources import path_exists, read_source, whole_number
 
 if TYPE_CHECKING:
@@ -212,18 +204,10 @@ def solve(
     options = {k: v for k, v in options.items() if v is not None}
     p.check_options(options)
     _number_options(options)
-    try:
+    with stopping() as stop:  # a limit or Ctrl-C in a step a puzzle does not guard itself
         outcome = p.solve(Request(mode, budget, args, unique, count, options))
-    except (Interrupted, KeyboardInterrupt):
-        outcome = Outcome(Status.UNKNOWN, stopped="interrupted")
-    except (MemoryLimitExceeded, MemoryError, SystemError) as exc:
-        if not out_of_memory(exc):
-            raise
-        release_reserve()
-        outcome = Outcome(Status.UNKNOWN, stopped="memory")
-    except TimeUp as exc:  # the deadline ended a step a puzzle does not guard itself
-        hold(exc.__traceback__)
-        outcome = Outcome(Status.UNKNOWN, stopped="timeout")
+    if stop.why is not None:
+        outcome = Outcome(Status.UNKNOWN, stopped=stop.why)
     return Result(p, mode, outcome, budget.elapsed(), count is not None, unique)
 
 

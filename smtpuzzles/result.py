@@ -14,6 +14,7 @@ import enum
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from .exits import run_json
 from .solving import Stats
 
 if TYPE_CHECKING:
@@ -179,16 +180,16 @@ class Result:
 
     def to_json(self, stats: bool = False, smtlib: str | None = None) -> dict[str, Any]:
         """The object ``--json`` prints: the same keys for every puzzle."""
-        obj: dict[str, Any] = {
-            "puzzle": self.kind,
-            "name": self.puzzle.display_name,
-            "mode": self.mode,
-            "status": self.status.value,
-            "solution": self.puzzle.solution_json(self.answer),
-            "unique": self.unique,
-            "stopped": self.stopped,
-            "elapsed_s": round(self.elapsed_s, 3),
-        }
+        obj: dict[str, Any] = run_json(
+            self.kind,
+            self.puzzle.display_name,
+            self.mode,
+            self.status.value,
+            self.stopped,
+            self.elapsed_s,
+            solution=self.puzzle.solution_json(self.answer),
+            unique=self.unique,
+        )
         obj.update(self.puzzle.extra_json(self.outcome))
         if self.counted:
             obj["count"] = self.count

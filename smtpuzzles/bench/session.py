@@ -25,8 +25,13 @@ from .run import Done, Job, Lost
 GRACE_S = 30.0
 
 
-class Terminated(KeyboardInterrupt):
-    """SIGTERM, handled like Ctrl-C: stop the children, keep the finished rows."""
+class Signalled(BaseException):
+    """Ctrl-C or SIGTERM (``signum``) during a run: stop the children, keep the finished
+    rows (a base exception, as ``KeyboardInterrupt`` is, so no handler of errors takes it)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
 
 
 @dataclass
@@ -127,10 +132,8 @@ def _run_all(
             for job, done in results:
                 with stops.held():
                     emit(cases[job.key], done)
-        except Terminated:
-            return signal.SIGTERM
-        except KeyboardInterrupt:
-            return signal.SIGINT
+        except Signalled as stop:
+            return stop.signum
         finally:
             results.close()
     return None
@@ -153,9 +156,9 @@ def _runner(
 
 
 class _Stops:
-    """Ctrl-C and SIGTERM during a run raise :class:`KeyboardInterrupt` and
-    :class:`Terminated`, but never while a row is being written: one that comes then
-    waits until the row is out, so the files never hold half a row."""
+    """Ctrl-C and SIGTERM during a run raise :class:`Signalled`, but never while a row is
+    being written: one that comes then waits until the row is out, so the files never
+    hold half a row."""
 
     def __init__(self) -> None:
         self.holding = False
@@ -191,7 +194,7 @@ class _Stops:
 
 
 def _raise(signum: int) -> None:
-    raise Terminated if signum == signal.SIGTERM else KeyboardInterrupt
+    raise Signalled(signum)
 
 
 def _refuse_inputs(plan: Plan) -> None:

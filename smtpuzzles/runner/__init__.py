@@ -10,25 +10,86 @@ puzzle's independent checker. The runner owns the loops:
   the solution;
 - :func:`solve`: find, block, find another (``unique``, ``count``), and the cells fixed
   in every solution; with the deadline and Ctrl-C around each step, and the questions
-  asked kept as SMT-LIB scripts.
+  asked kept as SMT-LIB scripts;
+- :func:`stopping`: the one place where a time limit, the memory cap or Ctrl-C is caught
+  and named (``timeout``, ``memory``, ``interrupted``: the ``stopped`` of the JSON), for
+  every step of a run, the searches of other shapes (Flood-It's horizons) and the
+  command line's own steps alike.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from .. import z3lazy as z3
-from ..errors import CheckFailure
+from ..errors import CheckFailure, InputError
 from ..result import Outcome
 from ..smtlib import Block, Script, or_, question
-from ..solving import Budget, Interrupted, Stats, TimeUp, check, deadline, hold, parse_into
+from ..solving import (
+    Budget,
+    Interrupted,
+    MemoryLimitExceeded,
+    Stats,
+    TimeUp,
+    check,
+    deadline,
+    hold,
+    interrupts_seen,
+    out_of_memory,
+    parse_into,
+    release_reserve,
+)
 
 S = TypeVar("S")
 
 #: What :func:`find` returns when a limit stopped the solver before it answered.
 UNKNOWN = "unknown"
+
+
+@dataclass
+class Stop:
+    """Why a step :func:`stopping` ran was cut short (``None``: it was not), and the
+    exception that said so."""
+
+    why: str | None = None
+    exc: BaseException | None = None
+
+
+@contextmanager
+def stopping(
+    budget: Budget | None = None, also: tuple[type[BaseException], ...] = ()
+) -> Iterator[Stop]:
+    """Run the block (under ``budget``'s deadline, if given) and catch what ends a run
+    early: :class:`TimeUp` is ``timeout``, the memory cap (Python's or Z3's, or a C
+    extension's ``SystemError`` under the cap) ``memory``, Ctrl-C ``interrupted``; the
+    :class:`Stop` yielded says which. So do, as ``interrupted``, the exceptions of
+    ``also`` but bad input when a Ctrl-C has come since the block began (Python 3.11
+    reports a Ctrl-C inside a class statement as a ``RuntimeError``).
+
+    What a stopped block had built is held, not freed (see :func:`~.solving.hold`), and
+    the memory kept in reserve is given back so the run has room to report."""
+    stop = Stop()
+    seen = interrupts_seen()
+    try:
+        with deadline(budget) if budget is not None else nullcontext():
+            yield stop
+    except TimeUp as exc:
+        hold(exc.__traceback__)  # the half-built state is freed after the answer
+        stop.why, stop.exc = "timeout", exc
+    except (Interrupted, KeyboardInterrupt) as exc:
+        stop.why, stop.exc = "interrupted", exc
+    except (MemoryLimitExceeded, MemoryError, SystemError) as exc:
+        if not out_of_memory(exc):
+            raise
+        release_reserve()
+        stop.why, stop.exc = "memory", exc
+    except also as exc:
+        if interrupts_seen() == seen or isinstance(exc, InputError):
+            raise
+        stop.why, stop.exc = "interrupted", exc
 
 
 @dataclass(frozen=True)

@@ -18,15 +18,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from ... import dimacs, result
+from ... import dimacs, result, runner
 from ... import z3lazy as z3
 from ...errors import CheckFailure, InputError
 from ...smtlib import OPTIMIZE_NOTE, Question, Script, join_questions, plus, question
 from ...solving import (
     CADICAL_MISSING,
     Budget,
-    Interrupted,
-    MemoryLimitExceeded,
     TimeUp,
     cadical_available,
     check,
@@ -190,8 +188,9 @@ def _cadical_installed() -> bool:
     return importlib.util.find_spec("pysat") is not None
 
 
-class _TimeUp(Exception):
-    """The budget ran out during a probe."""
+class _TimeUp(TimeUp):
+    """The budget ran out during a probe (Z3's ``unknown``, told from the deadline's
+    own :class:`TimeUp` where it matters)."""
 
 
 class Search:
@@ -765,47 +764,42 @@ def run_mode(
     outcome = Outcome(mode=mode)
     opt: Script | None = None
     s: Search | None = None
-    try:
-        with deadline(budget):
-            s = Search(
-                board,
-                start,
-                engine,
-                timeout_s,
-                counting,
-                mode,
-                bound_nodes,
-                strategy,
-                presolve,
-                graph,
-                budget,
-            )
-            outcome = s.outcome
-            result.follow(outcome)
-            outcome.held = s
-            hold(s)  # freed when the next run starts: freeing a large formula takes seconds
-            if mode == "solve":
-                s.solve()
-            elif mode == "exact":
-                s.exact(args[0])
-            elif mode == "search":
-                s.search(args[0], args[1])
-            elif mode == "min":
-                s.minimum()
-            elif mode == "opt":
-                opt = s.optimize()
-            else:
-                raise ValueError(f"unknown mode {mode!r}")
-            if opt is not None:
-                outcome.questions = [question(f"optimize-{s.opt_horizon}", opt, "sat")]
-            elif print_asserts:  # when the bounds proved the optimum, a whole new formula
-                outcome.questions = s.questions(mode, args)
-    except (_TimeUp, TimeUp):
-        outcome.stopped = "timeout"
-    except (MemoryLimitExceeded, MemoryError):
-        outcome.stopped = "memory"
-    except (Interrupted, KeyboardInterrupt):
-        outcome.stopped = "interrupted"
+    with runner.stopping(budget) as stop:
+        s = Search(
+            board,
+            start,
+            engine,
+            timeout_s,
+            counting,
+            mode,
+            bound_nodes,
+            strategy,
+            presolve,
+            graph,
+            budget,
+        )
+        outcome = s.outcome
+        result.follow(outcome)
+        outcome.held = s
+        hold(s)  # freed when the next run starts: freeing a large formula takes seconds
+        if mode == "solve":
+            s.solve()
+        elif mode == "exact":
+            s.exact(args[0])
+        elif mode == "search":
+            s.search(args[0], args[1])
+        elif mode == "min":
+            s.minimum()
+        elif mode == "opt":
+            opt = s.optimize()
+        else:
+            raise ValueError(f"unknown mode {mode!r}")
+        if opt is not None:
+            outcome.questions = [question(f"optimize-{s.opt_horizon}", opt, "sat")]
+        elif print_asserts:  # when the bounds proved the optimum, a whole new formula
+            outcome.questions = s.questions(mode, args)
+    if stop.why is not None:
+        outcome.stopped = stop.why
     if outcome.stopped is not None:
         outcome.status = "unknown"
         if print_asserts and s is not None:
@@ -824,10 +818,9 @@ def _cut_short(s: Search) -> list[Question]:
         return []
     horizon, exact = asking
     name = f"exactly-{horizon}" if exact else f"within-{horizon}"
-    try:
+    with runner.stopping():
         return [s.ask(name, horizon, exact, "unknown")]
-    except (_TimeUp, TimeUp, MemoryLimitExceeded, MemoryError, Interrupted, KeyboardInterrupt):
-        return []
+    return []
 
 
 def _answer(status: str) -> str:

@@ -13,17 +13,10 @@ from __future__ import annotations
 
 import time
 
+from .... import runner
 from .... import z3lazy as z3
 from ....smtlib import smtlib_script
-from ....solving import (
-    Budget,
-    Interrupted,
-    MemoryLimitExceeded,
-    TimeUp,
-    check,
-    deadline,
-    hold,
-)
+from ....solving import Budget, check
 from ..check import check_solution, replay_lenient
 from ..model import Board, cluster_graph
 from ..search import Outcome
@@ -52,16 +45,9 @@ def run_reference(
     budget = budget if budget is not None else Budget(timeout_s)
     out = Outcome(mode=mode)
     out.strategy = "reference"
-    try:
-        with deadline(budget):
-            _run_reference(board, mode, args, start, budget, print_asserts, out)
-    except TimeUp as exc:
-        hold(exc.__traceback__)  # the half-built formula is freed after the answer
-        out.stopped = "timeout"
-    except (MemoryLimitExceeded, MemoryError):
-        out.stopped = "memory"
-    except (Interrupted, KeyboardInterrupt):
-        out.stopped = "interrupted"
+    with runner.stopping(budget) as stop:  # a half-built formula is freed after the answer
+        _run_reference(board, mode, args, start, budget, print_asserts, out)
+    out.stopped = stop.why
     if out.stopped is not None:
         out.status = "unknown"
         out.smtlib = None
