@@ -13,7 +13,7 @@ import threading
 import time
 from typing import NoReturn
 
-_KINDS = ("floodit", "nurikabe", "koburin")
+from .puzzle import KINDS
 
 #: What this process has printed on its own account: "json" (the one object of
 #: ``--json``) and "error" (an error line).
@@ -109,7 +109,7 @@ def _say_json(argv: list[str], elapsed: float, wanted: bool, how: dict[str, obje
     if not wanted or "json" in _said:
         return
     words = [w for w in argv if not w.startswith("-")]
-    kind = words[0] if words and words[0] in _KINDS else None
+    kind = words[0] if words and words[0] in KINDS else None
     mode = words[1] if len(words) > 1 and kind is not None else None
     obj = run_json(kind, None, mode, how["status"], how["stopped"], elapsed)  # type: ignore[arg-type]
     obj.update({k: v for k, v in how.items() if k not in ("status", "stopped")})

@@ -1,6 +1,7 @@
 """What the front end needs of a puzzle, said once: each puzzle package's ``puzzle.py``
 subclasses :class:`Puzzle`, and :data:`KINDS` finds that class by name, so the API and
-the command line are lookups rather than a branch per puzzle."""
+the command line are lookups rather than a branch per puzzle. Light to import (the entry
+point's words on Ctrl-C name the puzzles too): Z3 and the solving code come later."""
 
 from __future__ import annotations
 
@@ -11,10 +12,10 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from . import z3lazy as z3
 from .errors import InputError
-from .solving import Budget
 
 if TYPE_CHECKING:
     from .result import Outcome, Result
+    from .solving import Budget
 
 #: The puzzles, by the name the command line and the JSON use.
 KINDS: tuple[str, ...] = ("floodit", "nurikabe", "koburin")
@@ -102,6 +103,12 @@ class Puzzle:
         """Parse a source; bad input raises ``InputError``."""
         raise NotImplementedError
 
+    @classmethod
+    def recognises(cls, text: str, lines: list[str]) -> bool:
+        """Does ``text`` (its ``lines`` of content: no blank or comment lines) look like
+        this puzzle's and no other's? What :func:`smtpuzzles.load` guesses the kind by."""
+        return False
+
     # -- solving ---------------------------------------------------------------------------
 
     def solve(self, ask: Request) -> Outcome:  # pragma: no cover - every subclass has its own
@@ -112,6 +119,15 @@ class Puzzle:
     def formula(self, **options: Any) -> Formula:  # pragma: no cover
         """The formula a solve would start from, without solving."""
         raise NotImplementedError
+
+    def formula_options(
+        self, mode: str, args: dict[str, int], options: dict[str, Any]
+    ) -> dict[str, Any]:
+        """What :meth:`formula` takes of a command line's mode, its numbers and the
+        solve options (``--dry-run``): by default presolving and connectivity."""
+        connectivity = options.get("connectivity")
+        wanted = {"presolve": options.get("presolve", "full")}
+        return {**wanted, "connectivity": connectivity} if connectivity else wanted
 
     def problems(self, answer: Any) -> list[str]:  # pragma: no cover
         """What the independent checker finds wrong with ``answer`` (empty: valid)."""

@@ -116,7 +116,7 @@ def _solve(
     follow(None)  # until the search names its outcome
     if shared.dry_run:
         with stops():
-            formula = puzzle.formula(**_formula_options(puzzle, mode, args or {}, options))
+            formula = puzzle.formula(**puzzle.formula_options(mode, args or {}, options))
         with stops():
             _dry_run(puzzle, formula, mode, shared, inputs, budget)
         return
@@ -450,22 +450,6 @@ def _dry_run(
         text = "".join(f"{key}: {value}\n" for key, value in obj.items())
     _emit(text, shared, inputs)
     raise typer.Exit(EXIT_OK)
-
-
-def _formula_options(
-    puzzle: Puzzle, mode: str, args: dict[str, int], options: dict[str, Any]
-) -> dict[str, Any]:
-    """What :meth:`Puzzle.formula` takes of a command line's mode and options."""
-    if puzzle.kind == "floodit":
-        wanted: dict[str, Any] = {"counting": options.get("counting", True)}
-        if mode == "exact":
-            wanted.update(horizon=args["n"], exact=True)
-        elif mode == "search":
-            wanted["horizon"] = args["hi"]
-        return wanted
-    connectivity = options.get("connectivity")
-    wanted = {"presolve": options.get("presolve", "full")}
-    return {**wanted, "connectivity": connectivity} if connectivity else wanted
 
 
 def convert(puzzle_text: str, shared: Shared, inputs: list[str]) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import operator
+import re
 from collections.abc import Iterable, Sequence
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -13,7 +14,7 @@ from ...puzzle import Formula, Puzzle, Request, Source
 from ...smtlib import Question
 from . import pictures
 from .check import check_solution, flood_region, play
-from .formats import FORMATS, parse_board, parse_start
+from .formats import FORMATS, detect_format, parse_board, parse_start
 from .model import DIGITS, Board, ClusterGraph, cluster_graph
 from .search import BOUND_NODES, PRESOLVE, STRATEGIES, STRATEGY, Outcome
 
@@ -21,6 +22,7 @@ if TYPE_CHECKING:
     from ...result import Result
 
 MODES = ("solve", "exact", "search", "min", "opt")
+_ROW = re.compile(r"[0-9a-z]+")  #: a row of a board, one digit a cell
 ENGINES = ("auto", "sat", "smt", "cadical")
 ENCODINGS = ("layered", "reference")
 
@@ -61,6 +63,11 @@ class FloodIt(Puzzle):
         board = parse_board(source.text, source.name, fmt, source.index)
         spec = f"{start[0]},{start[1]}" if isinstance(start, tuple) else start
         return cls(board, parse_start(spec, board))
+
+    @classmethod
+    def recognises(cls, text: str, lines: list[str]) -> bool:
+        """Rows of colour digits, or the ``m n k`` format."""
+        return all(_ROW.fullmatch(line) for line in lines) or detect_format(text) == "mnk"
 
     @cached_property
     def graph(self) -> ClusterGraph:
@@ -112,6 +119,17 @@ class FloodIt(Puzzle):
         outcome.details["proven_by"] = outcome.proven_by
         self._stopped = outcome.stopped is not None
         return outcome
+
+    def formula_options(
+        self, mode: str, args: dict[str, int], options: dict[str, Any]
+    ) -> dict[str, Any]:
+        """The colour counting, and the horizon of ``exact N`` and ``search LO HI``."""
+        wanted: dict[str, Any] = {"counting": options.get("counting", True)}
+        if mode == "exact":
+            wanted.update(horizon=args["n"], exact=True)
+        elif mode == "search":
+            wanted["horizon"] = args["hi"]
+        return wanted
 
     def formula(
         self, horizon: int | None = None, exact: bool = False, counting: bool = True

@@ -3,6 +3,7 @@ and one loop through every other empty cell."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -20,6 +21,8 @@ from .search import CONNECTIVITY
 
 if TYPE_CHECKING:
     from ...result import Outcome, Result
+
+_NUMBER = re.compile(r"\s*[^\s:#=]+\s*=\s*\S+\s*")
 
 
 class Koburin(Puzzle):
@@ -53,6 +56,11 @@ class Koburin(Puzzle):
         if fmt not in FORMATS:
             raise InputError(f"unknown format {fmt!r}; expected one of {', '.join(FORMATS)}")
         return cls(parse(source.text, name, fmt, variant), name)
+
+    @classmethod
+    def recognises(cls, text: str, lines: list[str]) -> bool:
+        """A line ``cell = number`` (the table format)."""
+        return any(_NUMBER.fullmatch(line) for line in lines)
 
     def to_url(self) -> str:
         """The puzzle as a puzz.link URL."""

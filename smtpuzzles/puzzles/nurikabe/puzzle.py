@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -19,6 +20,8 @@ from .search import STRATEGIES
 
 if TYPE_CHECKING:
     from ...result import Outcome, Result
+
+_DIRECTIVE = re.compile(r"\s*(clue|pool)\s")
 
 #: How many of the solutions a counted report draws.
 SHOWN = 5
@@ -49,6 +52,11 @@ class Nurikabe(Puzzle):
         if fmt not in FORMATS:
             raise InputError(f"unknown format {fmt!r}; expected one of {', '.join(FORMATS)}")
         return cls(parse(source.text, source.name, fmt, source.index or 1))
+
+    @classmethod
+    def recognises(cls, text: str, lines: list[str]) -> bool:
+        """A ``clue`` or ``pool`` directive (the graph format)."""
+        return any(_DIRECTIVE.match(line) for line in lines)
 
     def to_url(self) -> str:
         """The puzzle as a puzz.link URL (plain rectangles only)."""
