@@ -271,6 +271,7 @@ def graph_svg(
     graph: Graph,
     fill: Mapping[int, str] | None = None,
     label: Mapping[int, str] | None = None,
+    *,
     loops: Sequence[Sequence[int]] = (),
     marks: Mapping[int, str] | None = None,
     title: str | None = None,
@@ -546,6 +547,7 @@ def step_text(
     new: Mapping[int, bool],
     premises: Collection[int],
     decided: tuple[str, str],
+    *,
     touched: Collection[int] = (),
 ) -> str:
     """One step of an explanation as text, with the same legend in every puzzle: a

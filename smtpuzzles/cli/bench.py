@@ -130,6 +130,7 @@ Variant = Annotated[
 @cli_errors
 def floodit(
     paths: Paths,
+    *,
     mode: Mode = "min",
     timeout: Timeout = 60.0,
     jobs: Jobs = 1,
@@ -177,6 +178,7 @@ def floodit(
 @cli_errors
 def nurikabe(
     paths: Paths,
+    *,
     mode: Mode = "solve",
     timeout: Timeout = 60.0,
     jobs: Jobs = 1,
@@ -219,6 +221,7 @@ def nurikabe(
 @cli_errors
 def koburin(
     paths: Paths,
+    *,
     mode: Mode = "solve",
     timeout: Timeout = 60.0,
     jobs: Jobs = 1,

@@ -100,6 +100,7 @@ def solve(puzzle: Puzzle, *, shared: Shared, own: dict[str, Any]) -> None:
 def generate(
     rows: Annotated[int, typer.Argument(min=2, help="Rows of the grid.")],
     cols: Annotated[int, typer.Argument(min=2, help="Columns of the grid.")],
+    *,
     shape: Annotated[
         choice("square", "holes", "torus", "hex"),
         typer.Option("--shape", help="The grid's shape."),
@@ -132,7 +133,6 @@ def generate(
     answer: Annotated[
         bool, typer.Option("--answer", help="Print the solution after the puzzle.")
     ] = False,
-    *,
     shared: Shared,
     own: dict[str, Any],
 ) -> None:

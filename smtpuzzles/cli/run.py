@@ -90,7 +90,19 @@ def solve(
     check_outputs(shared, inputs, output_stem(source, shared.index))
     stopped = functools.partial(_say_stopped, kind, mode, source, budget, shared)
     with _Watchdog(budget, stopped):
-        _solve(kind, mode, source, shared, budget, inputs, fmt, load, solve, args, extra)
+        _solve(
+            kind,
+            mode,
+            source,
+            shared,
+            budget,
+            inputs,
+            fmt=fmt,
+            load=load,
+            solve=solve,
+            args=args,
+            extra=extra,
+        )
 
 
 def _solve(
@@ -100,6 +112,7 @@ def _solve(
     shared: Shared,
     budget: Budget,
     inputs: list[str],
+    *,
     fmt: str,
     load: dict[str, Any] | None,
     solve: dict[str, Any] | None,

@@ -91,7 +91,12 @@ class FloodIt(Puzzle):
 
             print_asserts = options.get("print_asserts", False)
             outcome = run_reference(
-                self.board, mode, args, self.start, None, print_asserts, ask.budget
+                self.board,
+                mode,
+                args,
+                start=self.start,
+                print_asserts=print_asserts,
+                budget=ask.budget,
             )
         else:
             from .search import run_mode
@@ -100,16 +105,15 @@ class FloodIt(Puzzle):
                 self.board,
                 mode,
                 args,
-                self.start,
-                options.get("engine", "auto"),
-                None,
-                options.get("counting", True),
-                options.get("print_asserts", False),
-                options.get("bound_nodes", BOUND_NODES),
-                options.get("strategy", STRATEGY),
-                options.get("presolve", "full"),
-                self.__dict__.get("graph"),
-                ask.budget,
+                start=self.start,
+                engine=options.get("engine", "auto"),
+                counting=options.get("counting", True),
+                print_asserts=options.get("print_asserts", False),
+                bound_nodes=options.get("bound_nodes", BOUND_NODES),
+                strategy=options.get("strategy", STRATEGY),
+                presolve=options.get("presolve", "full"),
+                graph=self.__dict__.get("graph"),
+                budget=ask.budget,
             )
             held = outcome.held[0] if isinstance(outcome.held, tuple) else outcome.held
             if held is not None:  # the cluster graph the search built, kept for the report

@@ -80,8 +80,15 @@ class Koburin(Puzzle):
 
         connectivity = ask.options.get("connectivity") or "lazy"
         presolve = ask.options.get("presolve", "full")
-        budget, unique, count = ask.budget, ask.unique, ask.count
-        return solve(self.puzzle, budget, Stats(), unique, count, connectivity, presolve)
+        return solve(
+            self.puzzle,
+            ask.budget,
+            Stats(),
+            unique=ask.unique,
+            count=ask.count,
+            connectivity=connectivity,
+            presolve=presolve,
+        )
 
     def formula(self, connectivity: str = "distance", presolve: str = "full") -> Formula:
         """The whole puzzle as a script (rule B by distances: the rules themselves); its

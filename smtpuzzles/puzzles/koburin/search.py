@@ -181,6 +181,7 @@ def solve(
     puzzle: Koburin,
     budget: Budget | None = None,
     stats: Stats | None = None,
+    *,
     unique: bool = False,
     count: int | None = None,
     connectivity: str = "lazy",

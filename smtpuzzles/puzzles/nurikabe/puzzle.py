@@ -74,7 +74,14 @@ class Nurikabe(Puzzle):
         connectivity = options.get("connectivity") or "distance"
         engine, presolve = options.get("engine"), options.get("presolve", "full")
         outcome, _ = solve(
-            self.puzzle, connectivity, ask.budget, Stats(), ask.unique, ask.count, engine, presolve
+            self.puzzle,
+            connectivity,
+            ask.budget,
+            Stats(),
+            unique=ask.unique,
+            count=ask.count,
+            engine=engine,
+            presolve=presolve,
         )
         return outcome
 

@@ -367,6 +367,7 @@ def solve(
     strategy: str = "distance",
     budget: Budget | None = None,
     stats: Stats | None = None,
+    *,
     unique: bool = False,
     count: int | None = None,
     engine: str | None = None,

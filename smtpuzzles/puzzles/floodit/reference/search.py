@@ -34,6 +34,7 @@ def run_reference(
     board: Board,
     mode: str,
     args: tuple[int, ...] = (),
+    *,
     start: tuple[int, int] = (0, 0),
     timeout_s: float | None = None,
     print_asserts: bool = False,
@@ -46,7 +47,7 @@ def run_reference(
     out = Outcome(mode=mode)
     out.strategy = "reference"
     with runner.stopping(budget) as stop:  # a half-built formula is freed after the answer
-        _run_reference(board, mode, args, start, budget, print_asserts, out)
+        _run_reference(board, mode, args, start, budget, print_asserts, out=out)
     out.stopped = stop.why
     if out.stopped is not None:
         out.status = "unknown"
@@ -62,6 +63,7 @@ def _run_reference(
     start: tuple[int, int],
     budget: Budget,
     print_asserts: bool,
+    *,
     out: Outcome,
 ) -> None:
     g = cluster_graph(board.grid, start)
