@@ -24,10 +24,10 @@ from typing import TYPE_CHECKING, Any
 
 from .errors import InputError
 from .formats.puzzlink import looks_like_url, parse_url
+from .limits import Budget, parse_timeout
 from .puzzle import KINDS, Formula, Puzzle, Request, Source, puzzle_class
 from .result import Outcome, Result, Status
 from .runner import stopping
-from .solving import Budget, parse_timeout
 from .sources import path_exists, read_source, whole_number
 
 if TYPE_CHECKING:

@@ -145,7 +145,7 @@ def run_json(
 def end_interrupted() -> NoReturn:
     """Exit 130 at once: further Ctrl-Cs are ignored, and the process ends without the
     interpreter's shutdown, whose wait for a pending signal resend (see
-    ``solving.guard_interrupts``) would end it by SIGINT instead of the exit code."""
+    ``limits.guard_interrupts``) would end it by SIGINT instead of the exit code."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     for stream in (sys.stdout, sys.stderr):
         try:

@@ -14,8 +14,8 @@ from . import z3lazy as z3
 from .errors import InputError
 
 if TYPE_CHECKING:
+    from .limits import Budget
     from .result import Outcome, Result
-    from .solving import Budget
 
 #: The puzzles, by the name the command line and the JSON use.
 KINDS: tuple[str, ...] = ("floodit", "nurikabe", "koburin")

@@ -14,8 +14,8 @@ import enum
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from .engines import Stats
 from .exits import run_json
-from .solving import Stats
 
 if TYPE_CHECKING:
     from .puzzle import Puzzle

@@ -248,7 +248,7 @@ def preload() -> None:
 
     for puzzle in PUZZLES:
         built((puzzle,))
-    from ..solving import make_spare_context
+    from ..engines import make_spare_context
 
     make_spare_context()
     # What is here now stays: kept out of the collector's sweeps, a child's collections

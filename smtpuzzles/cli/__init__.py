@@ -17,9 +17,9 @@ import typer
 
 from .. import __version__
 from ..exits import end_interrupted, error_json, interrupted
+from ..limits import clock_started, exit_now, process_started, start_clock
 from ..puzzle import KINDS
 from ..runner import stopping
-from ..solving import clock_started, exit_now, process_started, start_clock
 from .common import EXIT_INTERRUPTED, error_line
 
 #: The puzzles' commands, one module each (``cli/<kind>.py``): the registry's list.

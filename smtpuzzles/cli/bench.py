@@ -194,8 +194,8 @@ def nurikabe(
     unique: Unique = False,
     connectivity: Connectivity = None,
 ) -> None:
+    from ..engines import ENGINES
     from ..puzzles.nurikabe import STRATEGIES
-    from ..solving import ENGINES
 
     _one_of("--mode", mode, ("solve",))
     _one_of("--engine", engine, ENGINES)

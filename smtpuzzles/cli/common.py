@@ -15,8 +15,8 @@ import typer
 from .. import z3lazy as z3
 from ..errors import CheckFailure, InputError
 from ..exits import error_json, note_said, quiet, stopped_json
+from ..limits import clock_started, release_reserve
 from ..runner import stopping
-from ..solving import clock_started, release_reserve
 
 # Exit codes (a contract: scripts rely on them).
 EXIT_OK = 0  #: solved, or optimal

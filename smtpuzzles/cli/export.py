@@ -14,10 +14,10 @@ import typer
 
 from .. import api
 from ..errors import InputError
+from ..limits import Budget, clock_started, limit_memory, parse_memory, parse_timeout
 from ..output import check_folder, make_folder, write_output
 from ..puzzle import KINDS
 from ..smtlib import CATEGORIES, Source, benchmark, is_standard
-from ..solving import Budget, clock_started, limit_memory, parse_memory, parse_timeout
 from .common import EXIT_LIMIT, EXIT_OK, cli_errors, error_line
 from .options import choice
 

@@ -6,10 +6,10 @@ from typing import Annotated, Any
 
 import typer
 
+from ..engines import ENGINES
 from ..errors import InputError
 from ..puzzles.nurikabe.formats import FORMATS
 from ..puzzles.nurikabe.search import STRATEGIES
-from ..solving import ENGINES
 from ..sources import check_size
 from . import generating, run
 from .common import cli_errors

@@ -23,13 +23,7 @@ import typer
 from .. import api
 from ..errors import InputError
 from ..exits import contest, run_json, take_voice, wait_for_voice
-from ..output import write_output
-from ..puzzle import Formula, Puzzle, puzzle_class
-from ..result import Outcome, Result, Status, follow, followed
-from ..runner import stopping
-from ..smtlib import Question, is_standard, join_questions, write_questions
-from ..smtlib import Source as SmtSource
-from ..solving import (
+from ..limits import (
     Budget,
     TimeUp,
     clock_started,
@@ -41,6 +35,12 @@ from ..solving import (
     parse_timeout,
     running_as_command,
 )
+from ..output import write_output
+from ..puzzle import Formula, Puzzle, puzzle_class
+from ..result import Outcome, Result, Status, follow, followed
+from ..runner import stopping
+from ..smtlib import Question, is_standard, join_questions, write_questions
+from ..smtlib import Source as SmtSource
 from ..sources import path_exists
 from .common import (
     EXIT_INTERRUPTED,

@@ -25,23 +25,21 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from .. import z3lazy as z3
+from ..engines import Stats, check, parse_into
 from ..errors import CheckFailure, InputError
-from ..result import Outcome
-from ..smtlib import Block, Script, or_, question
-from ..solving import (
+from ..limits import (
     Budget,
     Interrupted,
     MemoryLimitExceeded,
-    Stats,
     TimeUp,
-    check,
     deadline,
     hold,
     interrupts_seen,
     out_of_memory,
-    parse_into,
     release_reserve,
 )
+from ..result import Outcome
+from ..smtlib import Block, Script, or_, question
 
 S = TypeVar("S")
 
@@ -69,7 +67,7 @@ def stopping(
     ``also`` but bad input when a Ctrl-C has come since the block began (Python 3.11
     reports a Ctrl-C inside a class statement as a ``RuntimeError``).
 
-    What a stopped block had built is held, not freed (see :func:`~.solving.hold`), and
+    What a stopped block had built is held, not freed (see :func:`~.limits.hold`), and
     the memory kept in reserve is given back so the run has room to report."""
     stop = Stop()
     seen = interrupts_seen()

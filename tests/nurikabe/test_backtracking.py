@@ -19,13 +19,13 @@ from oracles.nurikabe import (
     starts,
 )
 
+from smtpuzzles.engines import Stats
 from smtpuzzles.puzzles.nurikabe import Nurikabe, deduce, solve
 from smtpuzzles.puzzles.nurikabe.formats import parse
 from smtpuzzles.puzzles.nurikabe.presolve.backtrack import backtrack
 from smtpuzzles.puzzles.nurikabe.presolve.deduce import wall_size
 from smtpuzzles.puzzles.nurikabe.presolve.probe import probe
 from smtpuzzles.puzzles.nurikabe.search import DETOURS, Search
-from smtpuzzles.solving import Stats
 
 
 @pytest.mark.parametrize("puzzle", as_params(PUZZLES))

@@ -20,21 +20,10 @@ from typing import Any, TypeVar
 
 from ... import dimacs, result, runner
 from ... import z3lazy as z3
+from ...engines import CADICAL_MISSING, cadical_available, check, check_clauses, parse_into
 from ...errors import CheckFailure, InputError
+from ...limits import Budget, TimeUp, deadline, hold, raise_pending, room_left
 from ...smtlib import OPTIMIZE_NOTE, Question, Script, join_questions, plus, question
-from ...solving import (
-    CADICAL_MISSING,
-    Budget,
-    TimeUp,
-    cadical_available,
-    check,
-    check_clauses,
-    deadline,
-    hold,
-    parse_into,
-    raise_pending,
-    room_left,
-)
 from . import presolve as presolve_module
 from .check import check_solution
 from .model import Board, ClusterGraph, cluster_graph
@@ -166,7 +155,7 @@ class Outcome(result.Outcome):
     clusters: int | None = None  #: clusters of the board (None: stopped before counting)
     #: The search behind the outcome, kept alive with it: freeing a large solver takes Z3
     #: a second or more, which belongs after the answer is out (or to a process that
-    #: ends without freeing, see ``solving.exit_now``), not inside the time limit.
+    #: ends without freeing, see ``limits.exit_now``), not inside the time limit.
     held: Any = field(default=None, repr=False, compare=False)
 
     @property

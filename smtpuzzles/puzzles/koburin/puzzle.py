@@ -8,9 +8,9 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ... import render
+from ...engines import Stats
 from ...errors import InputError
 from ...puzzle import Formula, Puzzle, Request, Source
-from ...solving import Stats
 from . import pictures
 from .check import problems
 from .formats import FORMATS, parse, to_grid_text, to_puzzlink

@@ -13,9 +13,10 @@ from dataclasses import replace
 
 from ... import runner
 from ... import z3lazy as z3
+from ...engines import Stats, new_solver, parse_into
+from ...limits import Budget
 from ...result import Outcome
 from ...smtlib import Block, Script
-from ...solving import Budget, Stats, new_solver, parse_into
 from .check import problems, walk_loop
 from .model import Koburin, Solution
 from .rules import CONNECTED, Encoding, encode

@@ -22,7 +22,7 @@ MODES = ("solve",)
 def options() -> dict[str, tuple[str, ...] | None]:
     """The solver options a bench passes through, with the values each takes (``None``:
     for ``unique`` a flag)."""
-    from ...solving import ENGINES as Z3_ENGINES
+    from ...engines import ENGINES as Z3_ENGINES
     from .search import STRATEGIES
 
     return {

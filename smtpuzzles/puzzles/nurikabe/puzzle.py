@@ -7,9 +7,9 @@ import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from ...engines import ENGINES, Stats
 from ...errors import InputError
 from ...puzzle import Formula, Puzzle, Request, Source
-from ...solving import ENGINES, Stats
 from . import pictures
 from .check import problems
 from .formats import FORMATS, parse, to_puzzlink

@@ -31,8 +31,8 @@ from dataclasses import dataclass, field
 
 from ... import z3lazy as z3
 from ...connectivity import connected_smtlib
+from ...engines import parse_terms
 from ...smtlib import Block, Script, and_, count, escape, or_
-from ...solving import parse_terms
 from .model import Nurikabe
 from .presolve.deduce import Deductions, _reach, distances_within, wall_size
 

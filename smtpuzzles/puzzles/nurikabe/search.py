@@ -23,9 +23,10 @@ from collections.abc import Callable, Sequence
 
 from ... import runner
 from ... import z3lazy as z3
+from ...engines import Stats, new_context, new_solver, parse_into, parse_terms
+from ...limits import Budget
 from ...result import Outcome
 from ...smtlib import Block, Script, or_
-from ...solving import Budget, Stats, new_context, new_solver, parse_into, parse_terms
 from .check import problems
 from .model import Nurikabe, Picture
 from .presolve.backtrack import Trial, backtrack

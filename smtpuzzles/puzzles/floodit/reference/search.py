@@ -15,8 +15,9 @@ import time
 
 from .... import runner
 from .... import z3lazy as z3
+from ....engines import check
+from ....limits import Budget
 from ....smtlib import smtlib_script
-from ....solving import Budget, check
 from ..check import check_solution, replay_lenient
 from ..model import Board, cluster_graph
 from ..search import Outcome
