@@ -51,7 +51,7 @@ class Plan:
 
 
 @dataclass
-class Outcome:
+class BenchOutcome:
     """Every row of the plan's cases that has one, in the cases' order; the run's wall
     time; and the signal that stopped it, if one did."""
 
@@ -67,7 +67,7 @@ def child_argv(case: Case, settings: Settings) -> tuple[str, ...]:
     return (case.puzzle, settings.mode, "-", "--json", *timeout, *case.args, *settings.options)
 
 
-def run_bench(plan: Plan, on_row: Callable[[dict[str, Any]], None]) -> Outcome:
+def run_bench(plan: Plan, on_row: Callable[[dict[str, Any]], None]) -> BenchOutcome:
     """Run the plan; ``on_row`` sees each row as it is written (resumed rows first)."""
     began = time.monotonic()
     settings = plan.settings
@@ -118,7 +118,7 @@ def run_bench(plan: Plan, on_row: Callable[[dict[str, Any]], None]) -> Outcome:
         stopped_by = _run_all(results, runnable, lambda c, d: emit(make_row(c, settings, d)))
     ordered = [rows[c.key] for c in plan.cases if c.key in rows]
     missing = [c.key for c in plan.cases if c.key not in rows]
-    return Outcome(ordered, time.monotonic() - began, stopped_by, missing)
+    return BenchOutcome(ordered, time.monotonic() - began, stopped_by, missing)
 
 
 def _run_all(

@@ -19,7 +19,7 @@ from ..errors import InputError
 from .common import EXIT_INTERRUPTED, cli_errors, dump_json, error_line
 
 if TYPE_CHECKING:
-    from ..bench.session import Outcome, Plan
+    from ..bench.session import BenchOutcome, Plan
 
 bench_app = typer.Typer(
     help=(
@@ -194,12 +194,12 @@ def nurikabe(
     unique: Unique = False,
     connectivity: Connectivity = None,
 ) -> None:
-    from ..engines import ENGINES
-    from ..puzzles.nurikabe import STRATEGIES
+    from ..engines import Z3_ENGINES
+    from ..puzzles.nurikabe import CONNECTIVITY
 
     _one_of("--mode", mode, ("solve",))
-    _one_of("--engine", engine, ENGINES)
-    _one_of("--connectivity", connectivity, STRATEGIES)
+    _one_of("--engine", engine, Z3_ENGINES)
+    _one_of("--connectivity", connectivity, CONNECTIVITY)
     _one_of("--presolve", presolve, ("none", "full"))
     own = _solver_argv(
         "nurikabe",
@@ -306,7 +306,7 @@ def _bench(puzzle: str, mode: str, own: tuple[str, ...], given: dict[str, Any]) 
     raise typer.Exit(EXIT_BAD_ROWS if total["wrong"] or total["errors"] else 0)
 
 
-def _stopped(outcome: Outcome, plan: Plan) -> None:
+def _stopped(outcome: BenchOutcome, plan: Plan) -> None:
     kept = plan.jsonl or plan.resume
     where = (
         f"; rows kept in {kept}, --resume {kept} runs the rest" if kept not in (None, "-") else ""

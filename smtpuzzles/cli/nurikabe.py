@@ -6,10 +6,10 @@ from typing import Annotated, Any
 
 import typer
 
-from ..engines import ENGINES
+from ..engines import Z3_ENGINES
 from ..errors import InputError
 from ..puzzles.nurikabe.formats import FORMATS
-from ..puzzles.nurikabe.search import STRATEGIES
+from ..puzzles.nurikabe.search import CONNECTIVITY
 from ..sources import check_size
 from . import generating, run
 from .common import cli_errors
@@ -41,7 +41,7 @@ NURIKABE = {
     "fmt": format_option(FORMATS),
     "connectivity": (
         Annotated[
-            choice(*STRATEGIES),
+            choice(*CONNECTIVITY),
             typer.Option(
                 "--connectivity",
                 help="distance: islands and wall as distance-to-root regions; lazy: solve "
@@ -52,7 +52,7 @@ NURIKABE = {
     ),
     "engine": (
         Annotated[
-            choice(*ENGINES) | None,
+            choice(*Z3_ENGINES) | None,
             typer.Option(
                 "--engine",
                 help="Z3 engine: sat (the SAT core) or smt (the QF_LIA solver); default: the "

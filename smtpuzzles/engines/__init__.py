@@ -13,8 +13,8 @@ from .cadical import (
     solve_in_steps,
 )
 from .solvers import (
-    ENGINES,
     PARSE_CHUNK_CHARS,
+    Z3_ENGINES,
     check,
     make_spare_context,
     new_context,
@@ -28,7 +28,7 @@ from .stats import Stats
 __all__ = [
     "CADICAL_CONFLICTS_AT_ONCE",
     "CADICAL_MISSING",
-    "ENGINES",
+    "Z3_ENGINES",
     "PARSE_CHUNK_CHARS",
     "Stats",
     "cadical_available",

@@ -24,14 +24,14 @@ if TYPE_CHECKING:
 #: Engines a puzzle can ask for. ``sat`` is Z3's SAT core for finite-domain problems
 #: (integers bounded by their declarations are bit-blasted); ``smt`` is the general
 #: QF_LIA solver with its simplex.
-ENGINES = ("sat", "smt")
+Z3_ENGINES = ("sat", "smt")
 
 
 
 def new_solver(
     engine: str = "sat", ctx: z3.Context | None = None, sat_params: dict[str, Any] | None = None
 ) -> z3.Solver:
-    """A fresh incremental solver for ``engine`` (see :data:`ENGINES`); ``ctx``: a Z3
+    """A fresh incremental solver for ``engine`` (see :data:`Z3_ENGINES`); ``ctx``: a Z3
     context of its own (terms numbered from scratch, so runs repeat exactly);
     ``sat_params``: settings of the SAT core, applied when ``engine`` is ``sat``."""
     if engine == "sat":
@@ -41,7 +41,7 @@ def new_solver(
         return solver
     if engine == "smt":
         return _solver_for("QF_LIA", ctx)
-    raise ValueError(f"unknown engine {engine!r}; expected one of {ENGINES}")
+    raise ValueError(f"unknown engine {engine!r}; expected one of {Z3_ENGINES}")
 
 
 

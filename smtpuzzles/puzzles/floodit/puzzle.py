@@ -16,7 +16,7 @@ from . import pictures
 from .check import check_solution, flood_region, play
 from .formats import FORMATS, detect_format, parse_board, parse_start
 from .model import DIGITS, Board, ClusterGraph, cluster_graph
-from .search import BOUND_NODES, PRESOLVE, STRATEGIES, STRATEGY, Outcome
+from .search import BOUND_NODES, PRESOLVE, STRATEGIES, STRATEGY, FloodOutcome
 
 if TYPE_CHECKING:
     from ...result import Result
@@ -79,7 +79,7 @@ class FloodIt(Puzzle):
 
     # -- solving ---------------------------------------------------------------------------
 
-    def solve(self, ask: Request) -> Outcome:
+    def solve(self, ask: Request) -> FloodOutcome:
         if ask.unique or ask.count is not None:
             raise InputError("unique and count are not Flood-It options")
         mode, args, options = ask.mode, ask.args, ask.options
@@ -232,7 +232,7 @@ class FloodIt(Puzzle):
     def picture(self, answer: Any = None) -> str:
         """The board in the grid format; with moves, the board they leave."""
         grid = self.boards(answer)[-1] if answer else self.board.grid
-        return render.board_ansi(grid, colour=False)
+        return pictures.board_ansi(grid, colour=False)
 
     def svg(self, answer: Any = None) -> str:
         if answer is None:

@@ -141,7 +141,7 @@ PRESOLVE = ("none", "full")
 
 
 @dataclass
-class Outcome(result.Outcome):
+class FloodOutcome(result.Outcome):
     """The shared outcome, with how a Flood-It mode got there. The answer (``moves``) is
     the first of ``solutions``; ``lower_bound``/``upper_bound`` are what is proven."""
 
@@ -219,7 +219,7 @@ class Search:
         self.engine = engine
         self.counting = counting
         self.budget = budget if budget is not None else Budget(timeout_s)
-        self.outcome = Outcome(mode=mode)
+        self.outcome = FloodOutcome(mode=mode)
         self.graph: ClusterGraph = graph or cluster_graph(board.grid, start)
         self.outcome.clusters = len(self.graph)
         self.bound_nodes = auto_nodes(self.graph) if bound_nodes is None else bound_nodes
@@ -738,7 +738,7 @@ def run_mode(
     presolve: str = "full",
     graph: ClusterGraph | None = None,
     budget: Budget | None = None,
-) -> Outcome:
+) -> FloodOutcome:
     """Run ``mode`` (solve, exact, search, min, opt) on ``board`` and return the outcome;
     with ``print_asserts``, also the questions behind it (:meth:`Search.questions`;
     ``opt``: the script Optimize read, in Z3's dialect, always). ``presolve``: see
@@ -752,7 +752,7 @@ def run_mode(
     """
     began = time.monotonic()
     budget = budget if budget is not None else Budget(timeout_s)
-    outcome = Outcome(mode=mode)
+    outcome = FloodOutcome(mode=mode)
     opt: Script | None = None
     s: Search | None = None
     with runner.stopping(budget) as stop:
@@ -818,7 +818,7 @@ def _answer(status: str) -> str:
     return "unsat" if status == "unsat" else "sat" if status in ("solved", "optimal") else "unknown"
 
 
-def _no_formula(out: Outcome, args: tuple[int, ...]) -> str:
+def _no_formula(out: FloodOutcome, args: tuple[int, ...]) -> str:
     """The comment printed where no formula was needed (``exact`` beyond the clusters)."""
     why = out.notes[0] if out.notes else "no formula needed"
     return f"; exactly {args[0] if args else '?'} moves: no formula needed ({why})\n"

@@ -22,15 +22,15 @@ MODES = ("solve",)
 def options() -> dict[str, tuple[str, ...] | None]:
     """The solver options a bench passes through, with the values each takes (``None``:
     for ``unique`` a flag)."""
-    from ...engines import ENGINES as Z3_ENGINES
-    from .search import STRATEGIES
+    from ...engines import Z3_ENGINES
+    from .search import CONNECTIVITY
 
     return {
         "memory": None,
         "presolve": ("none", "full"),
         "engine": Z3_ENGINES,
         "unique": None,
-        "connectivity": STRATEGIES,
+        "connectivity": CONNECTIVITY,
     }
 
 

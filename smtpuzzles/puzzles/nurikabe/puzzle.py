@@ -7,7 +7,7 @@ import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ...engines import ENGINES, Stats
+from ...engines import Z3_ENGINES, Stats
 from ...errors import InputError
 from ...puzzle import Formula, Puzzle, Request, Source
 from . import pictures
@@ -16,7 +16,7 @@ from .formats import FORMATS, parse, to_puzzlink
 from .model import Nurikabe as Model
 from .model import Picture
 from .rules import PRESOLVE
-from .search import STRATEGIES
+from .search import CONNECTIVITY
 
 if TYPE_CHECKING:
     from ...result import Outcome, Result
@@ -33,8 +33,8 @@ class Nurikabe(Puzzle):
     kind: ClassVar[str] = "nurikabe"
     title: ClassVar[str] = "Nurikabe"
     options: ClassVar[dict[str, tuple[str, ...] | None]] = {
-        "connectivity": STRATEGIES,
-        "engine": ENGINES,
+        "connectivity": CONNECTIVITY,
+        "engine": Z3_ENGINES,
         "presolve": PRESOLVE,
         "print_asserts": None,
     }

@@ -33,12 +33,12 @@ from .presolve.backtrack import Trial, backtrack
 from .presolve.deduce import Contradiction, deduce
 from .presolve.grow import grow_wall
 from .presolve.probe import probe
-from .rules import CONNECTIVITY, COUNT, PRESOLVE, Encoding, encode
+from .rules import CONNECTIVITY_RULES, COUNT, PRESOLVE, Encoding, encode
 
 #: The rule name of a forbidden picture's block.
 FORBIDDEN = "a picture found, forbidden"
 
-STRATEGIES = ("distance", "lazy")
+CONNECTIVITY = ("distance", "lazy")
 
 #: The engine each strategy is fastest with (measured on the janko corpus): the distance
 #: equations suit the simplex of the general solver far better than bit-blasting, while
@@ -137,8 +137,8 @@ class Search(runner.Search[Picture]):
         engine: str | None = None,
         presolve: str = "full",
     ) -> None:
-        if strategy not in STRATEGIES:
-            raise ValueError(f"unknown strategy {strategy!r}; expected one of {STRATEGIES}")
+        if strategy not in CONNECTIVITY:
+            raise ValueError(f"unknown strategy {strategy!r}; expected one of {CONNECTIVITY}")
         self.puzzle = puzzle
         self.name = puzzle.name
         self.strategy = strategy
@@ -187,7 +187,7 @@ class Search(runner.Search[Picture]):
             f"Nurikabe {p.name}: {len(p)} cells, {len(p.clues)} clues",
             f"strategy {self.strategy}, presolve {self.presolve}",
         ]
-        skipped = [] if self.strategy == "distance" else list(CONNECTIVITY)
+        skipped = [] if self.strategy == "distance" else list(CONNECTIVITY_RULES)
         skipped += [] if self.counted else [COUNT]
         if skipped:
             title.append("the solver read every block but " + ", ".join(skipped))

@@ -20,7 +20,7 @@ from ....limits import Budget
 from ....smtlib import smtlib_script
 from ..check import check_solution, replay_lenient
 from ..model import Board, cluster_graph
-from ..search import Outcome
+from ..search import FloodOutcome
 from .rules import (
     loose_bound,
     reference_exact,
@@ -40,12 +40,12 @@ def run_reference(
     timeout_s: float | None = None,
     print_asserts: bool = False,
     budget: Budget | None = None,
-) -> Outcome:
+) -> FloodOutcome:
     """Run ``mode`` the way color-flood-rs does; never raises on a limit (see run_mode),
     and like it runs everything (building its formulas too) under the deadline."""
     began = time.monotonic()
     budget = budget if budget is not None else Budget(timeout_s)
-    out = Outcome(mode=mode)
+    out = FloodOutcome(mode=mode)
     out.strategy = "reference"
     with runner.stopping(budget) as stop:  # a half-built formula is freed after the answer
         _run_reference(board, mode, args, start, budget, print_asserts, out=out)
@@ -65,7 +65,7 @@ def _run_reference(
     budget: Budget,
     print_asserts: bool,
     *,
-    out: Outcome,
+    out: FloodOutcome,
 ) -> None:
     g = cluster_graph(board.grid, start)
     out.clusters = len(g)
@@ -116,7 +116,7 @@ def _run_reference(
 
 
 def _accept(
-    board: Board, moves: list[int], start: tuple[int, int], out: Outcome, status: str
+    board: Board, moves: list[int], start: tuple[int, int], out: FloodOutcome, status: str
 ) -> None:
     useful = replay_lenient(board.grid, moves, start)
     if useful < len(moves):
