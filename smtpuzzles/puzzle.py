@@ -6,6 +6,7 @@ point's words on Ctrl-C name the puzzles too): Z3 and the solving code come late
 from __future__ import annotations
 
 import importlib
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -53,6 +54,11 @@ class Request:
     unique: bool = False
     count: int | None = None
     options: dict[str, Any] = field(default_factory=dict)
+
+    def chosen(self, **defaults: Any) -> dict[str, Any]:
+        """The options named in ``defaults``, each as asked or else its default."""
+        given = {key: self.options.get(key) for key in defaults}
+        return {key: defaults[key] if value is None else value for key, value in given.items()}
 
 
 @dataclass
@@ -103,11 +109,16 @@ class Puzzle:
         """Parse a source; bad input raises ``InputError``."""
         raise NotImplementedError
 
+    #: A line only this puzzle's text has (matched from the line's start), if any.
+    marker: ClassVar[re.Pattern[str] | None] = None
+
     @classmethod
     def recognises(cls, text: str, lines: list[str]) -> bool:
         """Does ``text`` (its ``lines`` of content: no blank or comment lines) look like
-        this puzzle's and no other's? What :func:`smtpuzzles.load` guesses the kind by."""
-        return False
+        this puzzle's and no other's? What :func:`smtpuzzles.load` guesses the kind by:
+        by default, some line is a :attr:`marker`."""
+        marker = cls.marker
+        return marker is not None and any(marker.match(line) for line in lines)
 
     # -- solving ---------------------------------------------------------------------------
 

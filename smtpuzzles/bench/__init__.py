@@ -27,7 +27,7 @@ def options_of(puzzle: str) -> dict[str, tuple[str, ...] | None]:
     takes (``None``: a whole number, or for ``unique`` and ``no_counting`` a flag)."""
     from .cases import bench_of
 
-    return bench_of(puzzle).options()
+    return bench_of(puzzle).OPTIONS
 
 
 def modes_of(puzzle: str) -> tuple[str, ...]:

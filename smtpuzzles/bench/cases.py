@@ -21,6 +21,9 @@ from typing import Any
 from ..errors import InputError
 from ..puzzle import KINDS
 
+#: The solver options every puzzle's bench passes through (``None``: a whole number).
+COMMON_OPTIONS: dict[str, tuple[str, ...] | None] = {"memory": None, "presolve": ("none", "full")}
+
 #: The statuses that carry an answer.
 ANSWERED = ("optimal", "solved")
 

@@ -10,30 +10,26 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from ...bench.cases import ANSWERED, Case, content_lines, failed
+from ...bench.cases import ANSWERED, COMMON_OPTIONS, Case, content_lines, failed
 from ...errors import InputError
 from ...sources import read_source
 from .formats import count_boards, detect_format, parse_board
+from .puzzle import ENCODINGS, ENGINES
+from .search import STRATEGIES
 
 #: The modes a bench runs, the default first.
 MODES = ("min", "solve", "opt")
 
-
-def options() -> dict[str, tuple[str, ...] | None]:
-    """The solver options a bench passes through, with the values each takes (``None``:
-    a whole number, or for ``no_counting`` a flag)."""
-    from .puzzle import ENCODINGS, ENGINES
-    from .search import STRATEGIES
-
-    return {
-        "memory": None,
-        "presolve": ("none", "full"),
-        "engine": ENGINES,
-        "encoding": ENCODINGS,
-        "bound_nodes": None,
-        "strategy": STRATEGIES,
-        "no_counting": None,
-    }
+#: The solver options a bench passes through, with the values each takes (``None``:
+#: a whole number, or for ``no_counting`` a flag).
+OPTIONS = {
+    **COMMON_OPTIONS,
+    "engine": ENGINES,
+    "encoding": ENCODINGS,
+    "bound_nodes": None,
+    "strategy": STRATEGIES,
+    "no_counting": None,
+}
 
 
 #: Files in a Flood-It folder that are no boards.

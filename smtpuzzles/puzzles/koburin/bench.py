@@ -9,28 +9,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ...bench.cases import Case
+from ...bench.cases import COMMON_OPTIONS, Case
 from ...errors import InputError
 from ...sources import read_source
 from .formats import detect, parse, parse_solution_grid
+from .model import VARIANTS
+from .search import CONNECTIVITY
 
 #: The modes a bench runs, the default first.
 MODES = ("solve",)
 
-
-def options() -> dict[str, tuple[str, ...] | None]:
-    """The solver options a bench passes through, with the values each takes (``None``:
-    for ``unique`` a flag)."""
-    from .model import VARIANTS
-    from .search import CONNECTIVITY
-
-    return {
-        "memory": None,
-        "presolve": ("none", "full"),
-        "unique": None,
-        "connectivity": CONNECTIVITY,
-        "variant": VARIANTS,
-    }
+#: The solver options a bench passes through, with the values each takes (``None``:
+#: for ``unique`` a flag).
+OPTIONS = {**COMMON_OPTIONS, "unique": None, "connectivity": CONNECTIVITY, "variant": VARIANTS}
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,6 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ... import render
-from ...engines import Stats
 from ...errors import InputError
 from ...puzzle import Formula, Puzzle, Request, Source
 from . import pictures
@@ -22,14 +21,13 @@ from .search import CONNECTIVITY
 if TYPE_CHECKING:
     from ...result import Outcome, Result
 
-_NUMBER = re.compile(r"\s*[^\s:#=]+\s*=\s*\S+\s*")
-
 
 class Koburin(Puzzle):
     """A Koburin puzzle (``puzzle``: the parsed model, its graph and numbers)."""
 
     kind: ClassVar[str] = "koburin"
     title: ClassVar[str] = "Koburin"
+    marker = re.compile(r"\s*[^\s:#=]+\s*=\s*\S+\s*\Z")  #: ``cell = number`` (a table)
     options: ClassVar[dict[str, tuple[str, ...] | None]] = {
         "connectivity": CONNECTIVITY,
         "presolve": PRESOLVE,
@@ -57,11 +55,6 @@ class Koburin(Puzzle):
             raise InputError(f"unknown format {fmt!r}; expected one of {', '.join(FORMATS)}")
         return cls(parse(source.text, name, fmt, variant), name)
 
-    @classmethod
-    def recognises(cls, text: str, lines: list[str]) -> bool:
-        """A line ``cell = number`` (the table format)."""
-        return any(_NUMBER.fullmatch(line) for line in lines)
-
     def to_url(self) -> str:
         """The puzzle as a puzz.link URL."""
         return to_puzzlink(self.puzzle)
@@ -78,17 +71,8 @@ class Koburin(Puzzle):
     def solve(self, ask: Request) -> Outcome:
         from .search import solve
 
-        connectivity = ask.options.get("connectivity") or "lazy"
-        presolve = ask.options.get("presolve", "full")
-        return solve(
-            self.puzzle,
-            ask.budget,
-            Stats(),
-            unique=ask.unique,
-            count=ask.count,
-            connectivity=connectivity,
-            presolve=presolve,
-        )
+        chosen = ask.chosen(connectivity="lazy", presolve="full")
+        return solve(self.puzzle, ask.budget, unique=ask.unique, count=ask.count, **chosen)
 
     def formula(self, connectivity: str = "distance", presolve: str = "full") -> Formula:
         """The whole puzzle as a script (rule B by distances: the rules themselves); its

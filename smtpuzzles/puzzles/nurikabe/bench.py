@@ -9,29 +9,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ...bench.cases import Case, failed
+from ...bench.cases import COMMON_OPTIONS, Case, failed
+from ...engines import Z3_ENGINES
 from ...errors import InputError
 from ...sources import read_source
 from .formats import detect, parse, solution_rows
 from .pictures import json_solution, text_picture
+from .search import CONNECTIVITY
 
 #: The modes a bench runs, the default first.
 MODES = ("solve",)
 
-
-def options() -> dict[str, tuple[str, ...] | None]:
-    """The solver options a bench passes through, with the values each takes (``None``:
-    for ``unique`` a flag)."""
-    from ...engines import Z3_ENGINES
-    from .search import CONNECTIVITY
-
-    return {
-        "memory": None,
-        "presolve": ("none", "full"),
-        "engine": Z3_ENGINES,
-        "unique": None,
-        "connectivity": CONNECTIVITY,
-    }
+#: The solver options a bench passes through, with the values each takes (``None``:
+#: for ``unique`` a flag).
+OPTIONS = {**COMMON_OPTIONS, "engine": Z3_ENGINES, "unique": None, "connectivity": CONNECTIVITY}
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ...engines import Z3_ENGINES, Stats
+from ...engines import Z3_ENGINES
 from ...errors import InputError
 from ...puzzle import Formula, Puzzle, Request, Source
 from . import pictures
@@ -21,8 +21,6 @@ from .search import CONNECTIVITY
 if TYPE_CHECKING:
     from ...result import Outcome, Result
 
-_DIRECTIVE = re.compile(r"\s*(clue|pool)\s")
-
 #: How many of the solutions a counted report draws.
 SHOWN = 5
 
@@ -32,6 +30,7 @@ class Nurikabe(Puzzle):
 
     kind: ClassVar[str] = "nurikabe"
     title: ClassVar[str] = "Nurikabe"
+    marker = re.compile(r"\s*(clue|pool)\s")  #: a directive of the graph format
     options: ClassVar[dict[str, tuple[str, ...] | None]] = {
         "connectivity": CONNECTIVITY,
         "engine": Z3_ENGINES,
@@ -53,11 +52,6 @@ class Nurikabe(Puzzle):
             raise InputError(f"unknown format {fmt!r}; expected one of {', '.join(FORMATS)}")
         return cls(parse(source.text, source.name, fmt, source.index or 1))
 
-    @classmethod
-    def recognises(cls, text: str, lines: list[str]) -> bool:
-        """A ``clue`` or ``pool`` directive (the graph format)."""
-        return any(_DIRECTIVE.match(line) for line in lines)
-
     def to_url(self) -> str:
         """The puzzle as a puzz.link URL (plain rectangles only)."""
         return to_puzzlink(self.puzzle)
@@ -70,19 +64,9 @@ class Nurikabe(Puzzle):
     def solve(self, ask: Request) -> Outcome:
         from .search import solve
 
-        options = ask.options
-        connectivity = options.get("connectivity") or "distance"
-        engine, presolve = options.get("engine"), options.get("presolve", "full")
-        outcome, _ = solve(
-            self.puzzle,
-            connectivity,
-            ask.budget,
-            Stats(),
-            unique=ask.unique,
-            count=ask.count,
-            engine=engine,
-            presolve=presolve,
-        )
+        chosen = ask.chosen(connectivity="distance", engine=None, presolve="full")
+        budget, unique, count = ask.budget, ask.unique, ask.count
+        outcome, _ = solve(self.puzzle, budget=budget, unique=unique, count=count, **chosen)
         return outcome
 
     def formula(self, connectivity: str = "distance", presolve: str = "full") -> Formula:

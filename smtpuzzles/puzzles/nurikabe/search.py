@@ -365,7 +365,7 @@ def _rim(nbrs, part: list[int]) -> list[int]:
 
 def solve(
     puzzle: Nurikabe,
-    strategy: str = "distance",
+    connectivity: str = "distance",
     budget: Budget | None = None,
     stats: Stats | None = None,
     *,
@@ -381,9 +381,9 @@ def solve(
     stats = stats if stats is not None else Stats()
 
     def make() -> Search:
-        return Search(puzzle, strategy, budget, stats, engine, presolve)
+        return Search(puzzle, connectivity, budget, stats, engine, presolve)
 
     outcome, search = runner.solve(make, runner.Ask(unique, count), budget, stats)
     if search is not None:
-        outcome.notes.insert(0, f"connectivity {strategy}")
+        outcome.notes.insert(0, f"connectivity {connectivity}")
     return outcome, search  # type: ignore[return-value]
