@@ -25,8 +25,9 @@ from typing import TYPE_CHECKING, Any
 from .errors import InputError
 from .formats.puzzlink import looks_like_url, parse_url
 from .limits import Budget, parse_timeout
+from .outcome import Outcome, Status
 from .puzzle import KINDS, Formula, Puzzle, Request, Source, puzzle_class
-from .result import Outcome, Result, Status
+from .result import Result
 from .runner import stopping
 from .sources import path_exists, read_source, whole_number
 

@@ -16,7 +16,7 @@ from .errors import InputError
 
 if TYPE_CHECKING:
     from .limits import Budget
-    from .result import Outcome, Result
+    from .outcome import Outcome
 
 #: The puzzles, by the name the command line and the JSON use.
 KINDS: tuple[str, ...] = ("floodit", "nurikabe", "koburin")
@@ -187,8 +187,9 @@ class Puzzle:
         unless the puzzle keeps a checked best answer as it goes (Flood-It's moves)."""
         return None
 
-    def report(self, result: Result) -> list[str]:  # pragma: no cover
-        """The puzzle's own lines of the text report (its picture, its proof)."""
+    def report(self, outcome: Outcome, counted: bool) -> list[str]:  # pragma: no cover
+        """The puzzle's own lines of the text report (its picture, its proof); ``counted``:
+        solutions were counted (each is drawn)."""
         raise NotImplementedError
 
     def picture(self, answer: Any = None) -> str:  # pragma: no cover
@@ -199,9 +200,9 @@ class Puzzle:
         """An SVG picture of the puzzle, with ``answer`` if given."""
         raise NotImplementedError
 
-    def result_svg(self, result: Result) -> str:
+    def result_svg(self, outcome: Outcome) -> str:
         """The picture of a result (by default, of its answer)."""
-        return self.svg(result.answer)
+        return self.svg(outcome.solution)
 
     def answer_at(self, answer: Any, cell: str | tuple[int, int]) -> Any:
         """The answer at one cell, by name or ``(row, col)``."""

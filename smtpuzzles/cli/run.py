@@ -35,9 +35,10 @@ from ..limits import (
     parse_timeout,
     running_as_command,
 )
+from ..outcome import Outcome, Status, follow, followed
 from ..output import write_output
 from ..puzzle import Formula, Puzzle, puzzle_class
-from ..result import Outcome, Result, Status, follow, followed
+from ..result import Result
 from ..runner import stopping
 from ..smtlib import Question, is_standard, join_questions, write_questions
 from ..smtlib import Source as SmtSource

@@ -21,9 +21,8 @@ from .solvers import (
     new_solver,
     parse_into,
     parse_terms,
-    statistics_dict,
 )
-from .stats import Stats
+from .stats import Stats, statistics_dict
 
 __all__ = [
     "CADICAL_CONFLICTS_AT_ONCE",

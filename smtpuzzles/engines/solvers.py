@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .. import z3lazy as z3
 from ..limits import (
@@ -17,9 +17,7 @@ from ..limits import (
     memory_capped,
     raise_pending,
 )
-
-if TYPE_CHECKING:
-    from .stats import Stats
+from .stats import Stats
 
 #: Engines a puzzle can ask for. ``sat`` is Z3's SAT core for finite-domain problems
 #: (integers bounded by their declarations are bit-blasted); ``smt`` is the general
@@ -138,12 +136,6 @@ def parse_terms(text: str, ctx: z3.Context | None = None) -> list[z3.BoolRef]:
     ensure_room(_PARSE_BYTES_PER_CHAR * len(text))
     return list(z3.parse_smt2_string(text, ctx=ctx))
 
-
-
-def statistics_dict(solver: z3.Solver | z3.Optimize) -> dict[str, Any]:
-    """Z3's statistics of ``solver`` as a plain dict (keys as Z3 names them)."""
-    st = solver.statistics()
-    return {key: st.get_key_value(key) for key in st.keys()}
 
 
 

@@ -6,7 +6,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import z3lazy as z3
-from .solvers import statistics_dict
+
+
+def statistics_dict(solver: z3.Solver | z3.Optimize) -> dict[str, Any]:
+    """Z3's statistics of ``solver`` as a plain dict (keys as Z3 names them)."""
+    st = solver.statistics()
+    return {key: st.get_key_value(key) for key in st.keys()}
 
 
 @dataclass

@@ -38,7 +38,7 @@ from ..limits import (
     out_of_memory,
     release_reserve,
 )
-from ..result import Outcome
+from ..outcome import Outcome
 from ..smtlib import Block, Script, or_, question
 
 S = TypeVar("S")

@@ -19,7 +19,7 @@ from .model import DIGITS, Board, ClusterGraph, cluster_graph
 from .search import BOUND_NODES, PRESOLVE, STRATEGIES, STRATEGY, FloodOutcome
 
 if TYPE_CHECKING:
-    from ...result import Result
+    from ...outcome import Outcome
 
 MODES = ("solve", "exact", "search", "min", "opt")
 _ROW = re.compile(r"[0-9a-z]+")  #: a row of a board, one digit a cell
@@ -199,8 +199,8 @@ class FloodIt(Puzzle):
             "upper_bound": outcome.upper_bound,
         }
 
-    def report(self, result: Result) -> list[str]:
-        out = result.outcome
+    def report(self, outcome: Outcome, counted: bool) -> list[str]:
+        out = outcome
         lines = []
         derived, strategy = getattr(out, "derived", None), getattr(out, "strategy", "")
         if derived is not None and strategy == "reference":
@@ -224,7 +224,7 @@ class FloodIt(Puzzle):
             lines.append("proven by: CaDiCaL (no solution one move shorter)")
         elif proven_by == "A*":
             lines.append("proven by: A* (exhaustive under an admissible bound), no SMT probe")
-        moves = result.answer
+        moves = outcome.solution
         lines.append(f"moves: {moves_text(moves)}")
         lines.append(f"length: {'-' if moves is None else len(moves)}")
         return lines

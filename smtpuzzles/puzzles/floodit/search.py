@@ -18,11 +18,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from ... import dimacs, result, runner
+from ... import dimacs, runner
 from ... import z3lazy as z3
 from ...engines import CADICAL_MISSING, cadical_available, check, check_clauses, parse_into
 from ...errors import CheckFailure, InputError
 from ...limits import Budget, TimeUp, deadline, hold, raise_pending, room_left
+from ...outcome import Outcome, follow
 from ...smtlib import OPTIMIZE_NOTE, Question, Script, join_questions, plus, question
 from . import presolve as presolve_module
 from .check import check_solution
@@ -141,7 +142,7 @@ PRESOLVE = ("none", "full")
 
 
 @dataclass
-class FloodOutcome(result.Outcome):
+class FloodOutcome(Outcome):
     """The shared outcome, with how a Flood-It mode got there. The answer (``moves``) is
     the first of ``solutions``; ``lower_bound``/``upper_bound`` are what is proven."""
 
@@ -770,7 +771,7 @@ def run_mode(
             budget=budget,
         )
         outcome = s.outcome
-        result.follow(outcome)
+        follow(outcome)
         outcome.held = s
         hold(s)  # freed when the next run starts: freeing a large formula takes seconds
         if mode == "solve":

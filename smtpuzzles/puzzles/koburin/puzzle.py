@@ -19,7 +19,7 @@ from .rules import PRESOLVE
 from .search import CONNECTIVITY
 
 if TYPE_CHECKING:
-    from ...result import Outcome, Result
+    from ...outcome import Outcome
 
 
 class Koburin(Puzzle):
@@ -137,13 +137,13 @@ class Koburin(Puzzle):
             "\n"
         )
 
-    def report(self, result: Result) -> list[str]:
-        lines = [self.picture(result.answer)]
-        if len(result.solutions) > 1 and not result.counted:
-            lines += ["another solution:", self.picture(result.solutions[1])]
-        if result.fixed is not None and result.unique is False:
+    def report(self, outcome: Outcome, counted: bool) -> list[str]:
+        lines = [self.picture(outcome.solution)]
+        if len(outcome.solutions) > 1 and not counted:
+            lines += ["another solution:", self.picture(outcome.solutions[1])]
+        if outcome.fixed is not None and outcome.unique is False:
             empty = len(self.puzzle.empty)
-            lines.append(f"fixed in every solution: {len(result.fixed)} of {empty} cells")
+            lines.append(f"fixed in every solution: {len(outcome.fixed)} of {empty} cells")
         return lines
 
     def picture(self, answer: Solution | None = None) -> str:
@@ -153,9 +153,9 @@ class Koburin(Puzzle):
     def svg(self, answer: Solution | None = None) -> str:
         return pictures.svg(self.puzzle, answer)
 
-    def result_svg(self, result: Result) -> str:
-        fixed = result.fixed if result.unique is False else None
-        return pictures.svg(self.puzzle, result.answer, fixed=fixed)
+    def result_svg(self, outcome: Outcome) -> str:
+        fixed = outcome.fixed if outcome.unique is False else None
+        return pictures.svg(self.puzzle, outcome.solution, fixed=fixed)
 
     def answer_at(self, answer: Solution | None, cell: str | tuple[int, int]) -> bool | None:
         """``True`` black, ``False`` on the loop or numbered, ``None`` without an answer."""

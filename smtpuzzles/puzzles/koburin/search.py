@@ -15,7 +15,7 @@ from ... import runner
 from ... import z3lazy as z3
 from ...engines import Stats, new_solver, parse_into
 from ...limits import Budget
-from ...result import Outcome
+from ...outcome import Outcome
 from ...smtlib import Block, Script
 from .check import problems, walk_loop
 from .model import Koburin, Solution

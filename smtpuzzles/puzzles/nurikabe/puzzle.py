@@ -19,7 +19,7 @@ from .rules import PRESOLVE
 from .search import CONNECTIVITY
 
 if TYPE_CHECKING:
-    from ...result import Outcome, Result
+    from ...outcome import Outcome
 
 #: How many of the solutions a counted report draws.
 SHOWN = 5
@@ -126,10 +126,10 @@ class Nurikabe(Puzzle):
             rows[r][c] = marks.get(i, "?")
         return ["".join(r) for r in rows]
 
-    def report(self, result: Result) -> list[str]:
-        found = result.solutions
+    def report(self, outcome: Outcome, counted: bool) -> list[str]:
+        found = outcome.solutions
         lines = []
-        if result.counted:
+        if counted:
             for n, picture in enumerate(found[:SHOWN], 1):
                 lines += [f"solution {n}:", self.picture(picture)]
             if len(found) > SHOWN:
@@ -138,9 +138,9 @@ class Nurikabe(Puzzle):
             lines.append(self.picture(found[0]))
             if len(found) > 1:
                 lines += ["another solution:", self.picture(found[1])]
-        if result.fixed is not None and result.unique is False and found:
-            lines.append(f"fixed in every solution ({len(result.fixed)} cells; ? = not fixed):")
-            lines.append(self.picture(found[0], result.fixed))
+        if outcome.fixed is not None and outcome.unique is False and found:
+            lines.append(f"fixed in every solution ({len(outcome.fixed)} cells; ? = not fixed):")
+            lines.append(self.picture(found[0], outcome.fixed))
         return lines
 
     def picture(self, answer: Picture | None = None, fixed: dict[int, bool] | None = None) -> str:
@@ -151,8 +151,8 @@ class Nurikabe(Puzzle):
     def svg(self, answer: Picture | None = None, fixed: dict[int, bool] | None = None) -> str:
         return pictures.svg(self.puzzle, answer, fixed)
 
-    def result_svg(self, result: Result) -> str:
-        return self.svg(result.answer, result.fixed if result.unique is False else None)
+    def result_svg(self, outcome: Outcome) -> str:
+        return self.svg(outcome.solution, outcome.fixed if outcome.unique is False else None)
 
     def answer_at(self, answer: Picture | None, cell: str | tuple[int, int]) -> bool | None:
         """``True`` black (wall), ``False`` white (island), ``None`` without an answer."""

@@ -25,7 +25,7 @@ from ... import runner
 from ... import z3lazy as z3
 from ...engines import Stats, new_context, new_solver, parse_into, parse_terms
 from ...limits import Budget
-from ...result import Outcome
+from ...outcome import Outcome
 from ...smtlib import Block, Script, or_
 from .check import problems
 from .model import Nurikabe, Picture
