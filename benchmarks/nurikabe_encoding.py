@@ -24,9 +24,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+from smtpuzzles.limits import Budget
 from smtpuzzles.puzzles.nurikabe import problems, solve
 from smtpuzzles.puzzles.nurikabe.formats import parse
-from smtpuzzles.solving import Budget
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT.parent / "shared" / "data" / "nurikabe"

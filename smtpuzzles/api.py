@@ -24,18 +24,11 @@ from typing import TYPE_CHECKING, Any
 
 from .errors import InputError
 from .formats.puzzlink import looks_like_url, parse_url
+from .limits import Budget, parse_timeout
+from .outcome import Outcome, Status
 from .puzzle import KINDS, Formula, Puzzle, Request, Source, puzzle_class
-from .result import Outcome, Result, Status
-from .solving import (
-    Budget,
-    Interrupted,
-    MemoryLimitExceeded,
-    TimeUp,
-    hold,
-    out_of_memory,
-    parse_timeout,
-    release_reserve,
-)
+from .result import Result
+from .runner import stopping
 from .sources import path_exists, read_source, whole_number
 
 if TYPE_CHECKING:
@@ -60,13 +53,13 @@ __all__ = [
     "rate",
 ]
 
-_CLASSES = {"FloodIt": "floodit", "Nurikabe": "nurikabe", "Koburin": "koburin"}
-
-
 def __getattr__(name: str) -> Any:
     """The puzzle classes, imported on first use."""
-    if name in _CLASSES:
-        return puzzle_class(_CLASSES[name])
+    if name[:1].isupper():
+        for kind in KINDS:
+            cls = puzzle_class(kind)
+            if cls.__name__ == name:
+                return cls
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -97,7 +90,7 @@ def load(
     text, name, is_url = _read(source)
     kind = puzzle or _guess_kind(text, name, is_url)
     cls = puzzle_class(kind)
-    known = {"start"} if kind == "floodit" else {"variant"} if kind == "koburin" else set()
+    known = set(inspect.signature(cls.load).parameters) - {"source"}
     for key, value in options.items():
         if key not in known and value is not None:
             raise InputError(f"{key}= is not an option of {cls.title}")
@@ -126,11 +119,6 @@ def _looks_like_path(text: str) -> bool:
     return "/" in text or "\\" in text or bool(re.search(r"\.[A-Za-z]\w{0,5}$", text.strip()))
 
 
-_FLOODIT_ROW = re.compile(r"[0-9a-z]+")
-_KOBURIN_NUMBER = re.compile(r"\s*[^\s:#=]+\s*=\s*\S+\s*")
-_NURIKABE_DIRECTIVE = re.compile(r"\s*(clue|pool)\s")
-
-
 def _guess_kind(text: str, name: str, is_url: bool) -> str:
     """The puzzle kind, from the URL, the path, or what only one kind's text looks like."""
     if is_url:
@@ -144,19 +132,11 @@ def _guess_kind(text: str, name: str, is_url: bool) -> str:
                 return kind
     lines = [line.strip() for line in text.split("\n")]
     content = [line for line in lines if line and not line.startswith("#")]
-    if any(_NURIKABE_DIRECTIVE.match(line) for line in content):
-        return "nurikabe"
-    if any(_KOBURIN_NUMBER.fullmatch(line) for line in content):
-        return "koburin"
-    if content and all(_FLOODIT_ROW.fullmatch(line) for line in content):
-        return "floodit"
-    from .puzzles.floodit.formats import detect_format
-
-    if content and detect_format(text) == "mnk":
-        return "floodit"
-    raise InputError(
-        "cannot tell which puzzle this is; pass puzzle='floodit', 'nurikabe' or 'koburin'", name
-    )
+    for kind in KINDS:
+        if content and puzzle_class(kind).recognises(text, content):
+            return kind
+    named = ", ".join(f"'{kind}'" for kind in KINDS[:-1]) + f" or '{KINDS[-1]}'"
+    raise InputError(f"cannot tell which puzzle this is; pass puzzle={named}", name)
 
 
 def _as_puzzle(puzzle: Any) -> Puzzle:
@@ -212,18 +192,10 @@ def solve(
     options = {k: v for k, v in options.items() if v is not None}
     p.check_options(options)
     _number_options(options)
-    try:
+    with stopping() as stop:  # a limit or Ctrl-C in a step a puzzle does not guard itself
         outcome = p.solve(Request(mode, budget, args, unique, count, options))
-    except (Interrupted, KeyboardInterrupt):
-        outcome = Outcome(Status.UNKNOWN, stopped="interrupted")
-    except (MemoryLimitExceeded, MemoryError, SystemError) as exc:
-        if not out_of_memory(exc):
-            raise
-        release_reserve()
-        outcome = Outcome(Status.UNKNOWN, stopped="memory")
-    except TimeUp as exc:  # the deadline ended a step a puzzle does not guard itself
-        hold(exc.__traceback__)
-        outcome = Outcome(Status.UNKNOWN, stopped="timeout")
+    if stop.why is not None:
+        outcome = Outcome(Status.UNKNOWN, stopped=stop.why)
     return Result(p, mode, outcome, budget.elapsed(), count is not None, unique)
 
 
@@ -334,13 +306,15 @@ def explain(
     so far and status ``stopped``. See ``docs/explain.md`` for the method.
     """
     import importlib
+    import importlib.util
 
     from .forced import Explanation, Unsolvable, draw_steps
     from .forced import explain as forced_steps
 
     p = _as_puzzle(puzzle)
-    if p.kind not in ("nurikabe", "koburin"):
-        raise InputError(f"explanations exist for nurikabe and koburin, not {p.kind}")
+    explained = [k for k in KINDS if importlib.util.find_spec(f"{__package__}.puzzles.{k}.explain")]
+    if p.kind not in explained:
+        raise InputError(f"explanations exist for {' and '.join(explained)}, not {p.kind}")
     module = importlib.import_module(f".puzzles.{p.kind}.explain", __package__)
     budget = budget or Budget(timeout)
     model = p.puzzle  # type: ignore[attr-defined]

@@ -59,6 +59,7 @@ def connected(
     name: str,
     root: int | None = None,
     max_dist: int | None = None,
+    *,
     edges: Mapping[tuple[int, int], Term] | None = None,
     step: str = "exact",
     low: Mapping[int, int] | None = None,
@@ -81,7 +82,7 @@ def connected(
     """
     _check_step(step)
     region = Region()
-    plan = _plan(graph, member, root, max_dist, edges, step, low, known)
+    plan = _plan(graph, member, root, max_dist, edges, step, low=low, known=known)
     if plan is None:
         return region
     if root is not None:
@@ -142,6 +143,7 @@ def _plan(
     max_dist: int | None,
     edges: Mapping[tuple[int, int], object] | None,
     step: str,
+    *,
     low: Mapping[int, int] | None,
     known: Collection[int] = (),
 ) -> _Plan | None:
@@ -175,7 +177,7 @@ def _plan(
             options.append((j, link))
         if options is not None:
             preds[i] = options
-    fixed = _fixed(graph, member, root, step, known, least, limit)
+    fixed = _fixed(graph, member, root, step, known, least, limit=limit)
     inside = [i for i in cells if i != root and i not in outside and i not in fixed]
     return _Plan(cells, inside, limit, least, outside, preds, fixed, sorted(known))
 
@@ -187,6 +189,7 @@ def _fixed(
     step: str,
     known: Collection[int],
     least: Mapping[int, int],
+    *,
     limit: int,
 ) -> dict[int, int]:
     """Constant distances for the known members joined to the root through known
@@ -277,6 +280,7 @@ def connected_smtlib(
     name: str,
     root: int | None = None,
     max_dist: int | None = None,
+    *,
     edges: Mapping[tuple[int, int], str | bool] | None = None,
     step: str = "exact",
     low: Mapping[int, int] | None = None,
@@ -290,7 +294,7 @@ def connected_smtlib(
     """
     _check_step(step)
     region = RegionText()
-    plan = _plan(graph, member, root, max_dist, edges, step, low, known)
+    plan = _plan(graph, member, root, max_dist, edges, step, low=low, known=known)
     if plan is None:
         return region
     here = {i: _text(member[i]) for i in plan.cells}

@@ -16,15 +16,14 @@ import re
 from collections.abc import Iterable, Sequence
 
 from . import z3lazy as z3
-from .solving import (
+from .engines import new_context, parse_terms
+from .limits import (
     Budget,
     Interrupted,
     MemoryLimitExceeded,
     TimeUp,
     ensure_room,
     memory_capped,
-    new_context,
-    parse_terms,
     raise_pending,
 )
 

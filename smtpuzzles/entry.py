@@ -49,7 +49,7 @@ def main() -> None:
         if _noted:
             raise KeyboardInterrupt
         from .cli import main as command_line
-        from .solving import guard_interrupts
+        from .limits import guard_interrupts
 
         guard_interrupts()
         if _noted:  # one that landed in the import machinery

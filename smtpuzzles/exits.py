@@ -13,7 +13,7 @@ import threading
 import time
 from typing import NoReturn
 
-_KINDS = ("floodit", "nurikabe", "koburin")
+from .puzzle import KINDS
 
 #: What this process has printed on its own account: "json" (the one object of
 #: ``--json``) and "error" (an error line).
@@ -109,26 +109,43 @@ def _say_json(argv: list[str], elapsed: float, wanted: bool, how: dict[str, obje
     if not wanted or "json" in _said:
         return
     words = [w for w in argv if not w.startswith("-")]
-    obj = {
-        "puzzle": words[0] if words and words[0] in _KINDS else None,
-        "name": None,
-        "mode": words[1] if len(words) > 1 and words[0] in _KINDS else None,
-        "status": how["status"],
-        "solution": None,
-        "unique": None,
-        "stopped": how["stopped"],
-        "elapsed_s": round(elapsed, 3),
-        **{k: v for k, v in how.items() if k not in ("status", "stopped")},
-    }
+    kind = words[0] if words and words[0] in KINDS else None
+    mode = words[1] if len(words) > 1 and kind is not None else None
+    obj = run_json(kind, None, mode, how["status"], how["stopped"], elapsed)  # type: ignore[arg-type]
+    obj.update({k: v for k, v in how.items() if k not in ("status", "stopped")})
     sys.stdout.write(json.dumps(obj, separators=(", ", ": ")) + "\n")
     sys.stdout.flush()
     note_said("json")
 
 
+def run_json(
+    puzzle: str | None,
+    name: str | None,
+    mode: str | None,
+    status: str,
+    stopped: str | None,
+    elapsed: float,
+    **answer: object,
+) -> dict[str, object]:
+    """The keys every ``--json`` object has, in their order: of a result
+    (:meth:`~smtpuzzles.result.Result.to_json`, with its ``solution`` and ``unique``),
+    or of a run stopped or refused before it had one (both ``None``)."""
+    return {
+        "puzzle": puzzle,
+        "name": name,
+        "mode": mode,
+        "status": status,
+        "solution": answer.get("solution"),
+        "unique": answer.get("unique"),
+        "stopped": stopped,
+        "elapsed_s": round(elapsed, 3),
+    }
+
+
 def end_interrupted() -> NoReturn:
     """Exit 130 at once: further Ctrl-Cs are ignored, and the process ends without the
     interpreter's shutdown, whose wait for a pending signal resend (see
-    ``solving.guard_interrupts``) would end it by SIGINT instead of the exit code."""
+    ``limits.guard_interrupts``) would end it by SIGINT instead of the exit code."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     for stream in (sys.stdout, sys.stderr):
         try:

@@ -26,19 +26,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import z3lazy as z3
+from .engines import Stats, check, new_context, new_solver, parse_into
+from .limits import MEMORY_ERRORS, Budget, Interrupted, TimeUp, deadline
 from .smtlib import Block
-from .solving import (
-    MEMORY_ERRORS,
-    Budget,
-    Interrupted,
-    Stats,
-    TimeUp,
-    check,
-    deadline,
-    new_context,
-    new_solver,
-    parse_into,
-)
 
 #: The largest window radius (graph steps from a fact's cells) searched for a reason
 #: before a step takes its reason from the whole grid.

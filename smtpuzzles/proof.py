@@ -18,17 +18,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
+from .engines import solve_in_steps
 from .errors import CheckFailure, InputError
+from .limits import Budget, Interrupted, MemoryLimitExceeded, TimeUp, ensure_room, raise_pending
 from .output import new_file_mode, replace_atomically
-from .solving import (
-    Budget,
-    Interrupted,
-    MemoryLimitExceeded,
-    TimeUp,
-    ensure_room,
-    raise_pending,
-    solve_in_steps,
-)
 
 #: What to say when python-sat is missing.
 PROOF_MISSING = "--proof needs the python-sat package: pip install 'smtpuzzles[cadical]'"

@@ -1,20 +1,22 @@
 """What the front end needs of a puzzle, said once: each puzzle package's ``puzzle.py``
 subclasses :class:`Puzzle`, and :data:`KINDS` finds that class by name, so the API and
-the command line are lookups rather than a branch per puzzle."""
+the command line are lookups rather than a branch per puzzle. Light to import (the entry
+point's words on Ctrl-C name the puzzles too): Z3 and the solving code come later."""
 
 from __future__ import annotations
 
 import importlib
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from . import z3lazy as z3
 from .errors import InputError
-from .solving import Budget
 
 if TYPE_CHECKING:
-    from .result import Outcome, Result
+    from .limits import Budget
+    from .outcome import Outcome
 
 #: The puzzles, by the name the command line and the JSON use.
 KINDS: tuple[str, ...] = ("floodit", "nurikabe", "koburin")
@@ -52,6 +54,11 @@ class Request:
     unique: bool = False
     count: int | None = None
     options: dict[str, Any] = field(default_factory=dict)
+
+    def chosen(self, **defaults: Any) -> dict[str, Any]:
+        """The options named in ``defaults``, each as asked or else its default."""
+        given = {key: self.options.get(key) for key in defaults}
+        return {key: defaults[key] if value is None else value for key, value in given.items()}
 
 
 @dataclass
@@ -105,6 +112,17 @@ class Puzzle:
         """Parse a source; bad input raises ``InputError``."""
         raise NotImplementedError
 
+    #: A line only this puzzle's text has (matched from the line's start), if any.
+    marker: ClassVar[re.Pattern[str] | None] = None
+
+    @classmethod
+    def recognises(cls, text: str, lines: list[str]) -> bool:
+        """Does ``text`` (its ``lines`` of content: no blank or comment lines) look like
+        this puzzle's and no other's? What :func:`smtpuzzles.load` guesses the kind by:
+        by default, some line is a :attr:`marker`."""
+        marker = cls.marker
+        return marker is not None and any(marker.match(line) for line in lines)
+
     # -- solving ---------------------------------------------------------------------------
 
     def solve(self, ask: Request) -> Outcome:  # pragma: no cover - every subclass has its own
@@ -115,6 +133,15 @@ class Puzzle:
     def formula(self, **options: Any) -> Formula:  # pragma: no cover
         """The formula a solve would start from, without solving."""
         raise NotImplementedError
+
+    def formula_options(
+        self, mode: str, args: dict[str, int], options: dict[str, Any]
+    ) -> dict[str, Any]:
+        """What :meth:`formula` takes of a command line's mode, its numbers and the
+        solve options (``--dry-run``): by default presolving and connectivity."""
+        connectivity = options.get("connectivity")
+        wanted = {"presolve": options.get("presolve", "full")}
+        return {**wanted, "connectivity": connectivity} if connectivity else wanted
 
     def problems(self, answer: Any) -> list[str]:  # pragma: no cover
         """What the independent checker finds wrong with ``answer`` (empty: valid)."""
@@ -163,8 +190,9 @@ class Puzzle:
         unless the puzzle keeps a checked best answer as it goes (Flood-It's moves)."""
         return None
 
-    def report(self, result: Result) -> list[str]:  # pragma: no cover
-        """The puzzle's own lines of the text report (its picture, its proof)."""
+    def report(self, outcome: Outcome, counted: bool) -> list[str]:  # pragma: no cover
+        """The puzzle's own lines of the text report (its picture, its proof); ``counted``:
+        solutions were counted (each is drawn)."""
         raise NotImplementedError
 
     def picture(self, answer: Any = None) -> str:  # pragma: no cover
@@ -175,9 +203,9 @@ class Puzzle:
         """An SVG picture of the puzzle, with ``answer`` if given."""
         raise NotImplementedError
 
-    def result_svg(self, result: Result) -> str:
+    def result_svg(self, outcome: Outcome) -> str:
         """The picture of a result (by default, of its answer)."""
-        return self.svg(result.answer)
+        return self.svg(outcome.solution)
 
     def answer_at(self, answer: Any, cell: str | tuple[int, int]) -> Any:
         """The answer at one cell, by name or ``(row, col)``."""

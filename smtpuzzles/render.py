@@ -30,9 +30,6 @@ PALETTE: tuple[str, ...] = (
     "#990000", "#99FF66", "#6600CC", "#EE8866", "#FFCCFF", "#666633",
 )  # fmt: skip
 
-#: The character of each Flood-It colour in board text: ``0``-``9`` then ``a``-``z``.
-COLOUR_CHARS = "0123456789abcdefghijklmnopqrstuvwxyz"
-
 #: Suggested fills for puzzle pictures (any CSS colour works in ``fill``).
 WALL = "#333333"
 ISLAND = "#FFFFFF"
@@ -271,6 +268,7 @@ def graph_svg(
     graph: Graph,
     fill: Mapping[int, str] | None = None,
     label: Mapping[int, str] | None = None,
+    *,
     loops: Sequence[Sequence[int]] = (),
     marks: Mapping[int, str] | None = None,
     title: str | None = None,
@@ -546,6 +544,7 @@ def step_text(
     new: Mapping[int, bool],
     premises: Collection[int],
     decided: tuple[str, str],
+    *,
     touched: Collection[int] = (),
 ) -> str:
     """One step of an explanation as text, with the same legend in every puzzle: a
@@ -602,14 +601,16 @@ def _direction(graph: Graph, a: int, b: int) -> str:
 # ---------------------------------------------------------------------------- Flood-It
 
 
-def _check_colour(value: int) -> int:
+def check_colour(value: int) -> int:
+    """``value``, refused unless it is a colour of :data:`PALETTE`."""
     if not 0 <= value < len(PALETTE):
         raise ValueError(f"colour {value} is outside 0..{len(PALETTE) - 1}")
     return value
 
 
-def _palette_colour(value: int) -> str:
-    return PALETTE[_check_colour(value)]
+def palette_colour(value: int) -> str:
+    """The fill of colour number ``value``."""
+    return PALETTE[check_colour(value)]
 
 
 def board_svg(
@@ -631,7 +632,7 @@ def board_svg(
         for c, value in enumerate(row):
             parts.append(
                 f'<rect class="cell" x="{_num(pad + c * cell_px)}" y="{_num(pad + r * cell_px)}" '
-                f'width="{cell_px}" height="{cell_px}" fill="{_palette_colour(value)}" '
+                f'width="{cell_px}" height="{cell_px}" fill="{palette_colour(value)}" '
                 f'shape-rendering="crispEdges"/>'
             )
     if highlight:
@@ -662,20 +663,6 @@ def _outline(region: set[tuple[int, int]], cell_px: float, pad: float) -> str:
         if (r, c + 1) not in region:
             segments.append((x + cell_px, y, x + cell_px, y + cell_px))
     return " ".join(f"M{_num(a)} {_num(b)}L{_num(c)} {_num(d)}" for a, b, c, d in segments)
-
-
-def board_ansi(rows: Sequence[Sequence[int]], colour: bool, truecolor: bool = True) -> str:
-    """A Flood-It board for a terminal: two-space blocks in :data:`PALETTE` colours
-    (24-bit, or the 256-colour cube when ``truecolor`` is false), or the colour
-    characters ``0``-``9a``-``z`` when ``colour`` is false (piped output)."""
-    lines = []
-    for row in rows:
-        if colour:
-            blocks = "".join(ansi_bg(_palette_colour(v), truecolor) + "  " for v in row)
-            lines.append(blocks + ANSI_RESET)
-        else:
-            lines.append("".join(COLOUR_CHARS[_check_colour(v)] for v in row))
-    return "\n".join(lines)
 
 
 # ---------------------------------------------------------------------------- layout

@@ -1,7 +1,8 @@
-"""One outcome and one result for every puzzle: what a search established, and how it is
-reported (the ``--json`` object, the text report, the picture).
+"""One result for every puzzle: what a search established, and how it is reported (the
+``--json`` object, the text report, the picture).
 
-A puzzle's search fills an :class:`Outcome`; :func:`smtpuzzles.api.solve` wraps it in a
+A puzzle's search fills an :class:`~smtpuzzles.outcome.Outcome`;
+:func:`smtpuzzles.api.solve` wraps it in a
 :class:`Result` with the puzzle, the mode and the time. Everything the command line
 prints comes from a :class:`Result`, so the JSON keys and the report's layout are the same
 for every puzzle; only the answer's own shape (:meth:`Puzzle.solution_json`) and the
@@ -10,85 +11,14 @@ puzzle's report lines (:meth:`Puzzle.report`) differ.
 
 from __future__ import annotations
 
-import enum
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .solving import Stats
+from .exits import run_json
+from .outcome import Outcome, Status
 
 if TYPE_CHECKING:
     from .puzzle import Puzzle
-
-
-class Status(str, enum.Enum):
-    """What a run established. Compares equal to its string: ``status == "optimal"``."""
-
-    OPTIMAL = "optimal"  #: the least length, proven (Flood-It)
-    SOLVED = "solved"  #: an answer, checked
-    UNSAT = "unsat"  #: proven: no answer (in the range asked)
-    UNKNOWN = "unknown"  #: a limit was reached before an answer
-    DRY_RUN = "dry-run"  #: the formula was built, not solved
-
-    def __str__(self) -> str:
-        return self.value
-
-
-#: Why a search stopped before it answered everything it was asked.
-STOPS = ("timeout", "interrupted", "memory")
-
-
-@dataclass
-class Outcome:
-    """What one search established, in the same terms for every puzzle.
-
-    ``solutions`` holds every answer found, each passed by the puzzle's independent
-    checker; the first is the answer. ``unique``: ``True`` proven unique, ``False`` a
-    second answer exists, ``None`` not asked or not known. ``count_complete``: the
-    solutions listed are all there are. ``fixed`` maps cells to ``True`` (black in every
-    solution) or ``False`` (never black), when every solution is known. ``stopped`` says
-    which limit cut the search short (one of :data:`STOPS`), keeping what was found.
-    ``lower_bound``/``upper_bound`` are what is proven about an optimum (Flood-It).
-    ``notes`` are the puzzle's own lines for the text report (how it was proven, ...);
-    ``details`` the same for ``--stats``.
-    """
-
-    status: str = Status.UNKNOWN
-    solutions: list[Any] = field(default_factory=list)
-    unique: bool | None = None
-    count_complete: bool | None = None
-    fixed: dict[int, bool] | None = None
-    stopped: str | None = None
-    lower_bound: int | None = None
-    upper_bound: int | None = None
-    notes: list[str] = field(default_factory=list)
-    details: dict[str, Any] = field(default_factory=dict)
-    stats: Stats = field(default_factory=Stats)
-    #: the SMT-LIB script of every question the search asked, in order
-    questions: list[Any] = field(default_factory=list)
-
-    def __post_init__(self) -> None:
-        self.status = Status(self.status)
-
-    @property
-    def solution(self) -> Any:
-        """The answer (the first solution), or ``None``."""
-        return self.solutions[0] if self.solutions else None
-
-
-#: The outcome a running search fills in as it goes (see :func:`follow`).
-_followed: list[Outcome] = []
-
-
-def follow(outcome: Outcome | None) -> None:
-    """Make ``outcome`` the one a running search fills in (``None``: none), so that a
-    command's watchdog, which speaks while the search is held up in Z3, can say what it
-    has found so far."""
-    _followed[:] = [] if outcome is None else [outcome]
-
-
-def followed() -> Outcome | None:
-    """The outcome :func:`follow` named, if any."""
-    return _followed[0] if _followed else None
 
 
 @dataclass
@@ -179,16 +109,16 @@ class Result:
 
     def to_json(self, stats: bool = False, smtlib: str | None = None) -> dict[str, Any]:
         """The object ``--json`` prints: the same keys for every puzzle."""
-        obj: dict[str, Any] = {
-            "puzzle": self.kind,
-            "name": self.puzzle.display_name,
-            "mode": self.mode,
-            "status": self.status.value,
-            "solution": self.puzzle.solution_json(self.answer),
-            "unique": self.unique,
-            "stopped": self.stopped,
-            "elapsed_s": round(self.elapsed_s, 3),
-        }
+        obj: dict[str, Any] = run_json(
+            self.kind,
+            self.puzzle.display_name,
+            self.mode,
+            self.status.value,
+            self.stopped,
+            self.elapsed_s,
+            solution=self.puzzle.solution_json(self.answer),
+            unique=self.unique,
+        )
         obj.update(self.puzzle.extra_json(self.outcome))
         if self.counted:
             obj["count"] = self.count
@@ -210,7 +140,7 @@ class Result:
         lines.append(f"status: {status}")
         if self.stopped:
             lines.append(f"stopped: {self.stopped}; reporting what was found before")
-        lines += self.puzzle.report(self)
+        lines += self.puzzle.report(self.outcome, self.counted)
         if self.counted:
             more = "" if self.count_complete else " (or more)"
             lines.append(f"solutions: {self.count}{more}")
@@ -233,7 +163,7 @@ class Result:
         return f"<{type(self.puzzle).__name__}Result {' '.join(parts)}>"
 
     def _repr_svg_(self) -> str:
-        return self.puzzle.result_svg(self)
+        return self.puzzle.result_svg(self.outcome)
 
     def svg(self) -> str:
         """The answer pictured (what Jupyter shows)."""

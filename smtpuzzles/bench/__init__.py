@@ -25,44 +25,16 @@ from typing import Any
 def options_of(puzzle: str) -> dict[str, tuple[str, ...] | None]:
     """The solver options a bench of ``puzzle`` passes through, with the values each
     takes (``None``: a whole number, or for ``unique`` and ``no_counting`` a flag)."""
-    presolve = ("none", "full")
-    if puzzle == "floodit":
-        from ..puzzles.floodit.puzzle import ENCODINGS, ENGINES
-        from ..puzzles.floodit.search import STRATEGIES
+    from .cases import bench_of
 
-        return {
-            "memory": None,
-            "presolve": presolve,
-            "engine": ENGINES,
-            "encoding": ENCODINGS,
-            "bound_nodes": None,
-            "strategy": STRATEGIES,
-            "no_counting": None,
-        }
-    if puzzle == "nurikabe":
-        from ..puzzles.nurikabe import STRATEGIES as NURIKABE
-        from ..solving import ENGINES as Z3_ENGINES
-
-        return {
-            "memory": None,
-            "presolve": presolve,
-            "engine": Z3_ENGINES,
-            "unique": None,
-            "connectivity": NURIKABE,
-        }
-    from ..puzzles.koburin import CONNECTIVITY, VARIANTS
-
-    return {
-        "memory": None,
-        "presolve": presolve,
-        "unique": None,
-        "connectivity": CONNECTIVITY,
-        "variant": VARIANTS,
-    }
+    return bench_of(puzzle).OPTIONS
 
 
-#: The modes a bench runs, the default first.
-MODES = {"floodit": ("min", "solve", "opt"), "nurikabe": ("solve",), "koburin": ("solve",)}
+def modes_of(puzzle: str) -> tuple[str, ...]:
+    """The modes a bench of ``puzzle`` runs, the default first."""
+    from .cases import bench_of
+
+    return bench_of(puzzle).MODES
 
 
 def bench(
@@ -88,11 +60,10 @@ def bench(
     from .rows import Settings
     from .session import Plan, run_bench
 
-    if puzzle not in MODES:
-        raise InputError(f"unknown puzzle {puzzle!r}; expected one of {', '.join(MODES)}")
-    mode = MODES[puzzle][0] if mode is None else mode
-    if mode not in MODES[puzzle]:
-        raise InputError(f"mode {mode!r}: expected one of {', '.join(MODES[puzzle])}")
+    modes = modes_of(puzzle)  # an unknown puzzle is refused here
+    mode = modes[0] if mode is None else mode
+    if mode not in modes:
+        raise InputError(f"mode {mode!r}: expected one of {', '.join(modes)}")
     if not paths:
         raise InputError("no paths given")
     for name, value in (("timeout", timeout), ("jobs", jobs), ("first", first)):

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from ..errors import InputError
-from .cases import Case, KoburinKnown, NurikabeKnown
+from .cases import ANSWERED, Case, bench_of
 from .run import Done, Lost
 
 #: The keys of every row. ``case`` is what ``--resume`` knows a case by; ``answer`` and
@@ -53,7 +53,6 @@ ROW_KEYS = (
 
 #: The statuses a solver reports; a row's status is one of these or ``error``.
 STATUSES = ("optimal", "solved", "unsat", "unknown")
-ANSWERED = ("optimal", "solved")
 
 
 @dataclass(frozen=True)
@@ -95,7 +94,7 @@ def make_row(case: Case, settings: Settings, done: Done | Lost | None) -> dict[s
         mode=settings.mode,
         options=settings.options_text,
         timeout_s=settings.timeout_s,
-        known=known_text(case.known),
+        known=known_text(case.puzzle, case.known),
         answer="",
         error="",
     )
@@ -123,7 +122,7 @@ def make_row(case: Case, settings: Settings, done: Done | Lost | None) -> dict[s
         inner_s=result.get("elapsed_s"),
         solution=solution,
         answer=answer_text(case.puzzle, result),
-        verdict=verdict(case.known, result),
+        verdict=verdict(case.puzzle, case.known, result),
     )
     return row
 
@@ -133,38 +132,17 @@ def make_row(case: Case, settings: Settings, done: Done | Lost | None) -> dict[s
 
 def answer_text(puzzle: str, result: dict[str, Any]) -> str:
     """A short text of the answer, for the table and the ``answer`` key."""
-    status, solution = result.get("status"), result.get("solution")
-    if status == "unsat":
+    if result.get("status") == "unsat":
         return "none"
-    if puzzle == "floodit":
-        if status in ANSWERED and result.get("length") is not None:
-            return str(result["length"])
-        lo, hi = result.get("lower_bound"), result.get("upper_bound")
-        return "" if lo is None and hi is None else f"{_or_q(lo)}..{_or_q(hi)}"
-    if solution is None:
-        return ""
-    if puzzle == "nurikabe":
-        cells = solution.values() if isinstance(solution, dict) else "".join(solution)
-        return f"{sum(1 for c in cells if c == '#')} walls"
-    if isinstance(solution, dict):
-        return f"{len(solution.get('black', []))} black"
-    return ""
+    return bench_of(puzzle).answer_text(result)
 
 
-def known_text(known: Any) -> str:
+def known_text(puzzle: str, known: Any) -> str:
     """A short text of a known answer, in the terms of :func:`answer_text`."""
-    if known is None:
-        return ""
-    if isinstance(known, NurikabeKnown):
-        if known.rows is not None:
-            return f"{sum(r.count('#') for r in known.rows)} walls"
-        return f"{(known.picture or '').count('#')} walls"
-    if isinstance(known, KoburinKnown):
-        return f"{len(known.black)} black"
-    return str(known)
+    return "" if known is None else bench_of(puzzle).known_text(known)
 
 
-def verdict(known: Any, result: dict[str, Any]) -> str | None:
+def verdict(puzzle: str, known: Any, result: dict[str, Any]) -> str | None:
     """``ok`` when the answer agrees with the known one, ``WRONG`` when it contradicts
     it, ``None`` when there is nothing to compare (no known answer, or no answer)."""
     if known is None:
@@ -172,64 +150,13 @@ def verdict(known: Any, result: dict[str, Any]) -> str | None:
     status = result.get("status")
     if status == "unsat":  # every known answer is a solution
         return "WRONG"
-    if isinstance(known, int):
-        return _floodit_verdict(known, result)
+    module = bench_of(puzzle)
+    if hasattr(module, "verdict"):  # a known optimum: bounds prove something too
+        return module.verdict(known, result)
     solution = result.get("solution")
     if solution is None or status not in ANSWERED:  # a picture cut short proves nothing
         return None
-    if isinstance(known, NurikabeKnown):
-        same = _nurikabe_same(known, solution)
-    elif isinstance(known, KoburinKnown):
-        same = _koburin_same(known, solution)
-    else:
-        return None
-    return "ok" if same else "WRONG"
-
-
-def _floodit_verdict(optimum: int, result: dict[str, Any]) -> str | None:
-    status, length = result.get("status"), result.get("length")
-    lo, hi = result.get("lower_bound"), result.get("upper_bound")
-    if status == "optimal":
-        return "ok" if length == optimum else "WRONG"
-    if status == "solved":
-        return "ok" if length is not None and length >= optimum else "WRONG"
-    if lo is None and hi is None:
-        return None
-    if (lo is not None and lo > optimum) or (hi is not None and hi < optimum):
-        return "WRONG"
-    return "ok"
-
-
-def _nurikabe_same(known: NurikabeKnown, solution: Any) -> bool:
-    if known.rows is not None:
-        return isinstance(solution, list) and tuple(solution) == known.rows
-    if not isinstance(solution, dict) or known.puzzle is None:
-        return False
-    from ..puzzles.nurikabe.pictures import text_picture
-
-    picture = tuple(solution.get(name) == "#" for name in known.puzzle.graph.names)
-    return _lines_of(text_picture(known.puzzle, picture)) == _lines_of(known.picture or "")
-
-
-def _lines_of(text: str) -> list[str]:
-    return [line.rstrip() for line in text.strip("\n").split("\n")]
-
-
-def _koburin_same(known: KoburinKnown, solution: Any) -> bool:
-    if not isinstance(solution, dict):
-        return False
-    black = {_cell(c) for c in solution.get("black", [])}
-    loop = [_cell(c) for c in solution.get("loop", [])]
-    links = {frozenset((a, b)) for a, b in zip(loop, loop[1:] + loop[:1])}
-    return black == known.black and links == known.links
-
-
-def _cell(cell: Any) -> Any:
-    return tuple(cell) if isinstance(cell, list) else cell
-
-
-def _or_q(value: Any) -> str:
-    return "?" if value is None else str(value)
+    return "ok" if module.same(known, solution) else "WRONG"
 
 
 # -- the text table and the summary -----------------------------------------------------

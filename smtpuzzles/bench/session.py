@@ -25,8 +25,13 @@ from .run import Done, Job, Lost
 GRACE_S = 30.0
 
 
-class Terminated(KeyboardInterrupt):
-    """SIGTERM, handled like Ctrl-C: stop the children, keep the finished rows."""
+class Signalled(BaseException):
+    """Ctrl-C or SIGTERM (``signum``) during a run: stop the children, keep the finished
+    rows (a base exception, as ``KeyboardInterrupt`` is, so no handler of errors takes it)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
 
 
 @dataclass
@@ -46,7 +51,7 @@ class Plan:
 
 
 @dataclass
-class Outcome:
+class BenchOutcome:
     """Every row of the plan's cases that has one, in the cases' order; the run's wall
     time; and the signal that stopped it, if one did."""
 
@@ -62,7 +67,7 @@ def child_argv(case: Case, settings: Settings) -> tuple[str, ...]:
     return (case.puzzle, settings.mode, "-", "--json", *timeout, *case.args, *settings.options)
 
 
-def run_bench(plan: Plan, on_row: Callable[[dict[str, Any]], None]) -> Outcome:
+def run_bench(plan: Plan, on_row: Callable[[dict[str, Any]], None]) -> BenchOutcome:
     """Run the plan; ``on_row`` sees each row as it is written (resumed rows first)."""
     began = time.monotonic()
     settings = plan.settings
@@ -113,7 +118,7 @@ def run_bench(plan: Plan, on_row: Callable[[dict[str, Any]], None]) -> Outcome:
         stopped_by = _run_all(results, runnable, lambda c, d: emit(make_row(c, settings, d)))
     ordered = [rows[c.key] for c in plan.cases if c.key in rows]
     missing = [c.key for c in plan.cases if c.key not in rows]
-    return Outcome(ordered, time.monotonic() - began, stopped_by, missing)
+    return BenchOutcome(ordered, time.monotonic() - began, stopped_by, missing)
 
 
 def _run_all(
@@ -127,10 +132,8 @@ def _run_all(
             for job, done in results:
                 with stops.held():
                     emit(cases[job.key], done)
-        except Terminated:
-            return signal.SIGTERM
-        except KeyboardInterrupt:
-            return signal.SIGINT
+        except Signalled as stop:
+            return stop.signum
         finally:
             results.close()
     return None
@@ -153,9 +156,9 @@ def _runner(
 
 
 class _Stops:
-    """Ctrl-C and SIGTERM during a run raise :class:`KeyboardInterrupt` and
-    :class:`Terminated`, but never while a row is being written: one that comes then
-    waits until the row is out, so the files never hold half a row."""
+    """Ctrl-C and SIGTERM during a run raise :class:`Signalled`, but never while a row is
+    being written: one that comes then waits until the row is out, so the files never
+    hold half a row."""
 
     def __init__(self) -> None:
         self.holding = False
@@ -191,7 +194,7 @@ class _Stops:
 
 
 def _raise(signum: int) -> None:
-    raise Terminated if signum == signal.SIGTERM else KeyboardInterrupt
+    raise Signalled(signum)
 
 
 def _refuse_inputs(plan: Plan) -> None:

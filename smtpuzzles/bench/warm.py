@@ -41,7 +41,7 @@ import time
 from dataclasses import dataclass, field
 from typing import IO, Any
 
-from ..solving import started_now
+from ..limits import started_now
 from .child import die_with_parent, exit_code
 
 #: The program the parent runs (``python -c BOOT ROOT REQUESTS ANSWERS BENCH_PID``).
@@ -404,7 +404,7 @@ def preload() -> None:
 
     for puzzle in PUZZLES:
         built((puzzle,))
-    from ..solving import make_spare_context
+    from ..engines import make_spare_context
 
     make_spare_context()
     # What is here now stays: kept out of the collector's sweeps, a child's collections

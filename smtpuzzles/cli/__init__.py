@@ -17,16 +17,13 @@ import typer
 
 from .. import __version__
 from ..exits import end_interrupted, error_json, interrupted
-from ..solving import (
-    clock_started,
-    exit_now,
-    interrupts_seen,
-    process_started,
-    start_clock,
-)
+from ..limits import clock_started, exit_now, process_started, start_clock
+from ..puzzle import KINDS
+from ..runner import stopping
 from .common import EXIT_INTERRUPTED, error_line
 
-PUZZLES = ("floodit", "nurikabe", "koburin")
+#: The puzzles' commands, one module each (``cli/<kind>.py``): the registry's list.
+PUZZLES = KINDS
 
 
 def _version(value: bool) -> None:
@@ -105,12 +102,10 @@ def main() -> None:
     A mistyped command line gets one line and exit 2, like bad input files, instead of
     typer's boxed usage message; a command with nothing after it still shows its help.
     """
-    try:
+    with stopping(also=(Exception,)) as stop:  # a Ctrl-C while the commands are built
         start_clock(process_started())
         app, command = built(_named_puzzles(sys.argv[1:]))
-    except BaseException as exc:
-        if not (isinstance(exc, KeyboardInterrupt) or interrupts_seen()):
-            raise
+    if stop.why is not None:
         interrupted(sys.argv[1:], time.monotonic() - clock_started())
         end_interrupted()
     try:

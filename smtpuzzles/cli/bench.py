@@ -19,7 +19,7 @@ from ..errors import InputError
 from .common import EXIT_INTERRUPTED, cli_errors, dump_json, error_line
 
 if TYPE_CHECKING:
-    from ..bench.session import Outcome, Plan
+    from ..bench.session import BenchOutcome, Plan
 
 bench_app = typer.Typer(
     help=(
@@ -130,6 +130,7 @@ Variant = Annotated[
 @cli_errors
 def floodit(
     paths: Paths,
+    *,
     mode: Mode = "min",
     timeout: Timeout = 60.0,
     jobs: Jobs = 1,
@@ -177,6 +178,7 @@ def floodit(
 @cli_errors
 def nurikabe(
     paths: Paths,
+    *,
     mode: Mode = "solve",
     timeout: Timeout = 60.0,
     jobs: Jobs = 1,
@@ -192,12 +194,12 @@ def nurikabe(
     unique: Unique = False,
     connectivity: Connectivity = None,
 ) -> None:
-    from ..puzzles.nurikabe import STRATEGIES
-    from ..solving import ENGINES
+    from ..engines import Z3_ENGINES
+    from ..puzzles.nurikabe import CONNECTIVITY
 
     _one_of("--mode", mode, ("solve",))
-    _one_of("--engine", engine, ENGINES)
-    _one_of("--connectivity", connectivity, STRATEGIES)
+    _one_of("--engine", engine, Z3_ENGINES)
+    _one_of("--connectivity", connectivity, CONNECTIVITY)
     _one_of("--presolve", presolve, ("none", "full"))
     own = _solver_argv(
         "nurikabe",
@@ -219,6 +221,7 @@ def nurikabe(
 @cli_errors
 def koburin(
     paths: Paths,
+    *,
     mode: Mode = "solve",
     timeout: Timeout = 60.0,
     jobs: Jobs = 1,
@@ -303,7 +306,7 @@ def _bench(puzzle: str, mode: str, own: tuple[str, ...], given: dict[str, Any]) 
     raise typer.Exit(EXIT_BAD_ROWS if total["wrong"] or total["errors"] else 0)
 
 
-def _stopped(outcome: Outcome, plan: Plan) -> None:
+def _stopped(outcome: BenchOutcome, plan: Plan) -> None:
     kept = plan.jsonl or plan.resume
     where = (
         f"; rows kept in {kept}, --resume {kept} runs the rest" if kept not in (None, "-") else ""

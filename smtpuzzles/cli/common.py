@@ -15,14 +15,8 @@ import typer
 from .. import z3lazy as z3
 from ..errors import CheckFailure, InputError
 from ..exits import error_json, note_said, quiet, stopped_json
-from ..solving import (
-    Interrupted,
-    MemoryLimitExceeded,
-    TimeUp,
-    clock_started,
-    out_of_memory,
-    release_reserve,
-)
+from ..limits import clock_started, release_reserve
+from ..runner import stopping
 
 # Exit codes (a contract: scripts rely on them).
 EXIT_OK = 0  #: solved, or optimal
@@ -47,27 +41,13 @@ def cli_errors(func: F) -> F:
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
-            return func(*args, **kwargs)
+            with stopping() as stop:
+                return func(*args, **kwargs)
         except InputError as exc:
             wanted = bool(getattr(kwargs.get("shared"), "json", kwargs.get("as_json", False)))
             error_json(sys.argv[1:], time.monotonic() - clock_started(), str(exc), wanted)
             error_line(str(exc))
             raise typer.Exit(EXIT_BAD_INPUT) from None
-        except (Interrupted, KeyboardInterrupt):
-            _stopped_json(kwargs, "interrupted")
-            error_line("interrupted")
-            raise typer.Exit(EXIT_INTERRUPTED) from None
-        except (MemoryLimitExceeded, MemoryError, SystemError) as exc:
-            if not out_of_memory(exc):
-                raise
-            release_reserve()
-            _stopped_json(kwargs, "memory")
-            error_line(f"memory limit reached ({exc or 'out of memory'})")
-            raise typer.Exit(EXIT_LIMIT) from None
-        except TimeUp:
-            _stopped_json(kwargs, "timeout")
-            error_line("time limit reached")
-            raise typer.Exit(EXIT_LIMIT) from None
         except CheckFailure as exc:
             error_line(f"internal error, please report: {exc}")
             raise typer.Exit(EXIT_INTERNAL) from None
@@ -82,6 +62,13 @@ def cli_errors(func: F) -> F:
             raise typer.Exit(EXIT_INTERNAL) from None
         except BrokenPipeError:
             raise typer.Exit(0) from None
+        why = stop.why or "interrupted"  # set: the step was stopped, else it returned
+        _stopped_json(kwargs, why)
+        if why == "memory":
+            error_line(f"memory limit reached ({stop.exc or 'out of memory'})")
+        else:
+            error_line("time limit reached" if why == "timeout" else "interrupted")
+        raise typer.Exit(EXIT_INTERRUPTED if why == "interrupted" else EXIT_LIMIT)
 
     return wrapper  # type: ignore[return-value]
 

@@ -14,7 +14,7 @@ import typer
 
 from .. import api
 from ..forced import Explanation, grade_words
-from ..solving import Budget, clock_started, limit_memory, parse_memory, parse_timeout
+from ..limits import Budget, clock_started, limit_memory, parse_memory, parse_timeout
 from . import run
 from .common import (
     EXIT_INTERRUPTED,

@@ -14,9 +14,10 @@ import typer
 
 from .. import api
 from ..errors import InputError
+from ..limits import Budget, clock_started, limit_memory, parse_memory, parse_timeout
 from ..output import check_folder, make_folder, write_output
+from ..puzzle import KINDS
 from ..smtlib import CATEGORIES, Source, benchmark, is_standard
-from ..solving import Budget, clock_started, limit_memory, parse_memory, parse_timeout
 from .common import EXIT_LIMIT, EXIT_OK, cli_errors, error_line
 from .options import choice
 
@@ -69,9 +70,10 @@ def _puzzles(corpus: Path) -> list[Path]:
 
 @cli_errors
 def export(
-    kind: Annotated[choice("floodit", "nurikabe", "koburin"), typer.Argument(help="Puzzle.")],
+    kind: Annotated[choice(*KINDS), typer.Argument(help="Puzzle.")],
     corpus: Annotated[Path, typer.Argument(help="A folder of puzzle files (or one file).")],
     folder: Annotated[Path, typer.Argument(help="Where the family is written.")],
+    *,
     family: Annotated[
         str | None,
         typer.Option("--family", help="The family's folder name (default smtpuzzles-KIND)."),

@@ -11,6 +11,7 @@ import typer
 from ..errors import InputError
 from ..output import write_output
 from ..puzzles.floodit.formats import FORMATS
+from ..puzzles.floodit.pictures import board_ansi
 from ..puzzles.floodit.puzzle import ENCODINGS, ENGINES, FloodIt
 from ..puzzles.floodit.search import (
     AUTO_CLUSTERS_PER_COLOUR,
@@ -138,14 +139,13 @@ HORIZONS = {
 
 def _show(puzzle: FloodIt, result: Any) -> None:
     """``--show``: the board before the first move and after each move."""
-    from .. import render
 
     if result.answer is None:
         return
     colour = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
     for number, grid in enumerate(puzzle.boards(result.answer)):
         typer.echo(f"after {number} move{'' if number == 1 else 's'}:" if number else "start:")
-        typer.echo(render.board_ansi(grid, colour))
+        typer.echo(board_ansi(grid, colour))
 
 
 def _run(mode: str, board: str, args: dict[str, int], shared: Shared, own: dict[str, Any]) -> None:

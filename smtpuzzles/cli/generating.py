@@ -12,15 +12,8 @@ from typing import Annotated, Any
 import typer
 
 from ..errors import InputError
+from ..limits import Budget, clock_started, deadline, limit_memory, parse_memory, parse_timeout
 from ..output import check_outputs, write_output
-from ..solving import (
-    Budget,
-    clock_started,
-    deadline,
-    limit_memory,
-    parse_memory,
-    parse_timeout,
-)
 from . import run
 from .common import error_line
 from .options import Shared

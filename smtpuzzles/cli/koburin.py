@@ -105,6 +105,7 @@ def solve(puzzle: Puzzle, *, shared: Shared, own: dict[str, Any]) -> None:
 def generate(
     rows: Annotated[int, typer.Argument(min=2, help="Rows.")],
     cols: Annotated[int, typer.Argument(min=2, help="Columns.")],
+    *,
     seed: Annotated[int, typer.Option("--seed", help="Random seed (same seed, same puzzle).")] = 0,
     to: Annotated[choice("grid", "puzzlink"), typer.Option("--to", help="Output format.")] = "grid",
     solution: Annotated[
@@ -115,7 +116,6 @@ def generate(
         typer.Option("--max-unknown", help="Largest share of numbers left '?' (0 to 1)."),
     ] = 0.1,
     count: generating.COUNT[0] = None,
-    *,
     shared: Shared,
     own: dict[str, Any],
 ) -> None:

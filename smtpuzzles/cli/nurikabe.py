@@ -6,10 +6,10 @@ from typing import Annotated, Any
 
 import typer
 
+from ..engines import Z3_ENGINES
 from ..errors import InputError
 from ..puzzles.nurikabe.formats import FORMATS
-from ..puzzles.nurikabe.search import STRATEGIES
-from ..solving import ENGINES
+from ..puzzles.nurikabe.search import CONNECTIVITY
 from ..sources import check_size
 from . import generating, run
 from .common import cli_errors
@@ -41,7 +41,7 @@ NURIKABE = {
     "fmt": format_option(FORMATS),
     "connectivity": (
         Annotated[
-            choice(*STRATEGIES),
+            choice(*CONNECTIVITY),
             typer.Option(
                 "--connectivity",
                 help="distance: islands and wall as distance-to-root regions; lazy: solve "
@@ -52,7 +52,7 @@ NURIKABE = {
     ),
     "engine": (
         Annotated[
-            choice(*ENGINES) | None,
+            choice(*Z3_ENGINES) | None,
             typer.Option(
                 "--engine",
                 help="Z3 engine: sat (the SAT core) or smt (the QF_LIA solver); default: the "
@@ -100,6 +100,7 @@ def solve(puzzle: Puzzle, *, shared: Shared, own: dict[str, Any]) -> None:
 def generate(
     rows: Annotated[int, typer.Argument(min=2, help="Rows of the grid.")],
     cols: Annotated[int, typer.Argument(min=2, help="Columns of the grid.")],
+    *,
     shape: Annotated[
         choice("square", "holes", "torus", "hex"),
         typer.Option("--shape", help="The grid's shape."),
@@ -132,7 +133,6 @@ def generate(
     answer: Annotated[
         bool, typer.Option("--answer", help="Print the solution after the puzzle.")
     ] = False,
-    *,
     shared: Shared,
     own: dict[str, Any],
 ) -> None:

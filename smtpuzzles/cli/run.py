@@ -14,7 +14,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager, nullcontext
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -22,28 +22,26 @@ import typer
 
 from .. import api
 from ..errors import InputError
-from ..exits import contest, take_voice, wait_for_voice
-from ..output import write_output
-from ..puzzle import Formula, Puzzle, puzzle_class
-from ..result import Outcome, Result, Status, follow, followed
-from ..smtlib import Question, is_standard, join_questions, write_questions
-from ..smtlib import Source as SmtSource
-from ..solving import (
+from ..exits import contest, run_json, take_voice, wait_for_voice
+from ..limits import (
     Budget,
-    Interrupted,
-    MemoryLimitExceeded,
     TimeUp,
     clock_started,
     contained,
     deadline,
     exit_now,
-    interrupts_seen,
     limit_memory,
     parse_memory,
     parse_timeout,
-    release_reserve,
     running_as_command,
 )
+from ..outcome import Outcome, Status, follow, followed
+from ..output import write_output
+from ..puzzle import Formula, Puzzle, puzzle_class
+from ..result import Result
+from ..runner import stopping
+from ..smtlib import Question, is_standard, join_questions, write_questions
+from ..smtlib import Source as SmtSource
 from ..sources import path_exists
 from .common import (
     EXIT_INTERRUPTED,
@@ -93,7 +91,19 @@ def solve(
     check_outputs(shared, inputs, output_stem(source, shared.index))
     stopped = functools.partial(_say_stopped, kind, mode, source, budget, shared)
     with _Watchdog(budget, stopped):
-        _solve(kind, mode, source, shared, budget, inputs, fmt, load, solve, args, extra)
+        _solve(
+            kind,
+            mode,
+            source,
+            shared,
+            budget,
+            inputs,
+            fmt=fmt,
+            load=load,
+            solve=solve,
+            args=args,
+            extra=extra,
+        )
 
 
 def _solve(
@@ -103,6 +113,7 @@ def _solve(
     shared: Shared,
     budget: Budget,
     inputs: list[str],
+    *,
     fmt: str,
     load: dict[str, Any] | None,
     solve: dict[str, Any] | None,
@@ -119,7 +130,7 @@ def _solve(
     follow(None)  # until the search names its outcome
     if shared.dry_run:
         with stops():
-            formula = puzzle.formula(**_formula_options(puzzle, mode, args or {}, options))
+            formula = puzzle.formula(**puzzle.formula_options(mode, args or {}, options))
         with stops():
             _dry_run(puzzle, formula, mode, shared, inputs, budget)
         return
@@ -148,18 +159,15 @@ def _solve(
         _Watchdog.speak()
         _emit(smtlib or "", shared, inputs)
     dimacs = None
-    try:
-        with deadline(budget):
-            if shared.print_dimacs or shared.cnf:
-                dimacs = _dimacs(questions, budget)
-                if shared.cnf is not None and dimacs is not None:
-                    write_output(shared.cnf, dimacs, shared.force)
-            if shared.proof is not None:
-                _proofs(questions, shared.proof, stem, budget, shared.force)
-    except (TimeUp, MemoryLimitExceeded, MemoryError, Interrupted, KeyboardInterrupt) as exc:
-        result.outcome.stopped = _why(exc)
-        if result.outcome.stopped == "memory":
-            release_reserve()
+    with stopping(budget) as stop:
+        if shared.print_dimacs or shared.cnf:
+            dimacs = _dimacs(questions, budget)
+            if shared.cnf is not None and dimacs is not None:
+                write_output(shared.cnf, dimacs, shared.force)
+        if shared.proof is not None:
+            _proofs(questions, shared.proof, stem, budget, shared.force)
+    if stop.why is not None:
+        result.outcome.stopped = stop.why
         dimacs = None
     result.elapsed_s = budget.elapsed()
     _Watchdog.speak()
@@ -247,15 +255,6 @@ def _proofs(
             raise TimeUp()
 
 
-def _why(exc: BaseException) -> str:
-    """The ``stopped`` word of a limit or Ctrl-C met while the outputs were made."""
-    if isinstance(exc, TimeUp):
-        return "timeout"
-    if isinstance(exc, (MemoryLimitExceeded, MemoryError)):
-        return "memory"
-    return "interrupted"
-
-
 def _application(puzzle: Puzzle, mode: str) -> str:
     """What a benchmark file's ``:source`` says the question is about."""
     return f"{puzzle.title} puzzle {puzzle.display_name} ({puzzle.describe()}), mode {mode}"
@@ -297,21 +296,12 @@ def _before_answer(
     """Run a step that has nothing to report yet (importing the puzzle's code, reading
     the puzzle, building the formula of ``--dry-run``), under the deadline if ``timed``;
     a limit or Ctrl-C there ends the run."""
-    seen = interrupts_seen()
-    try:
-        with deadline(budget) if timed else nullcontext():
-            yield
-    except KeyboardInterrupt:
-        _stopped_before_answer(kind, mode, source, budget, shared, "interrupted")
-    except TimeUp:
-        _stopped_before_answer(kind, mode, source, budget, shared, "timeout")
-    except (MemoryError, MemoryLimitExceeded):
-        _stopped_before_answer(kind, mode, source, budget, shared, "memory")
-    except Exception as exc:
-        # Python 3.11 reports a Ctrl-C inside a class statement as a RuntimeError
-        if interrupts_seen() == seen or isinstance(exc, InputError):
-            raise
-        _stopped_before_answer(kind, mode, source, budget, shared, "interrupted")
+    # Python 3.11 reports a Ctrl-C inside a class statement as a RuntimeError: any error
+    # but bad input, once a Ctrl-C has come, is that Ctrl-C.
+    with stopping(budget if timed else None, also=(Exception,)) as stop:
+        yield
+    if stop.why is not None:
+        _stopped_before_answer(kind, mode, source, budget, shared, stop.why)
 
 
 def _stopped_before_answer(
@@ -329,17 +319,9 @@ def _say_stopped(
 ) -> None:
     """The words of a run stopped with no answer: the JSON object and the error line."""
     if shared.json:
-        obj = {
-            "puzzle": kind,
-            "name": Path(source).name if source != "-" else "<stdin>",
-            "mode": mode,
-            "status": "unknown",
-            "solution": None,
-            "unique": None,
-            "stopped": why,
-            "elapsed_s": round(budget.elapsed(), 3),
-            **_so_far_json(kind),
-        }
+        name = Path(source).name if source != "-" else "<stdin>"
+        obj = run_json(kind, name, mode, "unknown", why, budget.elapsed())
+        obj.update(_so_far_json(kind))
         typer.echo(dump_json(obj))
     limit = {"timeout": "time", "memory": "memory"}.get(why)
     error_line(f"{limit} limit reached before an answer" if limit else why)
@@ -437,11 +419,13 @@ def _so_far_json(kind: str) -> dict[str, Any]:
     held up); none when the puzzle's module could not be loaded (Ctrl-C or the memory
     cap while importing it)."""
     outcome = followed() or Outcome()
-    try:
-        cls = puzzle_class(kind)
+    with stopping():
+        try:
+            cls = puzzle_class(kind)
+        except ImportError:
+            return {}
         return {"solution": cls.best_so_far_json(outcome), **cls.extra_json(outcome)}
-    except (KeyboardInterrupt, MemoryError, ImportError):
-        return {}
+    return {}
 
 
 def _dry_run(
@@ -480,22 +464,6 @@ def _dry_run(
         text = "".join(f"{key}: {value}\n" for key, value in obj.items())
     _emit(text, shared, inputs)
     raise typer.Exit(EXIT_OK)
-
-
-def _formula_options(
-    puzzle: Puzzle, mode: str, args: dict[str, int], options: dict[str, Any]
-) -> dict[str, Any]:
-    """What :meth:`Puzzle.formula` takes of a command line's mode and options."""
-    if puzzle.kind == "floodit":
-        wanted: dict[str, Any] = {"counting": options.get("counting", True)}
-        if mode == "exact":
-            wanted.update(horizon=args["n"], exact=True)
-        elif mode == "search":
-            wanted["horizon"] = args["hi"]
-        return wanted
-    connectivity = options.get("connectivity")
-    wanted = {"presolve": options.get("presolve", "full")}
-    return {**wanted, "connectivity": connectivity} if connectivity else wanted
 
 
 def convert(puzzle_text: str, shared: Shared, inputs: list[str]) -> None:

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from ..errors import InputError
-from ..solving import (
+from ..limits import (
     Budget,
     MemoryLimitExceeded,
     TimeUp,

@@ -12,11 +12,11 @@ import time
 import pytest
 from oracles.floodit import is_flooded, optimum_by_bfs, random_grid, replay
 
+from smtpuzzles.limits import Budget, TimeUp, deadline
 from smtpuzzles.puzzles.floodit import presolve
 from smtpuzzles.puzzles.floodit.generate import random_board
 from smtpuzzles.puzzles.floodit.model import cluster_graph
 from smtpuzzles.puzzles.floodit.presolve import shortest_by_search
-from smtpuzzles.solving import Budget, TimeUp, deadline
 
 if presolve.COMPILED is None:
     if os.environ.get("CI"):  # CI has a compiler: a missing module is a broken build

@@ -16,13 +16,14 @@ import pytest
 from oracles.floodit import optimum_by_bfs, random_grid
 
 from smtpuzzles import dimacs
+from smtpuzzles.engines import Stats, cadical_available, check_clauses
 from smtpuzzles.errors import InputError
+from smtpuzzles.limits import Budget
 from smtpuzzles.puzzles.floodit.check import check_solution
 from smtpuzzles.puzzles.floodit.generate import random_board
 from smtpuzzles.puzzles.floodit.model import Board, cluster_graph
 from smtpuzzles.puzzles.floodit.rules import FloodFormula
 from smtpuzzles.puzzles.floodit.search import run_mode
-from smtpuzzles.solving import Budget, Stats, cadical_available, check_clauses
 
 pytestmark = pytest.mark.skipif(not cadical_available(), reason="python-sat not installed")
 

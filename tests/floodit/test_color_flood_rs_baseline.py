@@ -17,6 +17,7 @@ from oracles.floodit import (
     replay_allowing_noops,
 )
 
+from smtpuzzles.limits import Budget
 from smtpuzzles.puzzles.floodit.model import cluster_graph
 from smtpuzzles.puzzles.floodit.reference.rules import (
     loose_bound,
@@ -25,7 +26,6 @@ from smtpuzzles.puzzles.floodit.reference.rules import (
     reference_min,
 )
 from smtpuzzles.smtlib import smtlib_script
-from smtpuzzles.solving import Budget
 
 
 def parse(text: str) -> list[list[int]]:

@@ -12,8 +12,8 @@ from oracles.cli import cli
 
 import smtpuzzles
 from smtpuzzles.forced import Forcing, Step
+from smtpuzzles.limits import Budget
 from smtpuzzles.puzzles.koburin.explain import problem
-from smtpuzzles.solving import Budget
 
 INSTANCES = Path(__file__).resolve().parents[2] / "instances" / "koburin"
 SMALL = "2____\n_____\n__1__\n_____\n1___0\n"

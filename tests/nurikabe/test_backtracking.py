@@ -19,13 +19,13 @@ from oracles.nurikabe import (
     starts,
 )
 
+from smtpuzzles.engines import Stats
 from smtpuzzles.puzzles.nurikabe import Nurikabe, deduce, solve
 from smtpuzzles.puzzles.nurikabe.formats import parse
 from smtpuzzles.puzzles.nurikabe.presolve.backtrack import backtrack
 from smtpuzzles.puzzles.nurikabe.presolve.deduce import wall_size
 from smtpuzzles.puzzles.nurikabe.presolve.probe import probe
 from smtpuzzles.puzzles.nurikabe.search import DETOURS, Search
-from smtpuzzles.solving import Stats
 
 
 @pytest.mark.parametrize("puzzle", as_params(PUZZLES))
@@ -91,7 +91,7 @@ def test_the_search_keeps_what_a_detour_proves(monkeypatch: pytest.MonkeyPatch, 
         if not solutions:
             refuted += 1
             assert search.refuted and stats.probes[-1]["answer"] == "no solution"
-            assert search.next() is None and search.rounds == 0
+            assert search.next() is None and search.checks == 0
         else:
             proved += 1
             assert not is_open(puzzle, search.enc.known) and search.detours == []
@@ -120,7 +120,7 @@ def test_pictures_a_search_cut_short_found_come_first(monkeypatch: pytest.Monkey
         first = search.next()
         search.block(first)
         second = search.next()
-        assert {first, second} <= solutions and first != second and search.rounds == 0
+        assert {first, second} <= solutions and first != second and search.checks == 0
         given += 1
         outcome, _ = solve(puzzle, unique=True)
         assert outcome.unique is False

@@ -12,11 +12,11 @@ from oracles.cli import cli
 
 import smtpuzzles
 from smtpuzzles.forced import Forcing, Step
+from smtpuzzles.limits import Budget
 from smtpuzzles.puzzles.nurikabe.explain import problem
 from smtpuzzles.puzzles.nurikabe.formats import parse
 from smtpuzzles.puzzles.nurikabe.generate import generate, shape_graph
 from smtpuzzles.puzzles.nurikabe.model import Nurikabe
-from smtpuzzles.solving import Budget
 
 INSTANCES = Path(__file__).resolve().parents[2] / "instances" / "nurikabe"
 SHIPPED = sorted(INSTANCES.glob("*.txt"))

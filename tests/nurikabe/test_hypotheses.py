@@ -15,13 +15,14 @@ from pathlib import Path
 import pytest
 from oracles.nurikabe import PUZZLES, as_params, solutions_of
 
+from smtpuzzles.engines import Stats
 from smtpuzzles.graph import rectangle
+from smtpuzzles.limits import Budget
 from smtpuzzles.puzzles.nurikabe import Nurikabe, deduce, prepare, solve
 from smtpuzzles.puzzles.nurikabe.formats import parse
 from smtpuzzles.puzzles.nurikabe.formats import read_solution as expected_rows
 from smtpuzzles.puzzles.nurikabe.presolve.deduce import Contradiction, Deductions
 from smtpuzzles.puzzles.nurikabe.presolve.probe import probe
-from smtpuzzles.solving import Budget, Stats
 
 
 def island_of(puzzle: Nurikabe, picture: tuple[bool, ...], cell: int) -> set[int]:

@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 from oracles.corpora import corpus_file
 
+from smtpuzzles.limits import Budget
 from smtpuzzles.puzzles.nurikabe import solve
 from smtpuzzles.puzzles.nurikabe.formats import parse
 from smtpuzzles.puzzles.nurikabe.formats import read_solution as expected_rows
 from smtpuzzles.puzzles.nurikabe.pictures import json_solution, text_picture
-from smtpuzzles.solving import Budget
 
 INSTANCES = Path(__file__).resolve().parents[2] / "instances" / "nurikabe"
 SHIPPED = sorted(INSTANCES.glob("*.txt"))

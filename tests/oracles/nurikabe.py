@@ -21,6 +21,7 @@ from typing import Any
 
 import pytest
 
+from smtpuzzles.engines import Stats
 from smtpuzzles.graph import Graph, hex_grid, rectangle, rectangle_with_holes, torus
 from smtpuzzles.puzzles.nurikabe import Nurikabe, deduce, solve
 from smtpuzzles.puzzles.nurikabe.formats import parse
@@ -28,7 +29,6 @@ from smtpuzzles.puzzles.nurikabe.formats import read_solution as expected_rows
 from smtpuzzles.puzzles.nurikabe.presolve.backtrack import Trial
 from smtpuzzles.puzzles.nurikabe.presolve.deduce import Contradiction, Deductions
 from smtpuzzles.puzzles.nurikabe.presolve.probe import probe
-from smtpuzzles.solving import Stats
 
 SHAPES: dict[str, Graph] = {
     f"{r}x{c}": rectangle(r, c) for r in range(1, 5) for c in range(1, 5) if r <= c

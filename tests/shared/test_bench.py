@@ -258,7 +258,7 @@ def test_floodit_verdicts_against_an_optimum_of_ten(
 ) -> None:
     from smtpuzzles.bench.rows import verdict as judge
 
-    assert judge(10, result) == verdict
+    assert judge("floodit", 10, result) == verdict
 
 
 @pytest.mark.parametrize(

@@ -6,7 +6,8 @@ import time
 
 import z3
 
-from smtpuzzles.solving import Budget, Stats, check, new_solver
+from smtpuzzles.engines import Stats, check, new_solver
+from smtpuzzles.limits import Budget
 
 
 def test_budget_limits_a_hard_check() -> None:

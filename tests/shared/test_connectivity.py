@@ -66,10 +66,14 @@ def region_constraints(
     """The region's constraints from either form, as Z3 terms over ``member``/``edges``."""
     kind, step = form
     if kind == "api":
-        return connected(graph, member, name, root, max_dist, edges, step, low, known).constraints
+        return connected(
+            graph, member, name, root, max_dist, edges=edges, step=step, low=low, known=known
+        ).constraints
     names = {i: str(v) for i, v in member.items()}
     links = None if edges is None else {e: str(v) for e, v in edges.items()}
-    region = connected_smtlib(graph, names, name, root, max_dist, links, step, low, known)
+    region = connected_smtlib(
+        graph, names, name, root, max_dist, edges=links, step=step, low=low, known=known
+    )
     used = list(names.values()) + list((links or {}).values())
     text = "".join(f"(declare-fun {n} () Bool)\n" for n in used)
     text += "\n".join(region.declarations) + "\n"

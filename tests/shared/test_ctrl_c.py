@@ -201,7 +201,7 @@ def test_a_ctrl_c_while_z3_builds_a_large_term_is_raised_there() -> None:
     once rather than held back until our own code runs again."""
     script = (
         "import os, signal, threading, time, z3\n"
-        "from smtpuzzles.solving import Budget, deadline\n"
+        "from smtpuzzles.limits import Budget, deadline\n"
         "xs = [z3.Bool('b')] * 300000\n"
         "threading.Timer(0.2, os.kill, (os.getpid(), signal.SIGINT)).start()\n"
         "began = time.monotonic()\n"

@@ -37,12 +37,12 @@ def test_floodit_generated_boards_agree_with_brute_force(
     board = random_board(rows, cols, colours, seed)
     start = (data.draw(st.integers(0, rows - 1)), data.draw(st.integers(0, cols - 1)))
     best = optimum_by_bfs(board.grid, start)
-    out = run_mode(board, "min", (), start)
+    out = run_mode(board, "min", (), start=start)
     assert out.status == "optimal" and out.length == best
     assert out.lower_bound == out.upper_bound == best
     final, _ = replay(board.grid, out.moves, start)
     assert is_flooded(final)
-    quick = run_mode(board, "solve", (), start)
+    quick = run_mode(board, "solve", (), start=start)
     assert quick.status in ("solved", "optimal") and quick.length >= best
     final, _ = replay(board.grid, quick.moves, start)
     assert is_flooded(final)

@@ -15,9 +15,9 @@ import pytest
 from conftest import shared_data
 from oracles.cli import run_process
 
+from smtpuzzles.engines import cadical_available
 from smtpuzzles.puzzles.floodit import check as floodit_check
 from smtpuzzles.puzzles.floodit.formats import parse_board
-from smtpuzzles.solving import cadical_available
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -115,15 +115,15 @@ def test_a_native_crash_is_contained_and_reported_as_memory() -> None:
     done = _script(
         """
         import os, signal
-        from smtpuzzles import solving
-        solving.limit_memory(64)
+        from smtpuzzles import limits
+        limits.limit_memory(64)
         for death in (lambda: os._exit(101), lambda: os.kill(os.getpid(), signal.SIGSEGV),
                       lambda: bytearray(1 << 30)):
             try:
-                solving.contained(death, "the test")
-            except solving.MemoryLimitExceeded as exc:
+                limits.contained(death, "the test")
+            except limits.MemoryLimitExceeded as exc:
                 print("memory:", exc)
-        print(solving.contained(lambda: sum(range(10)), "the test"))
+        print(limits.contained(lambda: sum(range(10)), "the test"))
         """
     )
     assert done.returncode == 0, done.stderr
@@ -140,18 +140,18 @@ def test_contained_raises_what_the_work_raised_and_kills_it_on_time_up() -> None
     done = _script(
         """
         import os, time
-        from smtpuzzles import solving
+        from smtpuzzles import limits
         try:
-            solving.contained(lambda: int("x"), "the test")
+            limits.contained(lambda: int("x"), "the test")
         except ValueError as exc:
             print("raised:", exc)
         pids = []
-        budget = solving.Budget(0.3)
+        budget = limits.Budget(0.3)
         began = time.monotonic()
         try:
-            with solving.deadline(budget):
-                solving.contained(lambda: time.sleep(30), "the test")
-        except solving.TimeUp:
+            with limits.deadline(budget):
+                limits.contained(lambda: time.sleep(30), "the test")
+        except limits.TimeUp:
             print("time up after", round(time.monotonic() - began, 1))
         children = os.popen(f"pgrep -P {os.getpid()}").read().split()
         print("children:", len(children) - 1)  # pgrep's own shell

@@ -424,8 +424,8 @@ def test_the_run_ends_only_after_the_watchdog_has_spoken() -> None:
 @pytest.mark.parametrize(
     ("raised", "code", "why"),
     [
-        ("smtpuzzles.solving.TimeUp()", 3, "timeout"),
-        ("smtpuzzles.solving.MemoryLimitExceeded('cap')", 3, "memory"),
+        ("smtpuzzles.limits.TimeUp()", 3, "timeout"),
+        ("smtpuzzles.limits.MemoryLimitExceeded('cap')", 3, "memory"),
         ("z3.Z3Exception('out of memory')", 3, "memory"),
         ("KeyboardInterrupt()", 130, "interrupted"),
         ("SystemError('error return without exception set')", 3, "memory"),  # at the cap
@@ -439,7 +439,7 @@ def test_a_stop_outside_the_guarded_steps_still_prints_the_json(
     script = (
         "import sys\n"
         "import z3\n"
-        "import smtpuzzles.solving\n"
+        "import smtpuzzles.limits\n"
         "import smtpuzzles.cli.run as run\n"
         "def stop(*args, **kwargs):\n"
         f"    raise {raised}\n"

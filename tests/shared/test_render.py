@@ -19,6 +19,8 @@ from smtpuzzles.graph import (
     rectangle_with_holes,
     torus,
 )
+from smtpuzzles.puzzles.floodit.model import DIGITS
+from smtpuzzles.puzzles.floodit.pictures import board_ansi
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -261,20 +263,20 @@ def test_board_svg_colours_every_cell_and_outlines_the_region() -> None:
 
 
 def test_board_ansi_digits_and_colours() -> None:
-    assert render.board_ansi(BOARD, colour=False) == "011\n20z\n003"
-    coloured = render.board_ansi(BOARD, colour=True)
+    assert board_ansi(BOARD, colour=False) == "011\n20z\n003"
+    coloured = board_ansi(BOARD, colour=True)
     assert coloured.count("\x1b[48;2;") == 9 and coloured.count(render.ANSI_RESET) == 3
     assert "\x1b[48;2;0;114;178m" in coloured  # colour 0, Okabe-Ito blue
-    cube = render.board_ansi(BOARD, colour=True, truecolor=False)
+    cube = board_ansi(BOARD, colour=True, truecolor=False)
     assert cube.count("\x1b[48;5;") == 9
     with pytest.raises(ValueError):
-        render.board_ansi([[-1]], colour=False)
+        board_ansi([[-1]], colour=False)
 
 
 def test_palette_has_36_distinct_colours() -> None:
     assert len(render.PALETTE) == len(set(c.lower() for c in render.PALETTE)) == 36
     assert all(render.rgb(c) is not None for c in render.PALETTE)
-    assert len(render.COLOUR_CHARS) == 36
+    assert len(DIGITS) == 36
 
 
 def test_supports_truecolor() -> None:

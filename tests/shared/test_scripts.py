@@ -184,7 +184,7 @@ def test_nurikabe_lazy_questions_hold_the_whole_encoding(presolve: str) -> None:
     """The lazy strategy's solver reads no distances, yet its scripts state them (with
     the cuts it added), and still give the recorded answers."""
     puzzle = parse_nurikabe((INSTANCES / "nurikabe" / "square_07x07.txt").read_text())
-    outcome, _ = nurikabe_solve(puzzle, strategy="lazy", unique=True, presolve=presolve)
+    outcome, _ = nurikabe_solve(puzzle, connectivity="lazy", unique=True, presolve=presolve)
     assert [q.answer for q in outcome.questions] == ["sat", "unsat"]
     for q in outcome.questions:
         assert "; -- islands connected" in q.script and "but islands connected" in q.script

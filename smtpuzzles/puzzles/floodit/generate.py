@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from ...errors import InputError
-from ...solving import Budget, Interrupted, MemoryLimitExceeded, TimeUp
+from ...limits import Budget, Interrupted, MemoryLimitExceeded, TimeUp
 from ...sources import check_size
 from .model import DIGITS, Board
 

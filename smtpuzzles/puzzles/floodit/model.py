@@ -12,10 +12,9 @@ from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ...render import COLOUR_CHARS
-
-#: Colour characters of the grid format, in order: colour i is DIGITS[i].
-DIGITS = COLOUR_CHARS
+#: Colour characters of the grid format, in order: colour i is DIGITS[i] (``0``-``9``
+#: then ``a``-``z``).
+DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
 
 
 @dataclass(frozen=True)

@@ -40,3 +40,18 @@ def solution_svg(board: Board, moves: Sequence[int], start: tuple[int, int]) -> 
     if len(pictures) > MAX_FRAMES:
         return pictures[-1]
     return render.small_multiples(pictures, columns=8, captions=captions(moves))
+
+
+def board_ansi(rows: Sequence[Sequence[int]], colour: bool, truecolor: bool = True) -> str:
+    """A Flood-It board for a terminal: two-space blocks in the palette's colours (24-bit,
+    or the 256-colour cube when ``truecolor`` is false), or the colour characters
+    ``0``-``9a``-``z`` when ``colour`` is false (piped output)."""
+    lines = []
+    for row in rows:
+        if colour:
+            fills = (render.palette_colour(v) for v in row)
+            blocks = "".join(render.ansi_bg(fill, truecolor) + "  " for fill in fills)
+            lines.append(blocks + render.ANSI_RESET)
+        else:
+            lines.append("".join(DIGITS[render.check_colour(v)] for v in row))
+    return "\n".join(lines)

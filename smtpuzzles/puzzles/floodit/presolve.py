@@ -383,7 +383,7 @@ def lower_bound_by_search(
     ``ceiling`` (the length of a known solution: then that length is optimal), or
     when ``budget_s`` seconds have passed.
     """
-    return shortest_by_search(g, limit_nodes, ceiling, budget_s).proven
+    return shortest_by_search(g, limit_nodes, ceiling, budget_s=budget_s).proven
 
 
 @dataclass
@@ -451,6 +451,7 @@ def shortest_by_search(
     g: ClusterGraph,
     limit_nodes: int | None = None,
     ceiling: int | None = None,
+    *,
     budget_s: float | None = None,
     compiled: bool | None = None,
     limit_states: int | None = None,

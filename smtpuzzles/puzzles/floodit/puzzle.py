@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import operator
+import re
 from collections.abc import Iterable, Sequence
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -13,14 +14,15 @@ from ...puzzle import Formula, Puzzle, Request, Source
 from ...smtlib import Question
 from . import pictures
 from .check import check_solution, flood_region, play
-from .formats import FORMATS, parse_board, parse_start
+from .formats import FORMATS, detect_format, parse_board, parse_start
 from .model import DIGITS, Board, ClusterGraph, cluster_graph
-from .search import BOUND_NODES, PRESOLVE, STRATEGIES, STRATEGY, Outcome
+from .search import BOUND_NODES, PRESOLVE, STRATEGIES, STRATEGY, FloodOutcome
 
 if TYPE_CHECKING:
-    from ...result import Result
+    from ...outcome import Outcome
 
 MODES = ("solve", "exact", "search", "min", "opt")
+_ROW = re.compile(r"[0-9a-z]+")  #: a row of a board, one digit a cell
 ENGINES = ("auto", "sat", "smt", "cadical")
 ENCODINGS = ("layered", "reference")
 
@@ -62,6 +64,11 @@ class FloodIt(Puzzle):
         spec = f"{start[0]},{start[1]}" if isinstance(start, tuple) else start
         return cls(board, parse_start(spec, board))
 
+    @classmethod
+    def recognises(cls, text: str, lines: list[str]) -> bool:
+        """Rows of colour digits, or the ``m n k`` format."""
+        return all(_ROW.fullmatch(line) for line in lines) or detect_format(text) == "mnk"
+
     @cached_property
     def graph(self) -> ClusterGraph:
         """The cluster graph the rules and bounds work on (built once per puzzle)."""
@@ -72,7 +79,7 @@ class FloodIt(Puzzle):
 
     # -- solving ---------------------------------------------------------------------------
 
-    def solve(self, ask: Request) -> Outcome:
+    def solve(self, ask: Request) -> FloodOutcome:
         if ask.unique or ask.count is not None:
             raise InputError("unique and count are not Flood-It options")
         mode, args, options = ask.mode, ask.args, ask.options
@@ -84,7 +91,12 @@ class FloodIt(Puzzle):
 
             print_asserts = options.get("print_asserts", False)
             outcome = run_reference(
-                self.board, mode, args, self.start, None, print_asserts, ask.budget
+                self.board,
+                mode,
+                args,
+                start=self.start,
+                print_asserts=print_asserts,
+                budget=ask.budget,
             )
         else:
             from .search import run_mode
@@ -93,16 +105,15 @@ class FloodIt(Puzzle):
                 self.board,
                 mode,
                 args,
-                self.start,
-                options.get("engine", "auto"),
-                None,
-                options.get("counting", True),
-                options.get("print_asserts", False),
-                options.get("bound_nodes", BOUND_NODES),
-                options.get("strategy", STRATEGY),
-                options.get("presolve", "full"),
-                self.__dict__.get("graph"),
-                ask.budget,
+                start=self.start,
+                engine=options.get("engine", "auto"),
+                counting=options.get("counting", True),
+                print_asserts=options.get("print_asserts", False),
+                bound_nodes=options.get("bound_nodes", BOUND_NODES),
+                strategy=options.get("strategy", STRATEGY),
+                presolve=options.get("presolve", "full"),
+                graph=self.__dict__.get("graph"),
+                budget=ask.budget,
             )
             held = outcome.held[0] if isinstance(outcome.held, tuple) else outcome.held
             if held is not None:  # the cluster graph the search built, kept for the report
@@ -112,6 +123,17 @@ class FloodIt(Puzzle):
         outcome.details["proven_by"] = outcome.proven_by
         self._stopped = outcome.stopped is not None
         return outcome
+
+    def formula_options(
+        self, mode: str, args: dict[str, int], options: dict[str, Any]
+    ) -> dict[str, Any]:
+        """The colour counting, and the horizon of ``exact N`` and ``search LO HI``."""
+        wanted: dict[str, Any] = {"counting": options.get("counting", True)}
+        if mode == "exact":
+            wanted.update(horizon=args["n"], exact=True)
+        elif mode == "search":
+            wanted["horizon"] = args["hi"]
+        return wanted
 
     def formula(
         self, horizon: int | None = None, exact: bool = False, counting: bool = True
@@ -177,8 +199,8 @@ class FloodIt(Puzzle):
             "upper_bound": outcome.upper_bound,
         }
 
-    def report(self, result: Result) -> list[str]:
-        out = result.outcome
+    def report(self, outcome: Outcome, counted: bool) -> list[str]:
+        out = outcome
         lines = []
         derived, strategy = getattr(out, "derived", None), getattr(out, "strategy", "")
         if derived is not None and strategy == "reference":
@@ -202,7 +224,7 @@ class FloodIt(Puzzle):
             lines.append("proven by: CaDiCaL (no solution one move shorter)")
         elif proven_by == "A*":
             lines.append("proven by: A* (exhaustive under an admissible bound), no SMT probe")
-        moves = result.answer
+        moves = outcome.solution
         lines.append(f"moves: {moves_text(moves)}")
         lines.append(f"length: {'-' if moves is None else len(moves)}")
         return lines
@@ -210,7 +232,7 @@ class FloodIt(Puzzle):
     def picture(self, answer: Any = None) -> str:
         """The board in the grid format; with moves, the board they leave."""
         grid = self.boards(answer)[-1] if answer else self.board.grid
-        return render.board_ansi(grid, colour=False)
+        return pictures.board_ansi(grid, colour=False)
 
     def svg(self, answer: Any = None) -> str:
         if answer is None:

@@ -31,8 +31,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from ... import z3lazy as z3
+from ...engines import new_solver, parse_into, parse_terms
 from ...smtlib import Block, Script, and_, or_, plus
-from ...solving import new_solver, parse_into, parse_terms
 from .model import ClusterGraph
 
 #: The rules of a layer, in the order each layer states them, with what they say.

@@ -18,25 +18,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from ... import dimacs, result
+from ... import dimacs, runner
 from ... import z3lazy as z3
+from ...engines import CADICAL_MISSING, cadical_available, check, check_clauses, parse_into
 from ...errors import CheckFailure, InputError
+from ...limits import Budget, TimeUp, deadline, hold, raise_pending, room_left
+from ...outcome import Outcome, follow
 from ...smtlib import OPTIMIZE_NOTE, Question, Script, join_questions, plus, question
-from ...solving import (
-    CADICAL_MISSING,
-    Budget,
-    Interrupted,
-    MemoryLimitExceeded,
-    TimeUp,
-    cadical_available,
-    check,
-    check_clauses,
-    deadline,
-    hold,
-    parse_into,
-    raise_pending,
-    room_left,
-)
 from . import presolve as presolve_module
 from .check import check_solution
 from .model import Board, ClusterGraph, cluster_graph
@@ -154,7 +142,7 @@ PRESOLVE = ("none", "full")
 
 
 @dataclass
-class Outcome(result.Outcome):
+class FloodOutcome(Outcome):
     """The shared outcome, with how a Flood-It mode got there. The answer (``moves``) is
     the first of ``solutions``; ``lower_bound``/``upper_bound`` are what is proven."""
 
@@ -168,7 +156,7 @@ class Outcome(result.Outcome):
     clusters: int | None = None  #: clusters of the board (None: stopped before counting)
     #: The search behind the outcome, kept alive with it: freeing a large solver takes Z3
     #: a second or more, which belongs after the answer is out (or to a process that
-    #: ends without freeing, see ``solving.exit_now``), not inside the time limit.
+    #: ends without freeing, see ``limits.exit_now``), not inside the time limit.
     held: Any = field(default=None, repr=False, compare=False)
 
     @property
@@ -190,8 +178,9 @@ def _cadical_installed() -> bool:
     return importlib.util.find_spec("pysat") is not None
 
 
-class _TimeUp(Exception):
-    """The budget ran out during a probe."""
+class _TimeUp(TimeUp):
+    """The budget ran out during a probe (Z3's ``unknown``, told from the deadline's
+    own :class:`TimeUp` where it matters)."""
 
 
 class Search:
@@ -201,6 +190,7 @@ class Search:
         self,
         board: Board,
         start: tuple[int, int] = (0, 0),
+        *,
         engine: str = "sat",
         timeout_s: float | None = None,
         counting: bool = True,
@@ -230,7 +220,7 @@ class Search:
         self.engine = engine
         self.counting = counting
         self.budget = budget if budget is not None else Budget(timeout_s)
-        self.outcome = Outcome(mode=mode)
+        self.outcome = FloodOutcome(mode=mode)
         self.graph: ClusterGraph = graph or cluster_graph(board.grid, start)
         self.outcome.clusters = len(self.graph)
         self.bound_nodes = auto_nodes(self.graph) if bound_nodes is None else bound_nodes
@@ -542,7 +532,7 @@ class Search:
                 self.graph,
                 nodes,
                 ceiling,
-                budget_s,
+                budget_s=budget_s,
                 limit_states=kept_states(self.graph),
                 weight=weight,
             )
@@ -738,6 +728,7 @@ def run_mode(
     board: Board,
     mode: str,
     args: tuple[int, ...] = (),
+    *,
     start: tuple[int, int] = (0, 0),
     engine: str = "auto",
     timeout_s: float | None = None,
@@ -748,7 +739,7 @@ def run_mode(
     presolve: str = "full",
     graph: ClusterGraph | None = None,
     budget: Budget | None = None,
-) -> Outcome:
+) -> FloodOutcome:
     """Run ``mode`` (solve, exact, search, min, opt) on ``board`` and return the outcome;
     with ``print_asserts``, also the questions behind it (:meth:`Search.questions`;
     ``opt``: the script Optimize read, in Z3's dialect, always). ``presolve``: see
@@ -762,50 +753,45 @@ def run_mode(
     """
     began = time.monotonic()
     budget = budget if budget is not None else Budget(timeout_s)
-    outcome = Outcome(mode=mode)
+    outcome = FloodOutcome(mode=mode)
     opt: Script | None = None
     s: Search | None = None
-    try:
-        with deadline(budget):
-            s = Search(
-                board,
-                start,
-                engine,
-                timeout_s,
-                counting,
-                mode,
-                bound_nodes,
-                strategy,
-                presolve,
-                graph,
-                budget,
-            )
-            outcome = s.outcome
-            result.follow(outcome)
-            outcome.held = s
-            hold(s)  # freed when the next run starts: freeing a large formula takes seconds
-            if mode == "solve":
-                s.solve()
-            elif mode == "exact":
-                s.exact(args[0])
-            elif mode == "search":
-                s.search(args[0], args[1])
-            elif mode == "min":
-                s.minimum()
-            elif mode == "opt":
-                opt = s.optimize()
-            else:
-                raise ValueError(f"unknown mode {mode!r}")
-            if opt is not None:
-                outcome.questions = [question(f"optimize-{s.opt_horizon}", opt, "sat")]
-            elif print_asserts:  # when the bounds proved the optimum, a whole new formula
-                outcome.questions = s.questions(mode, args)
-    except (_TimeUp, TimeUp):
-        outcome.stopped = "timeout"
-    except (MemoryLimitExceeded, MemoryError):
-        outcome.stopped = "memory"
-    except (Interrupted, KeyboardInterrupt):
-        outcome.stopped = "interrupted"
+    with runner.stopping(budget) as stop:
+        s = Search(
+            board,
+            start,
+            engine=engine,
+            timeout_s=timeout_s,
+            counting=counting,
+            mode=mode,
+            bound_nodes=bound_nodes,
+            strategy=strategy,
+            presolve=presolve,
+            graph=graph,
+            budget=budget,
+        )
+        outcome = s.outcome
+        follow(outcome)
+        outcome.held = s
+        hold(s)  # freed when the next run starts: freeing a large formula takes seconds
+        if mode == "solve":
+            s.solve()
+        elif mode == "exact":
+            s.exact(args[0])
+        elif mode == "search":
+            s.search(args[0], args[1])
+        elif mode == "min":
+            s.minimum()
+        elif mode == "opt":
+            opt = s.optimize()
+        else:
+            raise ValueError(f"unknown mode {mode!r}")
+        if opt is not None:
+            outcome.questions = [question(f"optimize-{s.opt_horizon}", opt, "sat")]
+        elif print_asserts:  # when the bounds proved the optimum, a whole new formula
+            outcome.questions = s.questions(mode, args)
+    if stop.why is not None:
+        outcome.stopped = stop.why
     if outcome.stopped is not None:
         outcome.status = "unknown"
         if print_asserts and s is not None:
@@ -824,17 +810,16 @@ def _cut_short(s: Search) -> list[Question]:
         return []
     horizon, exact = asking
     name = f"exactly-{horizon}" if exact else f"within-{horizon}"
-    try:
+    with runner.stopping():
         return [s.ask(name, horizon, exact, "unknown")]
-    except (_TimeUp, TimeUp, MemoryLimitExceeded, MemoryError, Interrupted, KeyboardInterrupt):
-        return []
+    return []
 
 
 def _answer(status: str) -> str:
     return "unsat" if status == "unsat" else "sat" if status in ("solved", "optimal") else "unknown"
 
 
-def _no_formula(out: Outcome, args: tuple[int, ...]) -> str:
+def _no_formula(out: FloodOutcome, args: tuple[int, ...]) -> str:
     """The comment printed where no formula was needed (``exact`` beyond the clusters)."""
     why = out.notes[0] if out.notes else "no formula needed"
     return f"; exactly {args[0] if args else '?'} moves: no formula needed ({why})\n"

@@ -110,7 +110,9 @@ def draw(puzzle: Koburin, known: dict[str, Fact], step: Step) -> tuple[str, str]
     new = {f.cells[0]: f.value for f in step.facts if len(f.cells) == 1}
     premises = {c for p in step.premises for c in premise_cells(p)}
     touched = {c for f in step.facts for c in f.cells}
-    text = render.step_text(puzzle.graph, puzzle.clues, cell, new, premises, ("#", "o"), touched)
+    text = render.step_text(
+        puzzle.graph, puzzle.clues, cell, new, premises, ("#", "o"), touched=touched
+    )
     both = {**cell, **new}
     fill = {
         i: render.UNKNOWN if i not in both else render.WALL if both[i] else "#FFFFFF"

@@ -19,9 +19,10 @@ from __future__ import annotations
 import random
 
 from ... import z3lazy as z3
+from ...engines import new_context
 from ...graph import Graph, rectangle
+from ...limits import Budget
 from ...smtlib import Block
-from ...solving import Budget, new_context
 from ...sources import check_size
 from .model import Koburin, Solution
 from .search import Search

@@ -3,13 +3,13 @@ and one loop through every other empty cell."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ... import render
 from ...errors import InputError
 from ...puzzle import Formula, Puzzle, Request, Source
-from ...solving import Stats
 from . import pictures
 from .check import problems
 from .formats import FORMATS, parse, to_grid_text, to_puzzlink
@@ -19,7 +19,7 @@ from .rules import PRESOLVE
 from .search import CONNECTIVITY
 
 if TYPE_CHECKING:
-    from ...result import Outcome, Result
+    from ...outcome import Outcome
 
 
 class Koburin(Puzzle):
@@ -31,6 +31,7 @@ class Koburin(Puzzle):
         "8 8\n- - - 1 - - - -\n- - - - - 0 - -\n- - - 0 - - - 0\n- - - 0 - - - -\n"
         "1 - 0 - - 0 - -\n- - - - - 0 - -\n- - - - - - 0 -\n0 - - - 0 - - -\n"
     )
+    marker = re.compile(r"\s*[^\s:#=]+\s*=\s*\S+\s*\Z")  #: ``cell = number`` (a table)
     options: ClassVar[dict[str, tuple[str, ...] | None]] = {
         "connectivity": CONNECTIVITY,
         "presolve": PRESOLVE,
@@ -74,10 +75,8 @@ class Koburin(Puzzle):
     def solve(self, ask: Request) -> Outcome:
         from .search import solve
 
-        connectivity = ask.options.get("connectivity") or "lazy"
-        presolve = ask.options.get("presolve", "full")
-        budget, unique, count = ask.budget, ask.unique, ask.count
-        return solve(self.puzzle, budget, Stats(), unique, count, connectivity, presolve)
+        chosen = ask.chosen(connectivity="lazy", presolve="full")
+        return solve(self.puzzle, ask.budget, unique=ask.unique, count=ask.count, **chosen)
 
     def formula(self, connectivity: str = "distance", presolve: str = "full") -> Formula:
         """The whole puzzle as a script (rule B by distances: the rules themselves); its
@@ -142,13 +141,13 @@ class Koburin(Puzzle):
             "\n"
         )
 
-    def report(self, result: Result) -> list[str]:
-        lines = [self.picture(result.answer)]
-        if len(result.solutions) > 1 and not result.counted:
-            lines += ["another solution:", self.picture(result.solutions[1])]
-        if result.fixed is not None and result.unique is False:
+    def report(self, outcome: Outcome, counted: bool) -> list[str]:
+        lines = [self.picture(outcome.solution)]
+        if len(outcome.solutions) > 1 and not counted:
+            lines += ["another solution:", self.picture(outcome.solutions[1])]
+        if outcome.fixed is not None and outcome.unique is False:
             empty = len(self.puzzle.empty)
-            lines.append(f"fixed in every solution: {len(result.fixed)} of {empty} cells")
+            lines.append(f"fixed in every solution: {len(outcome.fixed)} of {empty} cells")
         return lines
 
     def picture(self, answer: Solution | None = None) -> str:
@@ -158,9 +157,9 @@ class Koburin(Puzzle):
     def svg(self, answer: Solution | None = None) -> str:
         return pictures.svg(self.puzzle, answer)
 
-    def result_svg(self, result: Result) -> str:
-        fixed = result.fixed if result.unique is False else None
-        return pictures.svg(self.puzzle, result.answer, fixed=fixed)
+    def result_svg(self, outcome: Outcome) -> str:
+        fixed = outcome.fixed if outcome.unique is False else None
+        return pictures.svg(self.puzzle, outcome.solution, fixed=fixed)
 
     def answer_at(self, answer: Solution | None, cell: str | tuple[int, int]) -> bool | None:
         """``True`` black, ``False`` on the loop or numbered, ``None`` without an answer."""

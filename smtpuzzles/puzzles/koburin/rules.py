@@ -30,8 +30,8 @@ from dataclasses import dataclass, field
 
 from ... import z3lazy as z3
 from ...connectivity import RegionText, connected_smtlib
+from ...engines import parse_terms
 from ...smtlib import Block, Script, count, escape
-from ...solving import parse_terms
 from .model import Koburin
 
 Edge = tuple[int, int]

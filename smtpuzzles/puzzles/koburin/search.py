@@ -9,23 +9,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
-from ... import result
+from ... import runner
 from ... import z3lazy as z3
-from ...errors import CheckFailure
-from ...smtlib import Block, Question, Script, question
-from ...solving import (
-    Budget,
-    Interrupted,
-    Stats,
-    TimeUp,
-    check,
-    deadline,
-    hold,
-    new_solver,
-    parse_into,
-)
+from ...engines import Stats, new_solver, parse_into
+from ...limits import Budget
+from ...outcome import Outcome
+from ...smtlib import Block, Script
 from .check import problems, walk_loop
 from .model import Koburin, Solution
 from .rules import CONNECTED, Encoding, encode
@@ -51,16 +42,9 @@ ENGINE = {"lazy": "sat", "distance": "smt"}
 _TRUE = re.compile(r"\(define-fun (\S+) \(\) Bool\s+true\)")
 
 
-@dataclass
-class Outcome(result.Outcome):
-    """The shared outcome, with what ``--print-asserts`` needs of a Koburin search."""
-
-    cuts: int = 0  #: separate-loop cuts added (lazy connectivity)
-    blocked: list[Solution] = field(default_factory=list)  #: solutions forbidden in turn
-
-
-class Search:
-    """One incremental solver over one encoding: next solution, block it, repeat.
+class Search(runner.Search[Solution]):
+    """One incremental solver over one encoding, and the hooks the runner
+    (:mod:`smtpuzzles.runner`) asks for checked solutions.
 
     The solver reads the text of :attr:`script`: every rule (with ``lazy``
     connectivity all but rule B's distances), then each cut and each forbidden
@@ -77,6 +61,7 @@ class Search:
         if connectivity not in CONNECTIVITY:
             raise ValueError(f"unknown connectivity {connectivity!r}")
         self.puzzle = puzzle
+        self.connectivity = connectivity
         self.lazy = connectivity == "lazy"
         self.ctx = ctx
         self.enc: Encoding = encode(puzzle, presolve=presolve)
@@ -99,38 +84,47 @@ class Search:
         self.cuts = 0
         self.rounds = 0  #: rounds of cuts so far
 
-    def add(self, block: Block) -> None:
-        """Feed ``block`` to the solver and keep it for the script of later questions."""
-        parse_into(self.solver, block.text())
-        self.added.append(block)
-
-    def script(self) -> Script:
+    def script(self, upto: int | None = None) -> Script:
         """The question the solver now answers: every rule (rule B's distances
-        included), then the cuts and forbidden solutions added so far."""
-        return self.rules.asking(self.added)
+        included), then the cuts and forbidden solutions added so far (``upto``: only
+        the first that many)."""
+        return self.rules.asking(self.added[:upto])
 
     def next(
-        self, budget: Budget, stats: Stats | None, assumptions: Sequence[z3.BoolRef] = ()
+        self, budget: Budget, stats: Stats | None, assumptions: Sequence[str] = ()
     ) -> Solution | str:
         """The next solution, or ``"unsat"`` / ``"unknown"``."""
-        while True:
-            label = f"solution {len(stats.probes) + 1 if stats else ''}".strip()
-            answer = check(self.solver, budget, assumptions, stats=stats, label=label)
-            if answer != z3.sat:
-                return "unsat" if answer == z3.unsat else "unknown"
-            solution = self.read(self.solver.model())
-            pieces = walk_loop(solution.edges)
-            if self.lazy and len(pieces) > 1:
-                self.add(self.separate_loop_cuts(pieces))
-                self.cuts += len(pieces)
-                self.rounds += 1
-                if self.rounds >= LAZY_ROUNDS:
-                    self.add_distances()
-                continue
-            found = problems(self.puzzle, solution.black, solution.edges, solution.loop())
-            if found:
-                raise CheckFailure("solver answer breaks the rules: " + "; ".join(found))
-            return solution
+        found = runner.find(self, budget, stats, assumptions)
+        return "unsat" if found is None else found
+
+    # -- the runner's hooks ----------------------------------------------------------------
+
+    def ready(self, assumptions: Sequence[str]) -> None:
+        """After :data:`LAZY_ROUNDS` rounds of cuts, rule B's distances join the solver."""
+        if self.lazy and self.rounds >= LAZY_ROUNDS:
+            self.add_distances()
+
+    def label(self, stats: Stats | None) -> str:
+        return f"solution {len(stats.probes) + 1 if stats else ''}".strip()
+
+    def decode(self, model: z3.ModelRef) -> Solution:
+        return self.read(model)
+
+    def cut(self, model: z3.ModelRef, solution: Solution) -> Block | None:
+        """With ``lazy``: cuts against the separate loops of the model."""
+        pieces = walk_loop(solution.edges)
+        if not self.lazy or len(pieces) <= 1:
+            return None
+        self.cuts += len(pieces)
+        self.rounds += 1
+        return self.separate_loop_cuts(pieces)
+
+    def problems(self, solution: Solution) -> list[str]:
+        return problems(self.puzzle, solution.black, solution.edges, solution.loop())
+
+    def cells(self, solution: Solution) -> dict[int, bool]:
+        """Empty cells, black (``True``) or on the loop (``False``)."""
+        return {i: i in solution.black for i in self.puzzle.empty}
 
     def add_distances(self) -> None:
         """Go on with rule B's distances, left out so far, on a new solver of the engine
@@ -178,11 +172,6 @@ class Search:
         )
 
 
-def _answer(result: Solution | str) -> str:
-    """A check's answer as a script's: a solution is ``sat``."""
-    return "sat" if not isinstance(result, str) else "unsat" if result == "unsat" else "unknown"
-
-
 def blocking_term(enc: Encoding, solution: Solution) -> str:
     """SMT-LIB for "not this picture": some loop link differs."""
     differ = [f"(not {enc.v(e)})" if e in solution.edges else enc.v(e) for e in enc.link]
@@ -193,87 +182,27 @@ def solve(
     puzzle: Koburin,
     budget: Budget | None = None,
     stats: Stats | None = None,
+    *,
     unique: bool = False,
     count: int | None = None,
     connectivity: str = "lazy",
     presolve: str = "full",
 ) -> Outcome:
     """Find a solution; with ``unique`` look for a second one; with ``count`` find up to
-    ``count`` solutions. The first and the last question asked are recorded in
-    ``questions``: ``puzzle``, then ``another`` (``another-N`` after N solutions) with
-    the solutions found forbidden."""
+    ``count`` solutions (:func:`smtpuzzles.runner.solve`)."""
     budget = budget or Budget()
     stats = stats if stats is not None else Stats()
-    try:
-        with deadline(budget):
-            search = Search(puzzle, connectivity, presolve=presolve)
-    except TimeUp:
-        return Outcome(status="unknown", stopped="timeout", stats=stats)
-    hold(search)  # freed when the next run starts: freeing a large formula takes seconds
-    wanted = max(count or 1, 2 if unique else 1)
-    found: list[Solution] = []
-    questions: list[Question] = []
-    last = "unsat"
-    while len(found) < wanted:
-        try:
-            with deadline(budget):
-                answer = search.next(budget, stats)
-        except (Interrupted, KeyboardInterrupt):
-            answer = "interrupted"
-        except TimeUp:
-            answer = "unknown"
-        if not found:  # the first question, with the cuts a lazy search added on the way
-            questions.append(question("puzzle", search.script(), _answer(answer)))
-        if isinstance(answer, str):
-            last = answer
-            break
-        found.append(answer)
-        if len(found) < wanted:
-            search.block(answer)
-    asked = len(found) - (len(found) == wanted)  #: solutions forbidden in the last question
-    if asked > 0:  # the last question: every solution found before it forbidden
-        name = "another" if asked == 1 else f"another-{asked}"
-        said = "sat" if len(found) > asked else _answer(last)
-        questions.append(question(name, search.script(), said))
-    outcome = Outcome(
-        status="unsat",
-        solutions=found,
-        stats=stats,
-        questions=questions,
-        cuts=search.cuts,
-        blocked=found[: wanted - 1],
-    )
+
+    def make() -> Search:
+        return Search(puzzle, connectivity, presolve=presolve)
+
+    outcome, search = runner.solve(make, runner.Ask(unique, count), budget, stats)
+    if not isinstance(search, Search):
+        return outcome
     outcome.notes.append(f"connectivity {connectivity}")
     if search.cuts:
         outcome.notes.append(f"separate-loop cuts: {search.cuts}")
     if connectivity == "lazy" and not search.lazy:
         outcome.notes.append(f"distances added after {LAZY_ROUNDS} rounds of cuts")
     outcome.details["cuts"] = search.cuts
-    if last == "interrupted":
-        outcome.stopped = "interrupted"
-    elif last == "unknown":
-        outcome.stopped = "timeout"
-    if found:
-        outcome.status = "solved"
-    elif outcome.stopped:
-        outcome.status = "unknown"
-    ran_dry = len(found) < wanted and last == "unsat"
-    if len(found) > 1:
-        outcome.unique = False
-    elif found and ran_dry:
-        outcome.unique = True
-    outcome.count_complete = ran_dry
-    if ran_dry and found:
-        outcome.fixed = fixed_cells(puzzle, found)
     return outcome
-
-
-def fixed_cells(puzzle: Koburin, solutions: Sequence[Solution]) -> dict[int, bool]:
-    """Empty cells black in every solution (``True``) or on the loop in every one
-    (``False``); exact when ``solutions`` is every solution."""
-    fixed = {}
-    for i in puzzle.empty:
-        states = {i in s.black for s in solutions}
-        if len(states) == 1:
-            fixed[i] = states.pop()
-    return fixed

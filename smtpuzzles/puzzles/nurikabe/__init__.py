@@ -4,10 +4,10 @@ from .check import problems
 from .model import Nurikabe, Picture
 from .presolve.deduce import Deductions, deduce
 from .rules import PRESOLVE, RULES, Encoding, encode
-from .search import STRATEGIES, Outcome, Search, prepare, solve, starting_formula
+from .search import CONNECTIVITY, Outcome, Search, prepare, solve, starting_formula
 
 __all__ = [
-    "STRATEGIES",
+    "CONNECTIVITY",
     "Deductions",
     "Encoding",
     "Nurikabe",

@@ -25,7 +25,7 @@ from collections.abc import Callable
 
 from ...errors import InputError
 from ...graph import Graph, hex_grid, rectangle, rectangle_with_holes, torus
-from ...solving import Budget, Interrupted, TimeUp, interrupts_seen
+from ...limits import Budget, Interrupted, TimeUp, interrupts_seen
 from ...sources import check_size
 from .check import problems
 from .model import Nurikabe, Picture

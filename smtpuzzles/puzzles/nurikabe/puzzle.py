@@ -3,22 +3,23 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from ...engines import Z3_ENGINES
 from ...errors import InputError
 from ...puzzle import Formula, Puzzle, Request, Source
-from ...solving import ENGINES, Stats
 from . import pictures
 from .check import problems
 from .formats import FORMATS, parse, to_puzzlink
 from .model import Nurikabe as Model
 from .model import Picture
 from .rules import PRESOLVE
-from .search import STRATEGIES
+from .search import CONNECTIVITY
 
 if TYPE_CHECKING:
-    from ...result import Outcome, Result
+    from ...outcome import Outcome
 
 #: How many of the solutions a counted report draws.
 SHOWN = 5
@@ -33,9 +34,10 @@ class Nurikabe(Puzzle):
         "7 7\n- 1 - - - - -\n- - - 2 - 1 -\n- 1 - - - - -\n- - - - 4 - -\n"
         "- - 2 - - - -\n1 - - - - - -\n- - - 2 - 1 -\n"
     )
+    marker = re.compile(r"\s*(clue|pool)\s")  #: a directive of the graph format
     options: ClassVar[dict[str, tuple[str, ...] | None]] = {
-        "connectivity": STRATEGIES,
-        "engine": ENGINES,
+        "connectivity": CONNECTIVITY,
+        "engine": Z3_ENGINES,
         "presolve": PRESOLVE,
         "print_asserts": None,
     }
@@ -66,12 +68,9 @@ class Nurikabe(Puzzle):
     def solve(self, ask: Request) -> Outcome:
         from .search import solve
 
-        options = ask.options
-        connectivity = options.get("connectivity") or "distance"
-        engine, presolve = options.get("engine"), options.get("presolve", "full")
-        outcome, _ = solve(
-            self.puzzle, connectivity, ask.budget, Stats(), ask.unique, ask.count, engine, presolve
-        )
+        chosen = ask.chosen(connectivity="distance", engine=None, presolve="full")
+        budget, unique, count = ask.budget, ask.unique, ask.count
+        outcome, _ = solve(self.puzzle, budget=budget, unique=unique, count=count, **chosen)
         return outcome
 
     def formula(self, connectivity: str = "distance", presolve: str = "full") -> Formula:
@@ -131,10 +130,10 @@ class Nurikabe(Puzzle):
             rows[r][c] = marks.get(i, "?")
         return ["".join(r) for r in rows]
 
-    def report(self, result: Result) -> list[str]:
-        found = result.solutions
+    def report(self, outcome: Outcome, counted: bool) -> list[str]:
+        found = outcome.solutions
         lines = []
-        if result.counted:
+        if counted:
             for n, picture in enumerate(found[:SHOWN], 1):
                 lines += [f"solution {n}:", self.picture(picture)]
             if len(found) > SHOWN:
@@ -143,9 +142,9 @@ class Nurikabe(Puzzle):
             lines.append(self.picture(found[0]))
             if len(found) > 1:
                 lines += ["another solution:", self.picture(found[1])]
-        if result.fixed is not None and result.unique is False and found:
-            lines.append(f"fixed in every solution ({len(result.fixed)} cells; ? = not fixed):")
-            lines.append(self.picture(found[0], result.fixed))
+        if outcome.fixed is not None and outcome.unique is False and found:
+            lines.append(f"fixed in every solution ({len(outcome.fixed)} cells; ? = not fixed):")
+            lines.append(self.picture(found[0], outcome.fixed))
         return lines
 
     def picture(self, answer: Picture | None = None, fixed: dict[int, bool] | None = None) -> str:
@@ -156,8 +155,8 @@ class Nurikabe(Puzzle):
     def svg(self, answer: Picture | None = None, fixed: dict[int, bool] | None = None) -> str:
         return pictures.svg(self.puzzle, answer, fixed)
 
-    def result_svg(self, result: Result) -> str:
-        return self.svg(result.answer, result.fixed if result.unique is False else None)
+    def result_svg(self, outcome: Outcome) -> str:
+        return self.svg(outcome.solution, outcome.fixed if outcome.unique is False else None)
 
     def answer_at(self, answer: Picture | None, cell: str | tuple[int, int]) -> bool | None:
         """``True`` black (wall), ``False`` white (island), ``None`` without an answer."""

@@ -31,8 +31,8 @@ from dataclasses import dataclass, field
 
 from ... import z3lazy as z3
 from ...connectivity import connected_smtlib
+from ...engines import parse_terms
 from ...smtlib import Block, Script, and_, count, escape, or_
-from ...solving import parse_terms
 from .model import Nurikabe
 from .presolve.deduce import Deductions, _reach, distances_within, wall_size
 
@@ -40,7 +40,7 @@ from .presolve.deduce import Deductions, _reach, distances_within, wall_size
 #: deductions, hypotheses and the detours' searches prove.
 PRESOLVE = ("none", "full")
 
-CONNECTIVITY = ("islands connected", "wall connected")
+CONNECTIVITY_RULES = ("islands connected", "wall connected")
 #: The redundant count of white regions, which the search uses only at first (see
 #: :data:`~.search.PHASES`).
 COUNT = "islands counted"
@@ -106,7 +106,7 @@ class Encoding:
         kept = [
             b
             for name, b in self.blocks.items()
-            if (connectivity or name not in CONNECTIVITY) and (counted or name != COUNT)
+            if (connectivity or name not in CONNECTIVITY_RULES) and (counted or name != COUNT)
         ]
         return Script(
             title=list(title),

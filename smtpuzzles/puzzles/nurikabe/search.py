@@ -21,35 +21,24 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 
+from ... import runner
 from ... import z3lazy as z3
-from ...errors import CheckFailure
-from ...result import Outcome
-from ...smtlib import Block, Script, or_, question
-from ...solving import (
-    Budget,
-    Interrupted,
-    Stats,
-    TimeUp,
-    check,
-    deadline,
-    hold,
-    new_context,
-    new_solver,
-    parse_into,
-    parse_terms,
-)
+from ...engines import Stats, new_context, new_solver, parse_into, parse_terms
+from ...limits import Budget
+from ...outcome import Outcome
+from ...smtlib import Block, Script, or_
 from .check import problems
 from .model import Nurikabe, Picture
 from .presolve.backtrack import Trial, backtrack
 from .presolve.deduce import Contradiction, deduce
 from .presolve.grow import grow_wall
 from .presolve.probe import probe
-from .rules import CONNECTIVITY, COUNT, PRESOLVE, Encoding, encode
+from .rules import CONNECTIVITY_RULES, COUNT, PRESOLVE, Encoding, encode
 
 #: The rule name of a forbidden picture's block.
 FORBIDDEN = "a picture found, forbidden"
 
-STRATEGIES = ("distance", "lazy")
+CONNECTIVITY = ("distance", "lazy")
 
 #: The engine each strategy is fastest with (measured on the janko corpus): the distance
 #: equations suit the simplex of the general solver far better than bit-blasting, while
@@ -129,12 +118,15 @@ def starting_formula(enc: Encoding, strategy: str) -> list[z3.BoolRef]:
     return enc.terms(connectivity=strategy == "distance", counted=False)
 
 
-class Search:
-    """An incremental solver over one puzzle, yielding checked pictures.
+class Search(runner.Search[Picture]):
+    """An incremental solver over one puzzle, and the hooks the runner
+    (:mod:`smtpuzzles.runner`) asks for checked pictures.
 
     Each solver reads the text of the encoding's script (the rules the phase or the
     strategy uses, and the facts), then every block added since (forbidden pictures,
     guards, lazy cuts) as text."""
+
+    backbone = True
 
     def __init__(
         self,
@@ -145,9 +137,10 @@ class Search:
         engine: str | None = None,
         presolve: str = "full",
     ) -> None:
-        if strategy not in STRATEGIES:
-            raise ValueError(f"unknown strategy {strategy!r}; expected one of {STRATEGIES}")
+        if strategy not in CONNECTIVITY:
+            raise ValueError(f"unknown strategy {strategy!r}; expected one of {CONNECTIVITY}")
         self.puzzle = puzzle
+        self.name = puzzle.name
         self.strategy = strategy
         self.budget = budget or Budget()
         self.stats = stats
@@ -166,7 +159,6 @@ class Search:
         self.blocked_pictures: set[Picture] = set()
         #: blocks beyond the rules (forbidden pictures, guards, cuts), for a new solver
         self.added: list[Block] = []
-        self.rounds = 0
         self.solver = self._new_solver()
         self.began = time.monotonic()
 
@@ -195,7 +187,7 @@ class Search:
             f"Nurikabe {p.name}: {len(p)} cells, {len(p.clues)} clues",
             f"strategy {self.strategy}, presolve {self.presolve}",
         ]
-        skipped = [] if self.strategy == "distance" else list(CONNECTIVITY)
+        skipped = [] if self.strategy == "distance" else list(CONNECTIVITY_RULES)
         skipped += [] if self.counted else [COUNT]
         if skipped:
             title.append("the solver read every block but " + ", ".join(skipped))
@@ -244,54 +236,60 @@ class Search:
             seconds = round(time.monotonic() - began, 4)
             self.stats.probes.append({"label": name, "answer": answer, "seconds": seconds})
 
-    def add(self, block: Block) -> None:
-        """A block beyond the rules (forbidden pictures, guards, cuts), kept for a new
-        solver and for the script of every later question."""
-        self.added.append(block)
-        parse_into(self.solver, block.text())
-
     def next(self, assumptions: Sequence[str] = ()) -> Picture | None | str:
         """A new checked picture, ``None`` when there is none, or ``"unknown"``
         (``assumptions``: names of Boolean guards assumed true for this check)."""
-        while True:
-            if self.refuted:  # the hypotheses or a detour proved that there is no solution
-                return None
-            while self.found and not assumptions:
-                picture = self.found.pop(0)
-                if picture not in self.blocked_pictures:  # the solver may have given it already
-                    return self._checked(picture)
-            self.rounds += 1
-            assumed = [z3.Bool(a, self.solver.ctx) for a in assumptions]
-            answer = check(self.solver, self.budget, assumed, self.stats, f"round {self.rounds}")
-            if answer == z3.unknown:
-                if self.phases and "conflicts" in self.solver.reason_unknown():
-                    self._next_phase()
-                    continue
-                return "unknown"
-            if answer == z3.unsat:
-                return None
-            model = self.solver.model()
-            picture = tuple(z3.is_true(model.eval(b, True)) for b in self.black)
-            if self.strategy == "lazy":
-                cuts = lazy_cuts(self.enc, self.island, model, picture)
-                if cuts:
-                    self.add(
-                        Block(
-                            "cuts against cut-off pieces",
-                            "Implied by the connectivity rules: a piece of an island or of"
-                            " the wall cut off in a model loses a cell or gains a neighbour.",
-                            cuts,
-                        )
-                    )
-                    continue
-            return self._checked(picture)
+        return runner.find(self, self.budget, self.stats, assumptions)
 
-    def _checked(self, picture: Picture) -> Picture:
-        """``picture``, once the independent rule checker passes it (else a bug)."""
-        found = problems(self.puzzle.graph, self.puzzle.clues, self.puzzle.pools, picture)
-        if found:
-            raise CheckFailure(f"{self.puzzle.name}: picture breaks a rule: {found[0]}")
-        return picture
+    # -- the runner's hooks ----------------------------------------------------------------
+
+    def ready(self, assumptions: Sequence[str]) -> Picture | str | None:
+        """``"unsat"`` when the hypotheses or a detour proved that there is no solution;
+        else a picture a detour found that the solver has not given yet."""
+        if self.refuted:
+            return "unsat"
+        while self.found and not assumptions:
+            picture = self.found.pop(0)
+            if picture not in self.blocked_pictures:  # the solver may have given it already
+                return picture
+        return None
+
+    def label(self, stats: Stats | None) -> str:
+        return f"round {self.checks}"
+
+    def stalled(self) -> bool:
+        """A phase's conflicts ran out: the next phase goes on."""
+        if self.phases and "conflicts" in self.solver.reason_unknown():
+            self._next_phase()
+            return True
+        return False
+
+    def decode(self, model: z3.ModelRef) -> Picture:
+        return tuple(z3.is_true(model.eval(b, True)) for b in self.black)
+
+    def cut(self, model: z3.ModelRef, picture: Picture) -> Block | None:
+        """With ``lazy``: cuts against every island or wall piece the model cuts off."""
+        if self.strategy != "lazy":
+            return None
+        cuts = lazy_cuts(self.enc, self.island, model, picture)
+        if not cuts:
+            return None
+        return Block(
+            "cuts against cut-off pieces",
+            "Implied by the connectivity rules: a piece of an island or of"
+            " the wall cut off in a model loses a cell or gains a neighbour.",
+            cuts,
+        )
+
+    def problems(self, picture: Picture) -> list[str]:
+        return problems(self.puzzle.graph, self.puzzle.clues, self.puzzle.pools, picture)
+
+    def cells(self, picture: Picture) -> dict[int, bool]:
+        return dict(enumerate(picture))
+
+    def differs(self, first: Picture, cells: Sequence[int]) -> list[str]:
+        names = self.enc.black_names
+        return [f"(not {names[i]})" if first[i] else names[i] for i in cells]
 
     @property
     def formula(self) -> list[z3.BoolRef]:
@@ -367,113 +365,25 @@ def _rim(nbrs, part: list[int]) -> list[int]:
 
 def solve(
     puzzle: Nurikabe,
-    strategy: str = "distance",
+    connectivity: str = "distance",
     budget: Budget | None = None,
     stats: Stats | None = None,
+    *,
     unique: bool = False,
     count: int | None = None,
     engine: str | None = None,
     presolve: str = "full",
 ) -> tuple[Outcome, Search | None]:
     """Find a picture; with ``unique`` prove it unique (and find the fixed cells),
-    with ``count`` find up to that many distinct pictures. ``presolve``: see
-    :data:`~.rules.PRESOLVE`. The first and the last question asked are recorded in
-    ``questions``: ``puzzle``, then ``another`` (``another-N`` after N pictures) with
-    the pictures found forbidden."""
+    with ``count`` find up to that many distinct pictures (:func:`smtpuzzles.runner.solve`).
+    ``presolve``: see :data:`~.rules.PRESOLVE`."""
     budget = budget or Budget()
     stats = stats if stats is not None else Stats()
-    try:
-        with deadline(budget):
-            search = Search(puzzle, strategy, budget, stats, engine, presolve)
-    except TimeUp:
-        return Outcome("unknown", count_complete=False, stopped="timeout", stats=stats), None
-    hold(search)  # freed when the next run starts: freeing a large formula takes seconds
-    wanted = max(count or 1, 2 if unique else 1)
-    outcome = Outcome("unknown", stats=stats)
-    outcome.notes.append(f"connectivity {strategy}")
-    complete = True
-    last: tuple[str, str, int] | None = None  #: the last question: name, answer, blocks
-    try:
-        while len(outcome.solutions) < wanted:
-            try:
-                with deadline(budget):
-                    found = search.next()
-            except TimeUp:
-                found = "unknown"
-            n = len(outcome.solutions)
-            answer = "unknown" if found == "unknown" else "unsat" if found is None else "sat"
-            if n == 0:
-                outcome.questions.append(question("puzzle", search.script(), answer))
-            else:  # its script is written once the search is over
-                last = ("another" if n == 1 else f"another-{n}", answer, len(search.added))
-            if found == "unknown":
-                complete = False
-                outcome.stopped = "timeout"
-                break
-            if found is None:
-                break
-            outcome.solutions.append(found)
-            if len(outcome.solutions) < wanted or unique:  # a search for another follows
-                search.block(found)
-        else:
-            complete = count is None or len(outcome.solutions) < count
-    except (Interrupted, KeyboardInterrupt):
-        complete = False
-        outcome.stopped = "interrupted"
-    outcome.count_complete = complete
-    if last is not None:
-        name, answer, blocks = last
-        outcome.questions.append(question(name, search.script(blocks), answer))
-    if not outcome.solutions:
-        outcome.status = "unknown" if not complete else "unsat"
-        return outcome, search
-    outcome.status = "solved"
-    if unique or count:
-        n = len(outcome.solutions)
-        outcome.unique = True if n == 1 and complete else (False if n > 1 else None)
-    if unique and outcome.unique is not None and outcome.stopped is None:
-        try:
-            outcome.fixed = fixed_cells(search, outcome)
-        except (Interrupted, KeyboardInterrupt):
-            outcome.stopped = "interrupted"
-        if outcome.fixed is None and outcome.stopped is None:
-            outcome.stopped = "timeout"
-    elif count and complete:  # every solution is known: the fixed cells are plain to see
-        first = outcome.solutions[0]
-        same = [i for i in range(len(first)) if all(s[i] == first[i] for s in outcome.solutions)]
-        outcome.fixed = {i: first[i] for i in same}
-    return outcome, search
 
+    def make() -> Search:
+        return Search(puzzle, connectivity, budget, stats, engine, presolve)
 
-def fixed_cells(search: Search, outcome: Outcome) -> dict[int, bool] | None:
-    """Cells with one colour in every solution (the backbone), or None if time ran out.
-
-    Ask for a picture that differs from the first on some still-agreeing cell; every
-    answer removes cells, an ``unsat`` proves the rest fixed. Found pictures are blocked
-    already, which is harmless: they agree on every candidate cell.
-    """
-    first = outcome.solutions[0]
-    candidates = {i for i in range(len(first)) if all(s[i] == first[i] for s in outcome.solutions)}
-    if outcome.unique:
-        return {i: first[i] for i in sorted(candidates)}
-    while candidates:
-        names = search.enc.black_names
-        guard = f"differs_{search.rounds}"
-        differs = [f"(not {names[i]})" if first[i] else names[i] for i in sorted(candidates)]
-        search.add(
-            Block(
-                f"guard {guard}",
-                "Assumed in one check: some cell not yet seen to change differs from the"
-                " first picture.",
-                [f"(=> {guard} {or_(differs)})"],
-                [f"(declare-fun {guard} () Bool)"],
-            )
-        )
-        found = search.next([guard])
-        if found == "unknown":
-            return None
-        if found is None:
-            break
-        candidates = {i for i in candidates if found[i] == first[i]}
-        search.block(found)
-    return {i: first[i] for i in sorted(candidates)}
+    outcome, search = runner.solve(make, runner.Ask(unique, count), budget, stats)
+    if search is not None:
+        outcome.notes.insert(0, f"connectivity {connectivity}")
+    return outcome, search  # type: ignore[return-value]

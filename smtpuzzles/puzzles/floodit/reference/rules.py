@@ -30,8 +30,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from smtpuzzles import z3lazy as z3
+from smtpuzzles.engines import Stats, check
+from smtpuzzles.limits import Budget, TimeUp, hold
 from smtpuzzles.puzzles.floodit.model import ClusterGraph
-from smtpuzzles.solving import Budget, Stats, TimeUp, check, hold
 
 
 @dataclass(frozen=True)
@@ -60,7 +61,7 @@ def reference_formula(g: ClusterGraph, horizon: int) -> ReferenceFormula:
 
     Built in plain loops into local lists: when the deadline stops the building, the
     caught traceback keeps this frame, and so the terms made so far, alive (see
-    ``solving.hold``); a comprehension's half-built list would be freed term by term
+    ``limits.hold``); a comprehension's half-built list would be freed term by term
     while the exception unwinds, which takes long on large boards."""
     colours: list[z3.ArithRef] = []
     for t in range(horizon):

@@ -13,20 +13,14 @@ from __future__ import annotations
 
 import time
 
+from .... import runner
 from .... import z3lazy as z3
+from ....engines import check
+from ....limits import Budget
 from ....smtlib import smtlib_script
-from ....solving import (
-    Budget,
-    Interrupted,
-    MemoryLimitExceeded,
-    TimeUp,
-    check,
-    deadline,
-    hold,
-)
 from ..check import check_solution, replay_lenient
 from ..model import Board, cluster_graph
-from ..search import Outcome
+from ..search import FloodOutcome
 from .rules import (
     loose_bound,
     reference_exact,
@@ -41,27 +35,21 @@ def run_reference(
     board: Board,
     mode: str,
     args: tuple[int, ...] = (),
+    *,
     start: tuple[int, int] = (0, 0),
     timeout_s: float | None = None,
     print_asserts: bool = False,
     budget: Budget | None = None,
-) -> Outcome:
+) -> FloodOutcome:
     """Run ``mode`` the way color-flood-rs does; never raises on a limit (see run_mode),
     and like it runs everything (building its formulas too) under the deadline."""
     began = time.monotonic()
     budget = budget if budget is not None else Budget(timeout_s)
-    out = Outcome(mode=mode)
+    out = FloodOutcome(mode=mode)
     out.strategy = "reference"
-    try:
-        with deadline(budget):
-            _run_reference(board, mode, args, start, budget, print_asserts, out)
-    except TimeUp as exc:
-        hold(exc.__traceback__)  # the half-built formula is freed after the answer
-        out.stopped = "timeout"
-    except (MemoryLimitExceeded, MemoryError):
-        out.stopped = "memory"
-    except (Interrupted, KeyboardInterrupt):
-        out.stopped = "interrupted"
+    with runner.stopping(budget) as stop:  # a half-built formula is freed after the answer
+        _run_reference(board, mode, args, start, budget, print_asserts, out=out)
+    out.stopped = stop.why
     if out.stopped is not None:
         out.status = "unknown"
         out.smtlib = None
@@ -76,7 +64,8 @@ def _run_reference(
     start: tuple[int, int],
     budget: Budget,
     print_asserts: bool,
-    out: Outcome,
+    *,
+    out: FloodOutcome,
 ) -> None:
     g = cluster_graph(board.grid, start)
     out.clusters = len(g)
@@ -127,7 +116,7 @@ def _run_reference(
 
 
 def _accept(
-    board: Board, moves: list[int], start: tuple[int, int], out: Outcome, status: str
+    board: Board, moves: list[int], start: tuple[int, int], out: FloodOutcome, status: str
 ) -> None:
     useful = replay_lenient(board.grid, moves, start)
     if useful < len(moves):

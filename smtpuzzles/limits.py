@@ -1,10 +1,11 @@
-"""The engine every puzzle shares: solvers, time and memory limits, interrupts
-and statistics.
+"""The limits of a run: the time budget and its deadline, the memory cap, Ctrl-C and
+the other signals, and work contained in a child process.
 
-Z3 answers Ctrl-C and its own ``timeout`` parameter with ``unknown``; this module
-turns those answers into :class:`Interrupted` and :class:`MemoryLimitExceeded`
-exceptions or a plain ``unknown``, so a puzzle's search loop can report what it
-knows so far instead of crashing.
+Z3 answers Ctrl-C and its own ``timeout`` parameter with ``unknown`` (the engines turn
+those answers into :class:`Interrupted` and :class:`MemoryLimitExceeded`); this module
+holds the limits for the Python work around the solver, so a search can report what it
+knows so far instead of crashing. What a stop is called, and where it is caught, is the
+runner's (:func:`smtpuzzles.runner.stopping`).
 """
 
 from __future__ import annotations
@@ -18,22 +19,17 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from typing import Any, NoReturn, TypeVar
 
 from . import z3lazy as z3
 from .errors import InputError
 
-#: Engines a puzzle can ask for. ``sat`` is Z3's SAT core for finite-domain problems
-#: (integers bounded by their declarations are bit-blasted); ``smt`` is the general
-#: QF_LIA solver with its simplex.
-ENGINES = ("sat", "smt")
-
 
 class Interrupted(Exception):
     """Ctrl-C (SIGINT) stopped a search; the CLI exits 130 after printing what is known."""
+
 
 
 class MemoryLimitExceeded(Exception):
@@ -42,37 +38,16 @@ class MemoryLimitExceeded(Exception):
     (see :data:`MEMORY_ERRORS`)."""
 
 
+
 #: What reaching the memory cap raises: Z3's answer during a check, or Python's own
 #: ``MemoryError`` when an allocation anywhere else is refused by the process limit.
 MEMORY_ERRORS = (MemoryLimitExceeded, MemoryError)
 
 
+
 class TimeUp(Exception):
     """The wall-clock budget ran out while Python was building or reading formulas."""
 
-
-def new_solver(
-    engine: str = "sat", ctx: z3.Context | None = None, sat_params: dict[str, Any] | None = None
-) -> z3.Solver:
-    """A fresh incremental solver for ``engine`` (see :data:`ENGINES`); ``ctx``: a Z3
-    context of its own (terms numbered from scratch, so runs repeat exactly);
-    ``sat_params``: settings of the SAT core, applied when ``engine`` is ``sat``."""
-    if engine == "sat":
-        solver = _solver_for("QF_FD", ctx)
-        for name, value in (sat_params or {}).items():
-            solver.set(name, value)
-        return solver
-    if engine == "smt":
-        return _solver_for("QF_LIA", ctx)
-    raise ValueError(f"unknown engine {engine!r}; expected one of {ENGINES}")
-
-
-def _solver_for(logic: str, ctx: z3.Context | None) -> z3.Solver:
-    """``z3.SolverFor(logic, ctx)``, without building Z3's main context (11 ms a process)
-    when ``ctx`` is another: z3's own version names the logic in the main context."""
-    ctx = ctx or z3.main_ctx()
-    symbol = z3.Z3_mk_string_symbol(ctx.ref(), logic)
-    return z3.Solver(z3.Z3_mk_solver_for_logic(ctx.ref(), symbol), ctx)
 
 
 #: The ``--memory`` cap in MB (0: none). Z3 applies it only while a check runs: when
@@ -80,12 +55,17 @@ def _solver_for(logic: str, ctx: z3.Context | None) -> z3.Solver:
 #: The whole process is capped by :func:`limit_memory` through the operating system.
 _memory_cap_mb = 0
 
+
+
 #: The largest ``--memory`` accepted: Z3 reads its cap as an unsigned 32-bit count of MB.
 MAX_MEMORY_MB = 2**32 - 1
+
+
 
 #: The longest ``--timeout`` accepted (a week): Z3 takes its timeout as an unsigned 32-bit
 #: count of milliseconds, and a limit must be a real number of seconds.
 MAX_TIMEOUT_S = 7 * 24 * 3600.0
+
 
 
 def parse_timeout(value: str | float | None, option: str = "--timeout") -> float | None:
@@ -107,6 +87,7 @@ def parse_timeout(value: str | float | None, option: str = "--timeout") -> float
     return seconds
 
 
+
 def parse_memory(value: str | int | None, option: str = "--memory") -> int | None:
     """A memory cap in MB, checked: a whole number from 16 to :data:`MAX_MEMORY_MB`
     (``None``: no cap). Raises :class:`InputError` with one line otherwise, so a value
@@ -122,6 +103,7 @@ def parse_memory(value: str | int | None, option: str = "--memory") -> int | Non
     return megabytes
 
 
+
 def _data_bytes() -> int:
     """The process's data segment now (heap and private writable mappings), in bytes."""
     try:
@@ -134,8 +116,10 @@ def _data_bytes() -> int:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
+
 #: The largest finite limit ``setrlimit`` takes (Python reads ``RLIM_INFINITY`` as -1).
 _LARGEST_RLIMIT = 2**63 - 1
+
 
 
 def limit_memory(megabytes: int | None) -> None:
@@ -169,15 +153,21 @@ def limit_memory(megabytes: int | None) -> None:
         raise InputError(f"--memory {megabytes}: the system refused the cap ({exc})") from None
 
 
+
 #: Room kept aside under ``--memory`` so that a run which reached the cap can still say
 #: so (even a small JSON object cannot be made when every byte is taken).
 _RESERVE_BYTES = 4 * 1024 * 1024
+
+
+_RESERVE_BYTES = 4 * 1024 * 1024
 _reserve: list[bytearray] = []
+
 
 
 def release_reserve() -> None:
     """Give back the room kept aside: the cap was reached and the run must report it."""
     _reserve.clear()
+
 
 
 def out_of_memory(exc: BaseException) -> bool:
@@ -188,10 +178,6 @@ def out_of_memory(exc: BaseException) -> bool:
         return True
     return isinstance(exc, SystemError) and _memory_cap_mb is not None
 
-
-#: Z3's memory per character of SMT-LIB text it parses, with room to spare (its terms
-#: and Python's copy of the text together; see benchmarks/limits.py for the cap held).
-_PARSE_BYTES_PER_CHAR = 16
 
 
 def ensure_room(nbytes: int) -> None:
@@ -209,6 +195,7 @@ def ensure_room(nbytes: int) -> None:
         raise MemoryLimitExceeded(f"the formula would not fit in --memory {_memory_cap_mb} MB")
 
 
+
 def room_left() -> int | None:
     """Bytes the process may still take under the cap of :func:`limit_memory` (None
     without one)."""
@@ -218,80 +205,11 @@ def room_left() -> int | None:
     return max(0, soft - _data_bytes())
 
 
-#: Room a new Z3 context needs before it is made (Z3 crashes when it cannot make one).
-_CONTEXT_BYTES = 16 * 1024 * 1024
-
-
-#: A context made before it is needed, by a process that forks children to solve (the
-#: bench's warm parent): each child takes its copy instead of making one, which in a
-#: fresh fork costs more than many easy puzzles' whole solve.
-_spare_context: z3.Context | None = None
-
-
-def make_spare_context() -> None:
-    """Make the context the next :func:`new_context` returns (in this process or in a
-    child forked after this)."""
-    global _spare_context
-    _spare_context = z3.Context()
-
-
-def new_context() -> z3.Context:
-    """A fresh Z3 context, refused with :class:`MemoryLimitExceeded` when the memory cap
-    leaves no room for one (Z3 itself would crash the process)."""
-    global _spare_context
-    ensure_room(_CONTEXT_BYTES)
-    if _spare_context is not None:
-        ctx, _spare_context = _spare_context, None
-        return ctx
-    return z3.Context()
-
-
-#: The most characters of SMT-LIB handed to Z3's parser in one call (see :func:`parse_into`).
-PARSE_CHUNK_CHARS = 1 << 18
-
-
-def parse_into(solver: z3.Solver, text: str) -> None:
-    """``solver.from_string(text)``, refused with :class:`MemoryLimitExceeded` when the
-    terms would not fit under the memory cap (see :func:`ensure_room`).
-
-    A large text goes in pieces of whole commands: Z3 parses a text in one call, during
-    which neither a time limit nor Ctrl-C can act, and a large formula takes seconds.
-    The solver keeps the declarations of earlier pieces."""
-    ensure_room(_PARSE_BYTES_PER_CHAR * len(text))
-    if len(text) <= PARSE_CHUNK_CHARS:
-        solver.from_string(text)
-        return
-    for piece in _pieces(text):
-        raise_pending()
-        solver.from_string(piece)
-
-
-def _pieces(text: str) -> Iterator[str]:
-    """``text`` cut after whole top-level commands into pieces of about
-    :data:`PARSE_CHUNK_CHARS` characters (comment lines do not count parentheses)."""
-    piece: list[str] = []
-    size = depth = 0
-    for line in text.splitlines(keepends=True):
-        piece.append(line)
-        size += len(line)
-        if not line.lstrip().startswith(";"):
-            depth += line.count("(") - line.count(")")
-        if depth == 0 and size >= PARSE_CHUNK_CHARS:
-            yield "".join(piece)
-            piece, size = [], 0
-    if piece:
-        yield "".join(piece)
-
-
-def parse_terms(text: str, ctx: z3.Context | None = None) -> list[z3.BoolRef]:
-    """``z3.parse_smt2_string(text)`` as a list, under the memory cap like
-    :func:`parse_into`."""
-    ensure_room(_PARSE_BYTES_PER_CHAR * len(text))
-    return list(z3.parse_smt2_string(text, ctx=ctx))
-
 
 @contextmanager
-def _memory_capped() -> Iterator[None]:
+def memory_capped() -> Iterator[None]:
+    """Z3's own memory cap set to the process's for the block (a check, the CNF's
+    tactics)."""
     if not _memory_cap_mb:
         yield
         return
@@ -302,8 +220,6 @@ def _memory_capped() -> Iterator[None]:
         z3.set_param("memory_max_size", 0)
 
 
-#: Z3's own memory cap set to the process's for the block (the CNF's tactics use it).
-memory_capped = _memory_capped
 
 
 #: When a process forked ahead of its command was given it (see :func:`started_now`).
@@ -333,8 +249,10 @@ def process_started() -> float:
     return time.monotonic() - max(0.0, age)
 
 
+
 #: When the command being run started (see :func:`start_clock`), or None.
 _clock_started: float | None = None
+
 
 
 def start_clock(at: float | None = None) -> None:
@@ -345,16 +263,19 @@ def start_clock(at: float | None = None) -> None:
     _clock_started = time.monotonic() if at is None else at
 
 
+
 def running_as_command() -> bool:
     """Is this process one command run, started by the console entry point (which marks
     the clock), so that it may end itself at its limit? Tests and notebooks call in."""
     return _clock_started is not None
 
 
+
 def clock_started() -> float:
     """The start marked by :func:`start_clock`, or now when none was marked (a budget
     then starts with the call that makes it)."""
     return time.monotonic() if _clock_started is None else _clock_started
+
 
 
 def exit_now(code: int) -> None:
@@ -367,6 +288,7 @@ def exit_now(code: int) -> None:
         except BaseException:  # a closed stream, or no memory left: end all the same
             pass
     os._exit(code)
+
 
 
 class Budget:
@@ -394,6 +316,7 @@ class Budget:
         return left is not None and left <= 0.0
 
 
+
 def _in_z3(frame: Any) -> bool:
     """Is ``frame`` inside Z3's Python code, a finaliser or the import machinery, where
     an exception is lost ("Exception ignored in ...") or leaves a module half made?"""
@@ -407,6 +330,7 @@ def _in_z3(frame: Any) -> bool:
     )
 
 
+
 def _z3_dir() -> str:
     """Where Z3's Python package lies, found without importing it."""
     spec = importlib.util.find_spec("z3")
@@ -414,12 +338,16 @@ def _z3_dir() -> str:
     return os.path.join(list(locations)[0], "") if locations else "<no z3>"
 
 
+
 _Z3_DIR = _z3_dir()
+
+
 
 #: Functions of Z3's Python code where a Ctrl-C must wait: an exception in a ctypes
 #: argument conversion or callback is lost, and one in a constructor leaves an object
 #: whose finaliser releases a term it never took.
 _Z3_FRAGILE = frozenset({"__init__", "from_param", "z3_error_handler"})
+
 
 
 def _lost_here(frame: Any) -> bool:
@@ -440,9 +368,11 @@ def _lost_here(frame: Any) -> bool:
     return False
 
 
+
 #: How many Ctrl-Cs (SIGINT) this process has received through our handlers: lets
 #: :func:`check` tell Z3's "canceled" after Ctrl-C from the same word at its own timeout.
 _interrupts = 0
+
 
 
 def _count_interrupt() -> None:
@@ -450,9 +380,11 @@ def _count_interrupt() -> None:
     _interrupts += 1
 
 
+
 def interrupts_seen() -> int:
     """The number of Ctrl-Cs received so far (compare two readings)."""
     return _interrupts
+
 
 
 def guard_interrupts() -> None:
@@ -480,6 +412,7 @@ def guard_interrupts() -> None:
     signal.signal(signal.SIGINT, on_interrupt)
 
 
+
 #: What a block stopped by time, Ctrl-C or the memory cap had built (the traceback, and
 #: through its frames the half-built formulas): freeing many Z3 terms takes seconds,
 #: which would run past the limit. Kept until the next outermost :func:`deadline` starts,
@@ -487,10 +420,12 @@ def guard_interrupts() -> None:
 _held: list[Any] = []
 
 
+
 def hold(thing: Any) -> None:
     """Keep ``thing`` (say, the traceback of a caught :class:`TimeUp`, whose frames hold
     half-built formulas) alive until the next run starts, instead of freeing it now."""
     _held.append(thing)
+
 
 
 def outer_running() -> bool:
@@ -500,9 +435,11 @@ def outer_running() -> bool:
     return signal.getitimer(signal.ITIMER_REAL)[0] > 0
 
 
+
 #: The stops (TimeUp, KeyboardInterrupt) waiting in each :func:`deadline` block, innermost
 #: last: a signal that lands in Z3's code is kept there until our code runs again.
 _pending: list[list[type[BaseException]]] = []
+
 
 
 def _forget(pending: list[type[BaseException]]) -> None:
@@ -514,12 +451,14 @@ def _forget(pending: list[type[BaseException]]) -> None:
             return
 
 
+
 def raise_pending() -> None:
     """Raise a stop that arrived while Z3's code ran. Code that calls Z3 in a loop of long
     C calls asks this between them: the 1 ms retry of :func:`deadline` would otherwise
     land in Z3's code again after each call."""
     if _pending and _pending[-1]:
         raise _pending[-1][0]()
+
 
 
 @contextmanager
@@ -586,142 +525,9 @@ def deadline(budget: Budget) -> Iterator[None]:
         raise pending[0]()
 
 
-@dataclass
-class Stats:
-    """Z3 statistics summed over every check of one search."""
-
-    checks: int = 0
-    solver_s: float = 0.0
-    conflicts: int = 0
-    decisions: int = 0
-    max_memory_mb: float = 0.0
-    probes: list[dict[str, Any]] = field(default_factory=list)
-    _earlier_conflicts: int = 0  #: the counts of the solvers before the current one
-    _earlier_decisions: int = 0
-    _solver_conflicts: int = 0  #: the current solver's counts so far
-    _solver_decisions: int = 0
-
-    def next_solver(self) -> None:
-        """The checks from now on go to a new solver, whose counters start at zero."""
-        self._earlier_conflicts, self._earlier_decisions = self.conflicts, self.decisions
-        self._solver_conflicts = self._solver_decisions = 0
-
-    def add(self, solver: z3.Solver, seconds: float, label: str, answer: str) -> None:
-        """Fold one check's statistics in; ``label`` names the probe (e.g. ``T=22``)."""
-        raw = statistics_dict(solver)
-        self.checks += 1
-        self.solver_s += seconds
-        # Z3 reports counters cumulatively for an incremental solver; keep the largest.
-        conflicts = int(raw.get("conflicts", raw.get("sat conflicts", 0)))
-        decisions = int(raw.get("decisions", raw.get("sat decisions", 0)))
-        self._solver_conflicts = max(self._solver_conflicts, conflicts)
-        self._solver_decisions = max(self._solver_decisions, decisions)
-        self.conflicts = self._earlier_conflicts + self._solver_conflicts
-        self.decisions = self._earlier_decisions + self._solver_decisions
-        self.max_memory_mb = max(self.max_memory_mb, float(raw.get("max memory", 0.0)))
-        self.probes.append({"label": label, "answer": answer, "seconds": round(seconds, 4)})
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "checks": self.checks,
-            "solver_s": round(self.solver_s, 4),
-            "conflicts": self.conflicts,
-            "decisions": self.decisions,
-            "max_memory_mb": round(self.max_memory_mb, 2),
-            "probes": self.probes,
-        }
-
-    def add_counts(self, counts: dict[str, int], seconds: float, label: str, answer: str) -> None:
-        """Fold in one check of another solver (``conflicts`` and ``decisions`` of that
-        check alone: each such check starts a solver of its own)."""
-        self.checks += 1
-        self.solver_s += seconds
-        self._earlier_conflicts += int(counts.get("conflicts", 0))
-        self._earlier_decisions += int(counts.get("decisions", 0))
-        self.conflicts = self._earlier_conflicts + self._solver_conflicts
-        self.decisions = self._earlier_decisions + self._solver_decisions
-        self.probes.append({"label": label, "answer": answer, "seconds": round(seconds, 4)})
-
-
-#: The CaDiCaL engine's package (the ``cadical`` extra) and what to say without it.
-CADICAL_MISSING = "--engine cadical needs the python-sat package: pip install 'smtpuzzles[cadical]'"
-
-
-def cadical_available() -> bool:
-    """Is python-sat (which carries CaDiCaL) installed?"""
-    try:
-        import pysat.solvers  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
-def check_clauses(
-    clauses: list[list[int]] | Callable[[], list[list[int]]],
-    budget: Budget,
-    stats: Stats | None = None,
-    label: str = "",
-    read_model: Callable[[list[int]], Any] | None = None,
-) -> tuple[str, Any]:
-    """CaDiCaL on ``clauses`` (DIMACS literals, or a function that makes them) within
-    the budget: ``("sat", model)``, ``("unsat", None)`` or ``("unknown", None)`` when the
-    time ran out. ``read_model(model)``, if given, turns the model into what is returned.
-
-    The whole of it (making the clauses, CaDiCaL, reading the model) runs in a process
-    of its own (:func:`contained`): an allocation CaDiCaL or Z3's tactics cannot make
-    under ``--memory`` ends that process, never this one, and is reported as
-    :class:`MemoryLimitExceeded`. CaDiCaL searches :data:`CADICAL_CONFLICTS_AT_ONCE`
-    conflicts at a time, keeping what it learnt, and looks at the clock between two
-    such steps; this process holds the deadline and Ctrl-C meanwhile, and ends the
-    search's process when either comes. Raises :class:`Interrupted` on Ctrl-C and
-    :class:`InputError` without python-sat."""
-    try:
-        from pysat.solvers import Solver
-    except ImportError:
-        raise InputError(CADICAL_MISSING) from None
-
-    def search() -> tuple[str, Any, dict[str, int]]:
-        given = clauses() if callable(clauses) else clauses
-        ensure_room(_CADICAL_BYTES_PER_LITERAL * sum(len(c) for c in given))
-        result: bool | None = None
-        with Solver(name="cadical195", bootstrap_with=given) as solver:
-            result = solve_in_steps(solver, budget)
-            counts = solver.accum_stats()
-            model = solver.get_model() if result else None
-        if model is not None and read_model is not None:
-            model = read_model(model)
-        answer = "sat" if result is True else "unsat" if result is False else "unknown"
-        return answer, model, counts
-
-    began = time.monotonic()
-    seen = interrupts_seen()
-    try:
-        answer, model, counts = contained(search, "the CaDiCaL search")
-    except KeyboardInterrupt:
-        if _timed_out(budget, seen):
-            answer, model, counts = "unknown", None, {}
-        else:
-            raise Interrupted() from None
-    if stats is not None:
-        stats.add_counts(counts, time.monotonic() - began, label, answer)
-    return answer, model
-
-
-def solve_in_steps(solver: Any, budget: Budget) -> bool | None:
-    """A python-sat solver's answer (``True`` sat, ``False`` unsat), searching
-    :data:`CADICAL_CONFLICTS_AT_ONCE` conflicts at a time and looking at the clock
-    between two steps; ``None`` when ``budget`` ran out first."""
-    result: bool | None = None
-    while result is None:
-        left = budget.remaining()
-        if left is not None and left <= 0.0:
-            return None
-        solver.conf_budget(CADICAL_CONFLICTS_AT_ONCE)
-        result = solver.solve_limited()
-    return result
-
 
 T = TypeVar("T")
+
 
 
 def contained(work: Callable[[], T], what: str) -> T:
@@ -773,11 +579,13 @@ def contained(work: Callable[[], T], what: str) -> T:
     return value
 
 
+
 def _how_it_ended(status: int) -> str:
     """A child's wait status in words."""
     if os.WIFSIGNALED(status):
         return f"signal {os.WTERMSIG(status)}"
     return f"exit {os.WEXITSTATUS(status)}"
+
 
 
 def _child(work: Callable[[], Any], write_end: int) -> NoReturn:
@@ -804,6 +612,7 @@ def _child(work: Callable[[], Any], write_end: int) -> NoReturn:
     os._exit(code)
 
 
+
 def _memory_failure(exc: BaseException) -> bool:
     """Is ``exc`` an allocation refused: Python's, the cap's, or Z3's "out of memory"?"""
     if isinstance(exc, (MemoryError, MemoryLimitExceeded)):
@@ -811,8 +620,10 @@ def _memory_failure(exc: BaseException) -> bool:
     return isinstance(exc, z3.Z3Exception) and "memory" in str(exc).lower()
 
 
+
 #: ``prctl(PR_SET_PDEATHSIG, ...)``: Linux sends the signal when the parent ends.
 _PR_SET_PDEATHSIG = 1
+
 
 
 def _die_with_parent() -> None:
@@ -824,85 +635,3 @@ def _die_with_parent() -> None:
         ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
     except (OSError, AttributeError):
         pass
-
-
-#: Conflicts CaDiCaL searches between two looks at the clock: well within the grace the
-#: watchdog gives a run past its limit on the hardest Flood-It boards, and enough not to
-#: slow the search (see the decisions in the docs). A fixed count, not a time, so that
-#: the same run searches the same way on any machine.
-CADICAL_CONFLICTS_AT_ONCE = 500
-
-#: Room to ask for before CaDiCaL reads a formula: its clauses, watches and what it
-#: learns, per literal given.
-_CADICAL_BYTES_PER_LITERAL = 64
-
-
-def statistics_dict(solver: z3.Solver | z3.Optimize) -> dict[str, Any]:
-    """Z3's statistics of ``solver`` as a plain dict (keys as Z3 names them)."""
-    st = solver.statistics()
-    return {key: st.get_key_value(key) for key in st.keys()}
-
-
-def check(
-    solver: z3.Solver | z3.Optimize,
-    budget: Budget,
-    assumptions: Sequence[z3.BoolRef] = (),
-    stats: Stats | None = None,
-    label: str = "",
-) -> z3.CheckSatResult:
-    """``solver.check`` within the budget.
-
-    Returns ``sat``, ``unsat`` or ``unknown`` (time ran out). Raises
-    :class:`Interrupted` on Ctrl-C and :class:`MemoryLimitExceeded` on the memory cap.
-    """
-    left = budget.remaining()
-    if left is not None:
-        if left <= 0.0:
-            return z3.unknown
-        solver.set("timeout", max(1, int(left * 1000)))
-    seen = interrupts_seen()
-    began = time.monotonic()
-    try:
-        with _memory_capped():
-            answer = solver.check(*assumptions)
-    except MemoryError:
-        raise MemoryLimitExceeded("out of memory") from None
-    except z3.Z3Exception as exc:
-        message = str(exc)
-        if "memory" in message.lower():
-            raise MemoryLimitExceeded(message) from None
-        if "cancel" in message.lower() or "interrupt" in message.lower():
-            if _timed_out(budget, seen):
-                return z3.unknown
-            raise Interrupted() from None
-        raise
-    seconds = time.monotonic() - began
-    if stats is not None:
-        stats.add(solver, seconds, label, str(answer))
-    if answer == z3.unknown:
-        reason = solver.reason_unknown().lower()
-        if "memory" in reason:
-            raise MemoryLimitExceeded(f"Z3 stopped: {solver.reason_unknown()}")
-        stopped = "keyboard" in reason or "interrupt" in reason or "cancel" in reason
-        # Z3's Optimize takes Ctrl-C without a word: its reason is a bare "unknown".
-        stopped = stopped or (isinstance(solver, z3.Optimize) and reason == "unknown")
-        if stopped and not _timed_out(budget, seen):
-            raise Interrupted()
-    return answer
-
-
-#: How close to the deadline a "canceled" check must stop to count as Z3's own timeout
-#: (Z3 takes whole milliseconds and ends a little early or late).
-_TIMEOUT_SLACK_S = 0.05
-
-
-def _timed_out(budget: Budget, interrupts_before: int) -> bool:
-    """Was a check that Z3 reports as canceled stopped by its timeout, not by Ctrl-C?
-
-    Z3's Optimize says "canceled" at its timeout and a bare "unknown" after Ctrl-C, which
-    it keeps from our handlers. A Ctrl-C that reaches our handlers moves their count;
-    a timeout stops at the budget's end."""
-    if interrupts_seen() != interrupts_before:
-        return False
-    left = budget.remaining()
-    return left is not None and left <= _TIMEOUT_SLACK_S
