@@ -27,7 +27,7 @@ GRACE_S = 30.0
 
 class Signalled(BaseException):
     """Ctrl-C or SIGTERM (``signum``) during a run: stop the children, keep the finished
-    rows (a base exception, as ``KeyboardInterrupt`` is, so no handler of errors takes it)."""
+    rows (a BaseException, as Ctrl-C's own is, so no handler of errors takes it)."""
 
     def __init__(self, signum: int) -> None:
         super().__init__(signum)
