@@ -51,22 +51,13 @@ BOOT = (
 )
 #: Exit code in an answer for a case cancelled before it started.
 CANCELLED = -1000
-#: What the parent imports before its first fork: everything a solve of any puzzle
-#: imports, so no child imports anything of weight.
+#: What the parent imports before its first fork, besides each puzzle's command line,
+#: puzzle and search modules (:func:`preload`): so no child imports anything of weight.
 PRELOAD = (
     "smtpuzzles.entry",
     "smtpuzzles.cli",
     "smtpuzzles.cli.run",
-    "smtpuzzles.cli.floodit",
-    "smtpuzzles.cli.nurikabe",
-    "smtpuzzles.cli.koburin",
     "smtpuzzles.api",
-    "smtpuzzles.puzzles.floodit.puzzle",
-    "smtpuzzles.puzzles.floodit.search",
-    "smtpuzzles.puzzles.nurikabe.puzzle",
-    "smtpuzzles.puzzles.nurikabe.search",
-    "smtpuzzles.puzzles.koburin.puzzle",
-    "smtpuzzles.puzzles.koburin.search",
     "smtpuzzles.dimacs",
     "z3",
     "pysat.solvers",
@@ -74,6 +65,8 @@ PRELOAD = (
     "encodings.ascii",
     "encodings.utf_8_sig",
 )
+#: The modules of each puzzle (``smtpuzzles.<where>``, ``{kind}`` its name) preloaded.
+PUZZLE_MODULES = ("cli.{kind}", "puzzles.{kind}.puzzle", "puzzles.{kind}.search")
 
 
 @dataclass
@@ -397,7 +390,10 @@ def _kill_group(pgid: int) -> None:
 def preload() -> None:
     """Import what the cases will use (an optional package that is missing is skipped),
     and build each puzzle's command line, as a case's run would."""
-    for name in PRELOAD:
+    from ..puzzle import KINDS
+
+    each = [f"smtpuzzles.{m.format(kind=kind)}" for kind in KINDS for m in PUZZLE_MODULES]
+    for name in (*PRELOAD, *each):
         with contextlib.suppress(ImportError):
             importlib.import_module(name)
     from ..cli import PUZZLES, built
