@@ -8,13 +8,20 @@ from pathlib import Path
 
 import pytest
 from oracles.cli import benched, cli, generated
+from oracles.nurikabe import brute_force as nurikabe_brute_force
 
 from smtpuzzles.graph import rectangle
 from smtpuzzles.puzzles.nurikabe.check import problems
 from smtpuzzles.puzzles.nurikabe.formats import parse, solution_rows
-from smtpuzzles.puzzles.nurikabe.generate import clue_statistics, generate, grown_picture
+from smtpuzzles.puzzles.nurikabe.generate import (
+    clue_statistics,
+    generate,
+    grown_picture,
+    shape_graph,
+)
 from smtpuzzles.puzzles.nurikabe.model import Nurikabe
 from smtpuzzles.puzzles.nurikabe.search import solve
+from smtpuzzles.solving import Budget
 
 
 @pytest.mark.parametrize("seed", [1, 2])
@@ -85,3 +92,16 @@ def test_rot180_places_clue_cells_in_turned_pairs() -> None:
     assert cells == {(5 - r, 5 - c) for r, c in cells}
     outcome, _ = solve(puzzle, "distance", unique=True)
     assert outcome.unique is True and outcome.solutions[0] == picture
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_small_torus_gets_a_unique_puzzle(seed: int) -> None:
+    """A 3x4 torus has no unique puzzle of the published look: the generator relaxes
+    it there, and backtracking over the deductions settles uniqueness (the solver once
+    stalled on it without end)."""
+    graph, pools = shape_graph("torus", 3, 4, seed)
+    made = generate(graph, pools, seed, budget=Budget(120))
+    assert made is not None
+    puzzle, picture = made
+    assert problems(graph, puzzle.clues, puzzle.pools, picture) == []
+    assert nurikabe_brute_force(puzzle) == {picture}

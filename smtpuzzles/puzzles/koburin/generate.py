@@ -5,10 +5,13 @@
    square with it becomes a-c-d-b) until no link can be bumped.
 2. Black cells: a random set of the cells off the loop, no two side by side; the other
    cells off the loop are numbered, their numbers read off the black cells.
-3. The numbered cells start as ``?``. While the solver finds a second solution, numbers
-   where it differs from ours are revealed; when none differs, one of our black cells
-   near the difference becomes a numbered cell (the second solution has it black or on
-   its loop, so it is ruled out).
+3. Every number is shown. While the solver finds a second solution, one change rules
+   it out: while many cells are numbered (:data:`MOST_NUMBERED`), a numbered cell near
+   the difference turns black (the second solution has it numbered, so it breaks);
+   otherwise our loop is dented there, or a cell near it is numbered.
+4. Up to ``max_unknown`` of the numbers are hidden as ``?``, each only where the others
+   still allow no second solution: one incremental solver, each number guarded by a
+   literal that is assumed while the number is shown.
 
 The solver only checks uniqueness. Each puzzle is made in a Z3 context of its own, so
 the same seed gives the same puzzle in one process or in many.
@@ -28,6 +31,13 @@ from .model import Koburin, Solution
 from .search import Search
 
 Edge = tuple[int, int]
+
+#: The share of cells numbered above which a second solution is ruled out by turning a
+#: numbered cell black rather than by numbering one (published puzzles: about 0.14).
+MOST_NUMBERED = 0.15
+
+#: How the uniqueness searches keep the loop one loop (see :mod:`.search`).
+CONNECTIVITY = "lazy"
 
 #: The largest share of numbers left ``?`` by default (published puzzles have none).
 MAX_UNKNOWN = 0.1
@@ -182,47 +192,37 @@ def generate(
     budget: Budget | None = None,
     fill: float = 0.7,
     black_share: float = 0.5,
-    reveal_share: float = 0.5,
     attempts: int = 20,
     max_unknown: float = MAX_UNKNOWN,
 ) -> tuple[Koburin, Solution, str] | None:
     """A puzzle with a unique solution, that solution, and the solution in ``.sol`` text
-    (``None`` if the budget ran out). At most ``max_unknown`` of its numbers are ``?``:
-    the others the search left hidden are shown (more numbers keep it unique)."""
+    (``None`` if the budget ran out). At most ``max_unknown`` of its numbers are ``?``,
+    each hidden only where the solution stays unique without it."""
     check_size(rows, cols)
     budget = budget or Budget()
     rng = random.Random(seed)
     graph = rectangle(rows, cols)
+    ctx = new_context()
     for _ in range(attempts):
         edges = random_loop(graph, rng, fill)
         on_loop = {i for e in edges for i in e}
         off_loop = [i for i in range(len(graph)) if i not in on_loop]
         black = random_black(graph, off_loop, rng, black_share)
         ours = Solution(frozenset(black), frozenset(edges))
-        numbered = set(off_loop) - black
-        made = _reveal_until_unique(graph, numbered, ours, rng, budget, reveal_share)
-        remaining = budget.remaining()
+        made = _until_unique(graph, set(off_loop) - black, ours, budget, ctx, MOST_NUMBERED)
         if made is not None:
-            return _shown(made, rng, max_unknown)
+            numbered, ours = made
+            most = int(max_unknown * len(numbered))
+            hidden = _hidden(graph, numbered, ours, rng, budget, ctx, most)
+            if hidden is not None:
+                values = _numbers(graph, numbered, ours.black)
+                clues = {i: None if i in hidden else v for i, v in values.items()}
+                puzzle = Koburin(graph, clues)
+                return puzzle, ours, solution_text(puzzle, ours)
+        remaining = budget.remaining()
         if remaining is not None and remaining <= 0:
             return None
     return None
-
-
-def _shown(
-    made: tuple[Koburin, Solution, str], rng: random.Random, max_unknown: float
-) -> tuple[Koburin, Solution, str]:
-    """The puzzle with hidden numbers shown at random until at most ``max_unknown`` of
-    its numbers are ``?`` (a number shown only rules solutions out: still unique)."""
-    puzzle, ours, sol_text = made
-    hidden = sorted(i for i, v in puzzle.clues.items() if v is None)
-    keep = int(max_unknown * len(puzzle.clues))
-    shown = set(rng.sample(hidden, max(0, len(hidden) - keep)))
-    clues = {
-        i: sum(1 for j in puzzle.counted[i] if j in ours.black) if i in shown else v
-        for i, v in puzzle.clues.items()
-    }
-    return Koburin(puzzle.graph, clues, puzzle.variant), ours, sol_text
 
 
 def clue_statistics(puzzle: Koburin) -> dict[str, float]:
@@ -240,47 +240,82 @@ def _numbers(graph: Graph, numbered: set[int], black: frozenset[int]) -> dict[in
     return {i: sum(1 for j in graph.out[i] if j in black) for i in sorted(numbered)}
 
 
-def _reveal_until_unique(
+def _until_unique(
+    graph: Graph,
+    numbered: set[int],
+    ours: Solution,
+    budget: Budget,
+    ctx: z3.Context,
+    most_numbered: float,
+) -> tuple[set[int], Solution] | None:
+    """Change ``ours`` until its numbers, all shown, have no other solution. Where a
+    second solution differs, one change rules it out: while more than ``most_numbered``
+    of the cells are numbered, a numbered cell near the difference turns black (the
+    other solution has it numbered, neither black nor on the loop); otherwise our loop
+    is dented there or a cell near it numbered. The numbered cells and the answer, or
+    ``None``."""
+    while True:
+        values = _numbers(graph, numbered, ours.black)
+        search = Search(Koburin(graph, {i: None for i in numbered}), CONNECTIVITY, ctx=ctx)
+        search.block(ours)
+        search.add(_says(search, values))
+        other = search.next(budget, None)
+        if other == "unsat":
+            return numbered, ours
+        if other == "unknown":
+            return None
+        assert isinstance(other, Solution)
+        blackened = None
+        if len(numbered) > most_numbered * len(graph):
+            blackened = _numbered_nearest(graph, numbered, ours, other)
+        if blackened is not None:
+            ours = Solution(ours.black | {blackened}, ours.edges)
+            numbered = numbered - {blackened}
+            continue
+        changed = _dent_where(graph, ours, other) or _reroute(
+            graph, numbered, values, ours, other, budget, ctx
+        )
+        if changed is None:
+            return None
+        ours, freed = changed
+        numbered = numbered | freed
+
+
+def _hidden(
     graph: Graph,
     numbered: set[int],
     ours: Solution,
     rng: random.Random,
     budget: Budget,
-    reveal_share: float,
-) -> tuple[Koburin, Solution, str] | None:
-    """Reveal numbers (or number a black cell) until ``ours`` is the only solution."""
-    ctx = new_context()
-    revealed: set[int] = set()
-    search: Search | None = None
-    while True:
-        values = _numbers(graph, numbered, ours.black)
-        if search is None:
-            search = Search(Koburin(graph, {i: None for i in numbered}), ctx=ctx)
-            search.block(ours)
-            search.add(_says(search, {i: values[i] for i in revealed}))
-        other = search.next(budget, None)
-        if other == "unsat":
-            puzzle = Koburin(graph, {i: values[i] if i in revealed else None for i in numbered})
-            return puzzle, ours, solution_text(puzzle, ours)
-        if other == "unknown":
+    ctx: z3.Context,
+    most: int,
+) -> set[int] | None:
+    """Up to ``most`` numbers that can be hidden (``?``) together with the solution
+    staying unique: one incremental solver, each number guarded by a literal assumed
+    while it is shown; a number is hidden when the others, assumed, still allow no
+    other solution. ``None`` when the budget ran out."""
+    if most <= 0:
+        return set()
+    values = _numbers(graph, numbered, ours.black)
+    search = Search(Koburin(graph, {i: None for i in numbered}), CONNECTIVITY, ctx=ctx)
+    search.block(ours)
+    guards = {i: f"shown_{i}" for i in values}
+    says = _says(search, values)
+    says.declarations = [f"(declare-fun {g} () Bool)" for g in guards.values()]
+    says.asserts = [f"(=> {guards[i]} {t})" for i, t in zip(sorted(values), says.asserts)]
+    search.add(says)
+    literal = {i: z3.Bool(g, search.solver.ctx) for i, g in guards.items()}
+    hidden: set[int] = set()
+    for i in rng.sample(sorted(values), len(values)):
+        if len(hidden) >= most:
+            break
+        shown = [literal[j] for j in values if j != i and j not in hidden]
+        answer = search.next(budget, None, shown)
+        if answer == "unknown":
             return None
-        assert isinstance(other, Solution)
-        theirs = _numbers(graph, numbered, other.black)
-        differ = [i for i in sorted(numbered - revealed) if theirs[i] != values[i]]
-        if differ:
-            shown = rng.sample(differ, max(1, round(len(differ) * reveal_share)))
-            revealed.update(shown)
-            search.add(_says(search, {i: values[i] for i in shown}))
-            continue
-        shown_values = {i: values[i] for i in revealed}
-        changed = _dent_where(graph, ours, other) or _reroute(
-            graph, numbered, shown_values, ours, other, budget, ctx
-        )
-        if changed is None:
-            return None
-        ours, freed = changed
-        numbered |= freed
-        search = None  # the numbers around the change changed: start a new search
+        if answer == "unsat":
+            hidden.add(i)
+    return hidden
 
 
 def _reroute(
@@ -347,6 +382,16 @@ def _dent_where(graph: Graph, ours: Solution, other: Solution) -> tuple[Solution
             edges = (ours.edges - gone) | {(min(a, b), max(a, b))}
             return Solution(ours.black, edges), {c, d}
     return None
+
+
+def _numbered_nearest(
+    graph: Graph, numbered: set[int], ours: Solution, other: Solution
+) -> int | None:
+    """Our numbered cell nearest to where ``other`` differs that may turn black (no
+    black cell beside it), or ``None``."""
+    places = _differ(graph, ours, other)
+    free = [i for i in numbered if not ours.black.intersection(graph.out[i])]
+    return min(free, key=lambda i: (_distance(graph, (i,), places), i), default=None)
 
 
 def _black_nearest(graph: Graph, ours: Solution, other: Solution) -> int | None:

@@ -29,6 +29,7 @@ from ...limits import Budget, Interrupted, TimeUp, interrupts_seen
 from ...sources import check_size
 from .check import problems
 from .model import Nurikabe, Picture
+from .presolve.backtrack import backtrack
 from .presolve.deduce import Contradiction, deduce
 from .presolve.probe import probe
 from .search import Search
@@ -500,10 +501,41 @@ def _killers(
     return found
 
 
+def _backtracked(puzzle: Nurikabe) -> list[Picture] | None:
+    """Up to two solutions, by backtracking over the deductions (:mod:`.presolve`),
+    when that search settles the question within :data:`BACKTRACK_NODES` nodes: the
+    two it found, or all there are (``None``: cut short, the question stays open)."""
+    try:
+        known = deduce(puzzle, strict=True)
+    except Contradiction:
+        return []
+    trial = backtrack(puzzle, known, nodes=BACKTRACK_NODES, most=2)
+    if len(trial.solutions) < 2 and not trial.finished:
+        return None
+    return [tuple(i in s.black for i in range(len(puzzle))) for s in trial.solutions]
+
+
+#: Grids of fewer cells have too few clues for the published look to mean much, and
+#: often no unique puzzle of that look: after :data:`RELAX_AFTER` tries, :func:`generate`
+#: allows more clues (a share of 0.3) and any share of 1s there.
+SMALL = 64
+
+#: Pictures drawn with the asked look on a small grid before the look is relaxed.
+RELAX_AFTER = 10
+
+#: Nodes the backtracking over the deductions may visit before the solver is asked.
+BACKTRACK_NODES = 300
+
+
 def _another(puzzle: Nurikabe, ours: Picture, budget: Budget) -> Picture | None:
-    """A solution other than ``ours``, or ``None`` when there is none. The search
+    """A solution other than ``ours``, or ``None`` when there is none: first by
+    backtracking over the deductions, which settles small puzzles and finds a second
+    solution of many others at once, then by the solver. The search
     stopped by the time limit raises :class:`TimeUp`, by Ctrl-C :class:`Interrupted`
     (Z3 says "unknown" to both, and its own timeout can fire a moment before ours)."""
+    trial = _backtracked(puzzle)
+    if trial is not None:
+        return next((s for s in trial if s != ours), None)
     seen = interrupts_seen()
     search = Search(puzzle, "distance", budget)
     search.block(ours)
@@ -526,7 +558,8 @@ def generate(
     tries: int = 200,
 ) -> tuple[Nurikabe, Picture] | None:
     """A puzzle whose only solution is a picture drawn at random (of ``wanted_grade``
-    if given), or ``None`` after ``tries`` pictures. Raises :class:`TimeUp` when the
+    if given), or ``None`` after ``tries`` pictures (on a grid of under :data:`SMALL`
+    cells, the later ones with more clues and any share of 1s). Raises :class:`TimeUp` when the
     budget runs out (and ``KeyboardInterrupt`` passes through)."""
     if symmetry not in SYMMETRIES:
         raise InputError(f"unknown symmetry {symmetry!r}; expected one of {SYMMETRIES}")
@@ -536,16 +569,18 @@ def generate(
     rng = random.Random(seed)
     shape = Nurikabe(graph, {}, pools)
     name = f"seed {seed}"
-    for _ in range(tries):
+    for attempt in range(tries):
         if budget.expired():
             raise TimeUp
+        if attempt == RELAX_AFTER and len(graph) < SMALL:
+            density, max_ones = max(density, 0.3), 1.0
         drawn = grown_picture(shape, rng, density, max_island, symmetry)
         if drawn is None:
             continue
         picture, clue_at = drawn
         layout = _Layout(shape, picture, _islands(shape, picture, clue_at), clue_at)
         turn = _rotated(graph) if symmetry == "rot180" else None
-        made = settle(layout, rng, budget, max_ones, name, turn)
+        made = settle(layout, rng, budget, max_ones, name, turn, min(40, len(graph)))
         if made is None:
             continue
         puzzle = made.puzzle(name)
