@@ -11,6 +11,7 @@ from oracles.cli import benched, cli, generated
 from oracles.nurikabe import brute_force as nurikabe_brute_force
 
 from smtpuzzles.graph import rectangle
+from smtpuzzles.limits import Budget
 from smtpuzzles.puzzles.nurikabe.check import problems
 from smtpuzzles.puzzles.nurikabe.formats import parse, solution_rows
 from smtpuzzles.puzzles.nurikabe.generate import (
@@ -21,7 +22,6 @@ from smtpuzzles.puzzles.nurikabe.generate import (
 )
 from smtpuzzles.puzzles.nurikabe.model import Nurikabe
 from smtpuzzles.puzzles.nurikabe.search import solve
-from smtpuzzles.solving import Budget
 
 
 @pytest.mark.parametrize("seed", [1, 2])

@@ -304,12 +304,11 @@ def _hidden(
     says.declarations = [f"(declare-fun {g} () Bool)" for g in guards.values()]
     says.asserts = [f"(=> {guards[i]} {t})" for i, t in zip(sorted(values), says.asserts)]
     search.add(says)
-    literal = {i: z3.Bool(g, search.solver.ctx) for i, g in guards.items()}
     hidden: set[int] = set()
     for i in rng.sample(sorted(values), len(values)):
         if len(hidden) >= most:
             break
-        shown = [literal[j] for j in values if j != i and j not in hidden]
+        shown = [guards[j] for j in values if j != i and j not in hidden]
         answer = search.next(budget, None, shown)
         if answer == "unknown":
             return None
