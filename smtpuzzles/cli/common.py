@@ -62,7 +62,7 @@ def cli_errors(func: F) -> F:
                 raise
             release_reserve()
             _stopped_json(kwargs, "memory")
-            error_line(f"memory limit reached ({exc or 'out of memory'})")
+            error_line(f"memory limit reached ({exc})" if str(exc) else "memory limit reached")
             raise typer.Exit(EXIT_LIMIT) from None
         except TimeUp:
             _stopped_json(kwargs, "timeout")
