@@ -157,3 +157,20 @@ def test_the_koburin_oracle_rejects_a_loop_that_is_not_an_answer() -> None:
     bad = {"status": "solved", "solution": {"black": [[0, 0]], "loop": ring[1:]}}
     assert fuzz_oracle.problems("koburin", truth, ["koburin", "solve"], 0, bad)
     assert fuzz_oracle.problems("koburin", truth, ["koburin", "solve"], 1, None)
+
+
+def test_a_memory_stop_without_a_message_is_one_plain_line(capsys: pytest.CaptureFixture) -> None:
+    """A ``MemoryError`` carries no text (drawing ``--svg`` at the cap raised one): the
+    line is the plain one, not ``memory limit reached ()``."""
+    import typer
+
+    from smtpuzzles.cli.common import cli_errors
+
+    @cli_errors
+    def drawing() -> None:
+        raise MemoryError
+
+    with pytest.raises(typer.Exit) as stopped:
+        drawing()
+    assert stopped.value.exit_code == 3
+    assert capsys.readouterr().err == "smtpuzzles: error: memory limit reached\n"
