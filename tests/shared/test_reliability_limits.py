@@ -1,0 +1,119 @@
+"""What ``docs/limits.md`` says of each engine and each output option under
+``--timeout``, ``--memory`` and Ctrl-C, run on a Flood-It board none of them finishes in
+time (so every run is stopped with an answer known and a question being asked).
+
+The formula outputs (``--smtlib``, ``--print-asserts``, ``--cnf``, ``--print-dimacs``,
+``--proof``) and bench's row files have tests of their own beside their code; these
+cover the engines, ``-o`` and ``--svg``, and ``generate``'s outputs.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from oracles.cli import Run, run_process
+from oracles.floodit import flood_region
+
+from smtpuzzles.puzzles.floodit.generate import random_board
+
+#: Each stop: its options, the CPU seconds before a Ctrl-C, the exit code, ``stopped``
+#: and the line on standard error (a time limit reached with an answer says none).
+STOPS = {
+    "timeout": (["--timeout", "2"], None, 3, "timeout", ""),
+    "memory": (["--memory", "60", "--timeout", "30"], None, 3, "memory", "memory limit reached"),
+    "ctrl-c": ([], 1.0, 130, "interrupted", "interrupted"),
+}
+PROMPT_S = 0.5
+
+
+@pytest.fixture(scope="module")
+def hard(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[list[int]]]:
+    """30x30, 8 colours: no engine proves its optimum within these limits."""
+    board = random_board(30, 30, 8, 3)
+    path = tmp_path_factory.mktemp("hard") / "b30x30c8.txt"
+    path.write_text(board.text())
+    grid = [[int(ch) for ch in line] for line in board.text().split()]
+    return path, grid
+
+
+def _floods(grid: list[list[int]], moves: list[int]) -> bool:
+    board = [list(row) for row in grid]
+    for move in moves:
+        for r, c in flood_region(board):
+            board[r][c] = move
+    return len(flood_region(board)) == len(grid) * len(grid[0])
+
+
+def _stopped_as_documented(result: Run, stop: str, grid: list[list[int]]) -> dict:
+    """One JSON object with the best moves so far (which flood the board) and bounds,
+    the exit code, ``stopped`` and the error line of ``stop``, within the limit."""
+    _, _, code, stopped, line = STOPS[stop]
+    assert result.returncode == code, (result.returncode, result.stderr[-2000:])
+    assert "Traceback" not in result.stderr
+    obj = json.loads(result.stdout)
+    assert (obj["status"], obj["stopped"]) == ("unknown", stopped), obj
+    assert obj["moves"] and _floods(grid, obj["moves"]), obj
+    assert obj["lower_bound"] <= obj["length"] == len(obj["moves"])
+    expected = f"smtpuzzles: error: {line}\n" if line else ""
+    assert result.stderr == expected
+    if stop == "timeout":
+        allowed = PROMPT_S * min(result.stretch, 6.0)
+        assert result.wall_s <= 2 + allowed, (result.wall_s, result.stretch)
+    return obj
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("stop", list(STOPS))
+@pytest.mark.parametrize("engine", ["sat", "smt", "cadical", "auto"])
+def test_every_engine_stops_with_its_best_answer(hard, engine: str, stop: str) -> None:
+    path, grid = hard
+    options, cpu_s, *_ = STOPS[stop]
+    argv = ["floodit", "min", str(path), "--json", "--engine", engine, *options]
+    _stopped_as_documented(run_process(argv, interrupt_after=cpu_s), stop, grid)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("stop", list(STOPS))
+def test_o_and_svg_hold_what_a_stopped_run_printed(hard, stop: str, tmp_path: Path) -> None:
+    """``-o`` is what was printed; ``--svg`` the picture of the best moves, whole, or
+    (at the memory cap, where drawing it may not fit) no file at all."""
+    path, grid = hard
+    options, cpu_s, *_ = STOPS[stop]
+    out, svg = tmp_path / "o.json", tmp_path / "a.svg"
+    argv = ["floodit", "min", str(path), "--json", "-o", str(out), "--svg", str(svg), *options]
+    result = run_process(argv, interrupt_after=cpu_s)
+    _stopped_as_documented(result, stop, grid)
+    assert out.read_text() == result.stdout
+    if svg.exists():
+        text = svg.read_text()
+        assert text.lstrip().startswith("<") and text.rstrip().endswith("</svg>")
+    else:
+        assert stop == "memory"
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        p.name for p in (out, svg) if p.exists()
+    ), "a temporary file left behind"
+
+
+@pytest.mark.parametrize(
+    "options, cpu_s, code",
+    [
+        (["--timeout", "1"], None, 3),
+        (["--memory", "30", "--timeout", "20"], None, 3),
+        ([], 0.5, 130),
+    ],
+    ids=["timeout", "memory", "ctrl-c"],
+)
+def test_a_stopped_generate_writes_no_file(
+    tmp_path: Path, options: list[str], cpu_s: float | None, code: int
+) -> None:
+    """No puzzle without its proof of uniqueness: ``-o`` and ``--solution`` stay
+    unwritten, and one line says why."""
+    out, solution = tmp_path / "k.txt", tmp_path / "k.sol"
+    argv = ["koburin", "generate", "40", "40", "-o", str(out), "--solution", str(solution)]
+    result = run_process([*argv, *options], interrupt_after=cpu_s)
+    assert result.returncode == code, result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert "Traceback" not in result.stderr
+    assert list(tmp_path.iterdir()) == []
