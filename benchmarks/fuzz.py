@@ -503,6 +503,7 @@ class Outcome:
     api_overshoot: float | None = None  #: an API solve's time past its timeout
     output_problems: list[str] = field(default_factory=list)  #: see output_problems
     warm: bool = False  #: forked from a warm parent (else a fresh process)
+    oracle_checked: bool = False  #: its answer (or exit 1) was compared with brute force
 
 
 #: Runs without ``--timeout`` are made only on puzzles of at most this many cells (else
@@ -764,6 +765,7 @@ def judge(o: Outcome) -> list[str]:
         return found
     if case.truth is not None and case.kind == "solve":
         wrong = fuzz_oracle.problems(case.puzzle, case.truth, case.argv, o.code, obj)
+        o.oracle_checked = wrong is not None
         if wrong:
             o.problems += wrong
             found.append("wrong_answers")
@@ -1063,8 +1065,7 @@ class Tally:
             failures = [*failures, "unchecked_answers"]
         elif o.code in (0, 3) and "--json" in o.case.argv and not failures:
             t["checked_runs"] += 1
-        if o.case.truth is not None and o.case.kind == "solve" and o.code in (0, 1):
-            t["oracle_runs"] += 1
+        t["oracle_runs"] += o.oracle_checked
         for kind in failures:
             t[kind] += kind != "unchecked_answers"
         return failures

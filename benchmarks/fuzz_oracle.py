@@ -33,11 +33,11 @@ KOBURIN_FREE = 12
 
 
 def problems(puzzle: str, truth: dict[str, Any], argv: list[str], code: int | None,
-             obj: dict[str, Any] | None) -> list[str]:
-    """What brute force says is wrong with a run's answer (empty when it agrees, or when
-    the puzzle is too large to ask)."""
+             obj: dict[str, Any] | None) -> list[str] | None:
+    """What brute force says is wrong with a run's answer (empty when it agrees; ``None``
+    when there is nothing to ask it, or the puzzle is too large to)."""
     if code not in (0, 1) or "--dry-run" in argv:
-        return []
+        return None
     if puzzle == "floodit":
         return _floodit(truth["grid"], argv, code, obj)
     if puzzle == "nurikabe":
@@ -49,9 +49,9 @@ def _option(argv: list[str], name: str) -> str | None:
     return argv[argv.index(name) + 1] if name in argv else None
 
 
-def _floodit(grid: list[list[int]], argv: list[str], code: int, obj: Any) -> list[str]:
+def _floodit(grid: list[list[int]], argv: list[str], code: int, obj: Any) -> list[str] | None:
     if len(grid) * len(grid[0]) > FLOODIT_CELLS:
-        return []
+        return None
     row, col = map(int, (_option(argv, "--start") or "0,0").split(","))
     start = (row, col)
     mode = argv[1]
@@ -114,11 +114,11 @@ def _counts(answers: int, obj: Any) -> list[str]:
     return found
 
 
-def _nurikabe(truth: dict[str, Any], argv: list[str], code: int, obj: Any) -> list[str]:
+def _nurikabe(truth: dict[str, Any], argv: list[str], code: int, obj: Any) -> list[str] | None:
     rows, cols, clues = truth["rows"], truth["cols"], truth["clues"]
     free = rows * cols - len(clues)
     if free > (NURIKABE_FREE_ANY if None in clues.values() else NURIKABE_FREE):
-        return []
+        return None
     graph = rectangle(rows, cols)
     index = {rc: i for i, rc in enumerate(graph.coords)}
     pools = (
@@ -146,10 +146,10 @@ def _nurikabe(truth: dict[str, Any], argv: list[str], code: int, obj: Any) -> li
     return found
 
 
-def _koburin(truth: dict[str, Any], argv: list[str], code: int, obj: Any) -> list[str]:
+def _koburin(truth: dict[str, Any], argv: list[str], code: int, obj: Any) -> list[str] | None:
     rows, cols, clues = truth["rows"], truth["cols"], truth["clues"]
     if rows * cols - len(clues) > KOBURIN_FREE:
-        return []
+        return None
     graph = rectangle(rows, cols)
     index = {rc: i for i, rc in enumerate(graph.coords)}
     answers = koburin_oracle.brute_force(Koburin(graph, {index[rc]: v for rc, v in clues.items()}))
