@@ -47,7 +47,9 @@ from smtpuzzles.bench.warm import _command, preload  # noqa: E402
 
 def _child(request: dict[str, Any], pipes: tuple[int, int]) -> int:
     """The forked case: its own session, folder and streams, then the command."""
+    parent = os.getppid()
     os.setsid()
+    die_with_parent(parent)
     for fd in pipes:
         os.close(fd)
     os.chdir(request["cwd"])
