@@ -13,7 +13,8 @@ import json
 from pathlib import Path
 
 import pytest
-from oracles.cli import Run, run_process
+from oracles.cli import INSTANCES, Run, run_process
+from oracles.corpora import corpus_file
 from oracles.floodit import flood_region
 
 from smtpuzzles.puzzles.floodit.generate import random_board
@@ -94,6 +95,41 @@ def test_o_and_svg_hold_what_a_stopped_run_printed(hard, stop: str, tmp_path: Pa
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
         p.name for p in (out, svg) if p.exists()
     ), "a temporary file left behind"
+
+
+@pytest.mark.slow
+def test_scripts_asked_are_written_when_ctrl_c_stops_the_run(
+    data_dir: Path, tmp_path: Path
+) -> None:
+    """As under ``--timeout`` (a test beside ``--proof``'s): the question Z3 was asked
+    when the Ctrl-C came, with status ``unknown``, printed and in ``--smtlib``."""
+    # One move below this board's optimum of 33 takes Z3's SAT core minutes to refute.
+    board = corpus_file(data_dir / "floodit" / "99problems" / "20_20_08_003")
+    argv = ["floodit", "exact", "32", str(board), "--engine", "sat", "--presolve", "none"]
+    argv += ["--print-asserts", "-q", "--smtlib", str(tmp_path)]
+    result = run_process(argv, interrupt_after=2.0)
+    assert result.returncode == 130, result.stderr
+    assert result.stderr == "smtpuzzles: error: interrupted\n"
+    assert "unknown\n" in result.stdout and result.stdout.rstrip().endswith("(check-sat)")
+    files = list(tmp_path.glob("*.smt2"))
+    assert len(files) == 1
+    assert "(set-info :status unknown)" in files[0].read_text()
+
+
+def test_scripts_asked_are_written_when_the_cnf_does_not_fit(tmp_path: Path) -> None:
+    """The memory cap reached while the CNF is made: the scripts of the questions asked
+    are written (and printed), the CNF is not, exit 3."""
+    puzzle = INSTANCES / "koburin" / "gen_30x30_s1.txt"
+    scripts, cnf = tmp_path / "s", tmp_path / "k.cnf"
+    argv = ["koburin", "solve", str(puzzle), "--smtlib", str(scripts), "--cnf", str(cnf)]
+    result = run_process([*argv, "--print-asserts", "-q", "--memory", "60"])
+    assert result.returncode == 3, result.stderr[-500:]
+    said = "smtpuzzles: error: memory limit reached; the CNF or proofs not written\n"
+    assert result.stderr == said
+    written = list(scripts.glob("*.smt2"))
+    assert written and all("(check-sat)" in p.read_text() for p in written)
+    assert result.stdout.rstrip().endswith("(check-sat)")
+    assert not cnf.exists()
 
 
 @pytest.mark.parametrize(
