@@ -153,3 +153,31 @@ def test_a_stopped_generate_writes_no_file(
     assert len(result.stderr.strip().splitlines()) == 1, result.stderr
     assert "Traceback" not in result.stderr
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    "options, stopped",
+    [
+        (["--timeout", "1"], "timeout"),
+        pytest.param(["--timeout", "30", "--memory", "60"], "memory", marks=pytest.mark.slow),
+    ],
+    ids=["timeout", "memory"],
+)
+def test_bench_holds_each_case_to_its_limits(
+    hard, tmp_path: Path, options: list[str], stopped: str
+) -> None:
+    """Each case is held to ``--timeout`` and ``--memory`` as a run of its own: its row
+    says ``unknown``, why, and the bounds and best answer it had."""
+    path, _ = hard
+    folder = tmp_path / "boards"
+    folder.mkdir()
+    (folder / path.name).write_text(path.read_text())
+    rows = tmp_path / "rows.jsonl"
+    done = run_process(["bench", "floodit", str(folder), "--jsonl", str(rows), *options])
+    assert done.returncode == 0, done.stderr[-1000:]
+    (row,) = [json.loads(line) for line in rows.read_text().splitlines()]
+    assert (row["status"], row["stopped"], row["exit"]) == ("unknown", stopped, 3), row
+    low, high = map(int, row["answer"].split(".."))
+    assert low <= high == len(row["solution"])
+    if stopped == "timeout":
+        assert row["wall_s"] <= 1 + PROMPT_S * min(done.stretch, 6.0), row
