@@ -181,3 +181,29 @@ def test_bench_holds_each_case_to_its_limits(
     assert low <= high == len(row["solution"])
     if stopped == "timeout":
         assert row["wall_s"] <= 1 + PROMPT_S * min(done.stretch, 6.0), row
+
+
+def test_a_cnf_file_holds_the_time_limit_and_says_how_long_it_ran(tmp_path: Path) -> None:
+    """``--cnf`` of a 10x10 Nurikabe without presolving (about 9 s and 1.6 GB to make,
+    when the limit did not hold): ended at the limit, no file, and ``elapsed_s`` the
+    time the run took, not the time to its answer."""
+    square = INSTANCES / "nurikabe" / "square_10x10.txt"
+    cnf = tmp_path / "x.cnf"
+    argv = ["nurikabe", "solve", str(square), "--presolve", "none", "--cnf", str(cnf)]
+    result = run_process([*argv, "--json", "--timeout", "1"])
+    assert result.returncode == 3, result.stderr
+    obj = json.loads(result.stdout)
+    assert obj["stopped"] == "timeout" and obj["elapsed_s"] >= 0.9, obj
+    assert result.wall_s <= 1 + PROMPT_S * min(result.stretch, 6.0), result.wall_s
+    assert not cnf.exists()
+
+
+def test_a_koburin_cnf_holds_a_short_limit(tmp_path: Path) -> None:
+    """A 30x30 Koburin's ``--cnf`` under ``--timeout 0.3`` (2.1 s and 304 MB when the
+    limit did not hold)."""
+    puzzle = INSTANCES / "koburin" / "gen_30x30_s1.txt"
+    cnf = tmp_path / "k.cnf"
+    result = run_process(["koburin", "solve", str(puzzle), "--cnf", str(cnf), "--timeout", "0.3"])
+    assert result.returncode == 3, result.stderr
+    assert result.wall_s <= 0.3 + PROMPT_S * min(result.stretch, 6.0), result.wall_s
+    assert not cnf.exists()
