@@ -1,15 +1,24 @@
 """Fuzz the command line as a hostile user would, and count what must never happen.
 
-Each case runs ``python -m smtpuzzles`` once on a mutated puzzle (every format of every
-puzzle, small and large) with random options, sometimes with a time limit, a memory cap
-or a Ctrl-C at a random moment. Counted per puzzle:
+Each case runs the command once on a mutated puzzle (every format of every puzzle, small
+and large) with random options, sometimes with a time limit, a memory cap or a Ctrl-C at
+a random moment. The case is a process forked from a warm parent that has imported the
+package once (``fuzz_warm.py``: its own session, folder, streams, exit status and clock,
+without the 0.2 s a fresh Python takes to start); one case in ``--fresh-every`` (20)
+runs again as a fresh ``python -m smtpuzzles`` process, judged alike, and the two must
+agree (``disagreements``: another exit code, error line or status where neither met a
+limit). ``--fresh`` runs every case as a fresh process only. Counted per puzzle:
 
 - ``tracebacks``: a Python traceback on stderr;
 - ``hangs``: still running ``HANG_AFTER_S`` after its time limit (then killed);
 - ``bad_json``: with ``--json``, a run that ended with an answer, a limit or Ctrl-C but
-  did not print exactly one JSON object;
-- ``wrong_answers``: an answer the independent checker rejects (``check.problems``), a
-  Flood-It optimum other than A*'s on small boards, or exit 70 (the checker refused);
+  did not print exactly one JSON object, or one without the keys every object has or
+  whose ``stopped`` does not match the exit code;
+- ``wrong_answers``: an answer the independent checker rejects (``check.problems``), an
+  answer, optimum, ``unique``, count or "no solution" (exit 1) on a small puzzle the
+  harness made that brute force contradicts (``fuzz_oracle.py``, on the puzzle as made,
+  not as read), a Flood-It optimum other than A*'s on small boards, or exit 70 (the
+  checker refused);
 - ``timeout_overshoots``: a run with ``--timeout S`` still alive at S + 0.5 s;
 - ``slow_ctrl_c``: a run alive 0.5 s after its Ctrl-C (sent from ``CTRL_C_FROM_S`` on);
 - ``bad_exit``: an exit code outside the documented 0, 1, 2, 3, 70, 130;
@@ -26,7 +35,9 @@ checker). With ``--json``, a run refused with exit 2 must print one object too (
 ``error``).
 
 Also counted, and kept as examples: ``unchecked_answers``, answers the harness could not
-read back to check (a blind spot of the harness, not a failure of the tool).
+read back to check (a blind spot of the harness, not a failure of the tool), and
+``ctrl_c_before_start``, a fresh process's Ctrl-C that landed while Python itself was
+starting, before the program's first statement (documented in ``docs/limits.md``).
 
 Usage: ``python benchmarks/fuzz.py --cases 10000 --jobs 2`` (cases per puzzle); writes
 ``benchmarks/results/fuzz.json``. Timings are honest only with ``--jobs`` at most the
