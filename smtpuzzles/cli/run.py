@@ -123,6 +123,8 @@ def _solve(
         with stops():
             _dry_run(puzzle, formula, mode, shared, inputs, budget)
         return
+    if mode == "opt" and (shared.print_dimacs or shared.cnf):  # refused before any work
+        raise InputError("Z3's Optimize script has no CNF; use min for --print-dimacs or --cnf")
     scripts = shared.print_asserts or shared.print_dimacs or shared.smtlib or shared.cnf
     if scripts or shared.proof:
         options["print_asserts"] = True
