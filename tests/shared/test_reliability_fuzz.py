@@ -174,3 +174,20 @@ def test_a_memory_stop_without_a_message_is_one_plain_line(capsys: pytest.Captur
         drawing()
     assert stopped.value.exit_code == 3
     assert capsys.readouterr().err == "smtpuzzles: error: memory limit reached\n"
+
+
+@pytest.mark.parametrize("option", ["--print-dimacs", "--cnf"])
+def test_opt_with_a_cnf_output_is_refused_before_any_script_is_written(
+    tmp_path: Path, option: str
+) -> None:
+    """Optimize's script has no CNF: ``opt`` with ``--print-dimacs`` or ``--cnf`` is
+    refused before solving, so ``--smtlib`` writes nothing (it wrote the scripts, then
+    the run was refused with exit 2)."""
+    board = ROOT / "instances" / "floodit" / "b03x03c3.txt"
+    scripts = tmp_path / "scripts"
+    argv = ["floodit", "opt", str(board), "--smtlib", str(scripts), option]
+    result = run_process(argv + ([str(tmp_path / "x.cnf")] if option == "--cnf" else []))
+    assert result.returncode == 2, result.stderr
+    assert "Optimize script has no CNF" in result.stderr
+    assert not scripts.exists() or not any(scripts.iterdir())
+    assert not (tmp_path / "x.cnf").exists()
