@@ -191,3 +191,22 @@ def test_opt_with_a_cnf_output_is_refused_before_any_script_is_written(
     assert "Optimize script has no CNF" in result.stderr
     assert not scripts.exists() or not any(scripts.iterdir())
     assert not (tmp_path / "x.cnf").exists()
+
+
+def test_a_limit_landing_as_the_contained_child_is_reaped_is_the_limit(monkeypatch) -> None:
+    """The deadline's signal can land just after ``waitpid`` reaped the child of
+    ``contained`` (making a CNF): the run stops at its limit, with no traceback from
+    killing a child that is gone (``ProcessLookupError``)."""
+    import os
+
+    from smtpuzzles import solving
+
+    real = os.waitpid
+
+    def reaped_then_stopped(pid: int, options: int) -> tuple[int, int]:
+        real(pid, options)
+        raise solving.TimeUp
+
+    monkeypatch.setattr(solving.os, "waitpid", reaped_then_stopped)
+    with pytest.raises(solving.TimeUp):
+        solving.contained(lambda: 1, "a test")
