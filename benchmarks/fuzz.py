@@ -1,15 +1,24 @@
 """Fuzz the command line as a hostile user would, and count what must never happen.
 
-Each case runs ``python -m smtpuzzles`` once on a mutated puzzle (every format of every
-puzzle, small and large) with random options, sometimes with a time limit, a memory cap
-or a Ctrl-C at a random moment. Counted per puzzle:
+Each case runs the command once on a mutated puzzle (every format of every puzzle, small
+and large) with random options, sometimes with a time limit, a memory cap or a Ctrl-C at
+a random moment. The case is a process forked from a warm parent that has imported the
+package once (``fuzz_warm.py``: its own session, folder, streams, exit status and clock,
+without the 0.2 s a fresh Python takes to start); one case in ``--fresh-every`` (20)
+runs again as a fresh ``python -m smtpuzzles`` process, judged alike, and the two must
+agree (``disagreements``: another exit code, error line or status where neither met a
+limit). ``--fresh`` runs every case as a fresh process only. Counted per puzzle:
 
 - ``tracebacks``: a Python traceback on stderr;
 - ``hangs``: still running ``HANG_AFTER_S`` after its time limit (then killed);
 - ``bad_json``: with ``--json``, a run that ended with an answer, a limit or Ctrl-C but
-  did not print exactly one JSON object;
-- ``wrong_answers``: an answer the independent checker rejects (``check.problems``), a
-  Flood-It optimum other than A*'s on small boards, or exit 70 (the checker refused);
+  did not print exactly one JSON object, or one without the keys every object has or
+  whose ``stopped`` does not match the exit code;
+- ``wrong_answers``: an answer the independent checker rejects (``check.problems``), an
+  answer, optimum, ``unique``, count or "no solution" (exit 1) on a small puzzle the
+  harness made that brute force contradicts (``fuzz_oracle.py``, on the puzzle as made,
+  not as read), a Flood-It optimum other than A*'s on small boards, or exit 70 (the
+  checker refused);
 - ``timeout_overshoots``: a run with ``--timeout S`` still alive at S + 0.5 s;
 - ``slow_ctrl_c``: a run alive 0.5 s after its Ctrl-C (sent from ``CTRL_C_FROM_S`` on);
 - ``bad_exit``: an exit code outside the documented 0, 1, 2, 3, 70, 130;
@@ -26,7 +35,9 @@ checker). With ``--json``, a run refused with exit 2 must print one object too (
 ``error``).
 
 Also counted, and kept as examples: ``unchecked_answers``, answers the harness could not
-read back to check (a blind spot of the harness, not a failure of the tool).
+read back to check (a blind spot of the harness, not a failure of the tool), and
+``ctrl_c_before_start``, a fresh process's Ctrl-C that landed while Python itself was
+starting, before the program's first statement (documented in ``docs/limits.md``).
 
 Usage: ``python benchmarks/fuzz.py --cases 10000 --jobs 2`` (cases per puzzle); writes
 ``benchmarks/results/fuzz.json``. Timings are honest only with ``--jobs`` at most the
@@ -38,6 +49,7 @@ each puzzle with the record of the run (commit, date, machine) that tested it.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import random
@@ -61,6 +73,8 @@ sys.path.insert(0, str(ROOT))
 
 
 import _harness  # noqa: E402
+import fuzz_oracle  # noqa: E402
+import fuzz_warm  # noqa: E402
 
 from smtpuzzles.formats.puzzlink import (  # noqa: E402
     encode_4cell,
@@ -97,11 +111,17 @@ def _grid_text(rows: list[list[str]], header: bool) -> str:
     return head + "".join(" ".join(row) + "\n" for row in rows)
 
 
-def floodit_input(rng: random.Random) -> tuple[str, list[str]]:
-    """A board as text in one of the three formats, and format options to read it."""
+#: A generated puzzle as the harness made it, before any text: what the oracles check
+#: answers against (``None`` for a shipped instance).
+Truth = dict[str, Any] | None
+
+
+def floodit_input(rng: random.Random) -> tuple[str, list[str], Truth]:
+    """A board as text in one of the three formats, format options to read it, and the
+    board itself (rows of colours from 0)."""
     if rng.random() < 0.15:
         name = rng.choice(sorted((ROOT / "instances" / "floodit").glob("*.txt")))
-        return name.read_text(), []
+        return name.read_text(), [], None
     big = rng.random() < 0.05
     rows = rng.randint(30, 120) if big else rng.randint(1, 9)
     cols = rng.randint(30, 120) if big else rng.randint(1, 9)
@@ -110,18 +130,23 @@ def floodit_input(rng: random.Random) -> tuple[str, list[str]]:
     for c in range(k):
         cells[c // cols][c % cols] = c
     fmt = rng.choice(("grid", "mnk", "lines") if rows == cols else ("grid", "mnk"))
+    truth = {"grid": cells}
     if fmt == "grid":
-        return "".join("".join(str(c) for c in row) + "\n" for row in cells), []
+        return "".join("".join(str(c) for c in row) + "\n" for row in cells), [], truth
     if fmt == "mnk":
         body = " ".join(str(c + 1) for row in cells for c in row)
-        return f"{rows} {cols} {k}\n{body}\n", []
-    return "".join(str(c + 1) for row in cells for c in row) + "\n", ["--format", "lines"]
+        return f"{rows} {cols} {k}\n{body}\n", [], truth
+    text = "".join(str(c + 1) for row in cells for c in row) + "\n"
+    return text, ["--format", "lines"], truth
 
 
-def nurikabe_input(rng: random.Random) -> tuple[str, list[str]]:
+def nurikabe_input(rng: random.Random) -> tuple[str, list[str], Truth]:
+    """A puzzle as text in one of four formats, and the puzzle itself: its size, its
+    clues by (row, column) (``None`` for ``?``), and whether 2x2 pools count (a table
+    has no geometry, so none)."""
     if rng.random() < 0.15:
         name = rng.choice(sorted((ROOT / "instances" / "nurikabe").glob("*.txt")))
-        return name.read_text(), []
+        return name.read_text(), [], None
     big = rng.random() < 0.03
     rows = rng.randint(20, 200) if big else rng.randint(1, 8)
     cols = rng.randint(20, 200) if big else rng.randint(1, 8)
@@ -131,13 +156,18 @@ def nurikabe_input(rng: random.Random) -> tuple[str, list[str]]:
             [rng.randint(1, 6), rng.randint(1, 6), "?"]
         )
     fmt = rng.choice(("grid", "seed004", "puzzlink", "table"))
+
+    def truth(given: dict[tuple[int, int], Any]) -> Truth:
+        known = {rc: (None if v == "?" else v) for rc, v in given.items()}
+        return {"rows": rows, "cols": cols, "clues": known, "pools": fmt != "table"}
+
     if fmt == "seed004":
         known = {k: v for k, v in clues.items() if v != "?"} or {(0, 0): 1}
         parts = [f"{cols},{rows}"] + [f"{s},{c},{r}" for (r, c), s in sorted(known.items())]
-        return " ".join(parts) + "\n", []
+        return " ".join(parts) + "\n", [], truth(known)
     if fmt == "puzzlink":
         values = [clues.get((r, c)) for r in range(rows) for c in range(cols)]
-        return format_url("nurikabe", cols, rows, encode_number16(values)), []
+        return format_url("nurikabe", cols, rows, encode_number16(values)), [], truth(clues)
     if fmt == "table":
         name = lambda r, c: f"r{r}c{c}"  # noqa: E731
         lines = []
@@ -147,15 +177,17 @@ def nurikabe_input(rng: random.Random) -> tuple[str, list[str]]:
                 ok = [name(a, b) for a, b in near if 0 <= a < rows and 0 <= b < cols]
                 lines.append(f"{name(r, c)}: {' '.join(ok)}")
         lines += [f"clue {name(r, c)} {v}" for (r, c), v in sorted(clues.items())]
-        return "\n".join(lines) + "\n", []
+        return "\n".join(lines) + "\n", [], truth(clues)
     cells = [[str(clues.get((r, c), "-")) for c in range(cols)] for r in range(rows)]
-    return _grid_text(cells, rng.random() < 0.5), []
+    return _grid_text(cells, rng.random() < 0.5), [], truth(clues)
 
 
-def koburin_input(rng: random.Random) -> tuple[str, list[str]]:
+def koburin_input(rng: random.Random) -> tuple[str, list[str], Truth]:
+    """A puzzle as text in one of three formats, and the puzzle itself: its size and its
+    numbers by (row, column) (``None`` for ``?``)."""
     if rng.random() < 0.15:
         name = rng.choice(sorted((ROOT / "instances" / "koburin").glob("*.txt")))
-        return name.read_text(), []
+        return name.read_text(), [], None
     big = rng.random() < 0.03
     rows = rng.randint(20, 150) if big else rng.randint(2, 8)
     cols = rng.randint(20, 150) if big else rng.randint(2, 8)
@@ -163,9 +195,14 @@ def koburin_input(rng: random.Random) -> tuple[str, list[str]]:
     for _ in range(rng.randint(0, max(1, rows * cols // 6))):
         numbers[(rng.randrange(rows), rng.randrange(cols))] = rng.choice([0, 0, 1, 1, 2, 3, "?"])
     fmt = rng.choice(("grid", "puzzlink", "table"))
+    truth = {
+        "rows": rows,
+        "cols": cols,
+        "clues": {rc: (None if v == "?" else v) for rc, v in numbers.items()},
+    }
     if fmt == "puzzlink":
         values = [numbers.get((r, c)) for r in range(rows) for c in range(cols)]
-        return format_url("koburin", cols, rows, encode_4cell(values)), []
+        return format_url("koburin", cols, rows, encode_4cell(values)), [], truth
     if fmt == "table":
         name = lambda r, c: f"c{r}_{c}"  # noqa: E731
         lines = []
@@ -175,12 +212,12 @@ def koburin_input(rng: random.Random) -> tuple[str, list[str]]:
                 ok = [name(a, b) for a, b in near if 0 <= a < rows and 0 <= b < cols]
                 lines.append(f"{name(r, c)}: {' '.join(ok)}")
         lines += [f"{name(r, c)} = {v}" for (r, c), v in sorted(numbers.items())]
-        return "\n".join(lines) + "\n", []
+        return "\n".join(lines) + "\n", [], truth
     cells = [[str(numbers.get((r, c), "-")) for c in range(cols)] for r in range(rows)]
-    return _grid_text(cells, True), []
+    return _grid_text(cells, True), [], truth
 
 
-INPUTS: dict[str, Callable[[random.Random], tuple[str, list[str]]]] = {
+INPUTS: dict[str, Callable[[random.Random], tuple[str, list[str], Truth]]] = {
     "floodit": floodit_input,
     "nurikabe": nurikabe_input,
     "koburin": koburin_input,
@@ -460,6 +497,7 @@ class Case:
     kind: str = "solve"  #: solve, generate, bench or api
     resume: str = ""  #: the text of ``resume.jsonl`` (bench)
     call: dict[str, Any] | None = None  #: the API call (api)
+    truth: Truth = None  #: the puzzle as generated, when the text is not mutated
 
 
 @dataclass
@@ -475,6 +513,8 @@ class Outcome:
     cpu_s: float = 0.0  #: the processor time of the run and its children
     api_overshoot: float | None = None  #: an API solve's time past its timeout
     output_problems: list[str] = field(default_factory=list)  #: see output_problems
+    warm: bool = False  #: forked from a warm parent (else a fresh process)
+    oracle_checked: bool = False  #: its answer (or exit 1) was compared with brute force
 
 
 #: Runs without ``--timeout`` are made only on puzzles of at most this many cells (else
@@ -501,9 +541,9 @@ SHARES = {"generate": 0.05, "bench": 0.02, "api": 0.07}
 
 def make_case(puzzle: str, index: int, seed: int) -> Case:
     rng = random.Random(f"{seed}:{puzzle}:{index}")
-    text, fmt_argv = INPUTS[puzzle](rng)
+    text, fmt_argv, truth = INPUTS[puzzle](rng)
     if rng.random() < 0.6:
-        text = mutate(text, rng)
+        text, truth = mutate(text, rng), None
     pick = rng.random()
     for kind, share in SHARES.items():
         if pick < share:
@@ -513,8 +553,12 @@ def make_case(puzzle: str, index: int, seed: int) -> Case:
     if timeout is None and (_cells(text) > NO_LIMIT_CELLS or "reference" in argv):
         timeout = 4.0  # a large puzzle, or the slow baseline, may take long without one
         argv += ["--timeout", "4"]
-    ctrl_c = round(rng.uniform(CTRL_C_FROM_S, 2.5), 3) if rng.random() < 0.06 else None
-    return Case(puzzle, index, [puzzle, *argv, *fmt_argv], text, timeout, ctrl_c)
+    ctrl_c = None
+    if rng.random() < 0.1:  # soon, mostly: most runs take well under a second
+        ctrl_c = round(rng.uniform(CTRL_C_FROM_S, rng.choice([0.3, 2.5])), 3)
+    case = Case(puzzle, index, [puzzle, *argv, *fmt_argv], text, timeout, ctrl_c)
+    case.truth = truth
+    return case
 
 
 def _other_case(
@@ -527,7 +571,7 @@ def _other_case(
     if kind == "bench":
         argv, resume = bench_options(puzzle, rng)
         if _cells(text) > NO_LIMIT_CELLS:  # bench's --timeout is per puzzle; keep them small
-            text, _ = INPUTS[puzzle](random.Random(rng.random()))
+            text, _, _ = INPUTS[puzzle](random.Random(rng.random()))
         return Case(puzzle, index, argv, text, None, None, kind, resume)
     return Case(puzzle, index, [], text, None, None, kind, call=api_call(puzzle, rng))
 
@@ -539,12 +583,14 @@ def _is_url(case: Case) -> bool:
     return text.startswith("http") and "\n" not in text.strip() and "\x00" not in text
 
 
-def run_case(case: Case, workdir: Path) -> Outcome:
-    """Run one case in its own process, in a folder of its own; kill it when it hangs."""
-    folder = workdir / f"{case.puzzle}-{case.index}"
+def run_case(case: Case, workdir: Path, pool: fuzz_warm.Pool | None, tag: str = "") -> Outcome:
+    """Run one case in a folder of its own: forked from a warm parent of ``pool``, or
+    (without one) as a fresh process; kill it when it hangs."""
+    folder = workdir / f"{case.puzzle}-{case.index}{tag}"
     folder.mkdir()
     data = case.text.encode("utf-8", "surrogatepass")
-    argv = [sys.executable, "-m", "smtpuzzles", *case.argv]
+    argv = list(case.argv)
+    code: str | None = None  # the program of an API case
     limit = (case.timeout + HANG_AFTER_S) if case.timeout is not None else NO_LIMIT_S
     if case.kind == "solve":
         is_url = _is_url(case)
@@ -558,10 +604,56 @@ def run_case(case: Case, workdir: Path) -> Outcome:
         limit = 4 * NO_LIMIT_S
     elif case.kind == "api":
         (folder / "in.txt").write_bytes(data)
-        argv = [sys.executable, "-c", API_DRIVER, json.dumps(case.call)]
+        code, argv = API_DRIVER, [json.dumps(case.call)]
+    run = _run_fresh if pool is None else functools.partial(_run_warm, pool)
+    outcome = run(case, argv, code, folder, limit)
+    if case.kind == "solve":
+        outcome.output_problems = output_problems(case, outcome.code, folder)
+    shutil.rmtree(folder, ignore_errors=True)
+    return outcome
+
+
+def _run_warm(
+    pool: fuzz_warm.Pool, case: Case, argv: list[str], code: str | None, folder: Path, limit: float
+) -> Outcome:
+    """The case forked from a warm parent (see ``fuzz_warm.py``)."""
+    out, err = folder.with_suffix(".stdout"), folder.with_suffix(".stderr")
+    request = {
+        "argv": argv,
+        "code": code,
+        "args": argv,
+        "cwd": str(folder),
+        "stdout": str(out),
+        "stderr": str(err),
+        "ctrl_c_at": case.ctrl_c_at,
+        "hard_s": limit,
+    }
+    answer = pool.run(request)
+    texts = [path.read_bytes().decode("utf-8", "replace") for path in (out, err)]
+    for path in (out, err):
+        path.unlink()
+    killed = answer["killed"]
+    return Outcome(
+        case,
+        None if killed else answer["returncode"],
+        *texts,
+        answer["wall_s"],
+        killed,
+        answer["ctrl_c_to_end"],
+        cpu_s=answer["cpu_s"],
+        warm=True,
+    )
+
+
+def _run_fresh(
+    case: Case, argv: list[str], code: str | None, folder: Path, limit: float
+) -> Outcome:
+    """The case as a fresh process: ``python -m smtpuzzles ARGV`` (or ``python -c``)."""
+    program = ["-c", code] if code is not None else ["-m", "smtpuzzles"]
+    command = [sys.executable, *program, *argv]
     began = time.monotonic()
     proc = subprocess.Popen(
-        argv,
+        command,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -611,7 +703,7 @@ def run_case(case: Case, workdir: Path) -> Outcome:
         t.join()
     if case.ctrl_c_at is not None:
         timer.cancel()
-    outcome = Outcome(
+    return Outcome(
         case,
         None if killed else proc.returncode,
         texts.get("out", b"").decode("utf-8", "replace"),
@@ -621,10 +713,6 @@ def run_case(case: Case, workdir: Path) -> Outcome:
         (ended - sent[0]) if sent else None,
         cpu_s=usage.ru_utime + usage.ru_stime,
     )
-    if case.kind == "solve":
-        outcome.output_problems = output_problems(case, outcome.code, folder)
-    shutil.rmtree(folder, ignore_errors=True)
-    return outcome
 
 
 def output_problems(case: Case, code: int | None, folder: Path) -> list[str]:
@@ -659,6 +747,8 @@ def judge(o: Outcome) -> list[str]:
     case = o.case
     if o.killed:
         return ["hangs"]
+    if o.ctrl_c_to_end is not None and _before_first_statement(o.stderr):
+        return ["ctrl_c_before_start"]
     if "Traceback (most recent call last)" in o.stderr:
         found.append("tracebacks")
     if case.kind == "api":
@@ -679,8 +769,18 @@ def judge(o: Outcome) -> list[str]:
         obj = _one_json_object(o.stdout)
         if obj is None or (o.code == 2 and obj.get("status") != "error"):
             found.append("bad_json")
+        elif case.kind == "solve" and (broken := contract_problems(o.code, obj)):
+            o.problems += broken
+            found.append("bad_json")
     if case.kind == "bench":
         return found
+    if case.truth is not None and case.kind == "solve" and "tracebacks" not in found:
+        wrong = fuzz_oracle.problems(case.puzzle, case.truth, case.argv, o.code, obj)
+        o.oracle_checked = wrong is not None
+        if wrong:
+            o.problems += wrong
+            found.append("wrong_answers")
+            return found
     if obj is not None and o.code in (0, 3, 130) and "--dry-run" not in case.argv:
         try:
             o.problems += check_answer(case, obj)
@@ -689,6 +789,27 @@ def judge(o: Outcome) -> list[str]:
             return found
         if o.problems:
             found.append("wrong_answers")
+    return found
+
+
+#: The keys every ``--json`` object of a run has (a ``--dry-run`` has its own shape).
+CONTRACT_KEYS = frozenset(
+    ("puzzle", "name", "mode", "status", "solution", "unique", "stopped", "elapsed_s")
+)
+#: What ``stopped`` says for each exit code.
+STOPPED = {0: (None,), 1: (None,), 2: (None,), 3: ("timeout", "memory"), 130: ("interrupted",)}
+
+
+def contract_problems(code: int, obj: dict[str, Any]) -> list[str]:
+    """What the JSON object of a run lacks: the keys every object has, and a ``stopped``
+    that agrees with the exit code."""
+    if obj.get("status") == "dry-run":
+        return []
+    found = []
+    if missing := sorted(CONTRACT_KEYS - obj.keys()):
+        found.append(f"JSON without {', '.join(missing)}")
+    if obj.get("stopped") not in STOPPED.get(code, ()):
+        found.append(f"exit {code} with stopped {obj.get('stopped')!r}")
     return found
 
 
@@ -709,6 +830,20 @@ def allowed(o: Outcome) -> float:
     excused beyond that). Runs past :data:`PROMPT_S` itself are counted apart, as
     ``raw_overshoots``, whatever the load."""
     return PROMPT_S * min(stretch(o), STRETCH_CAP)
+
+
+_FRAME = re.compile(r'^  File "([^"]*)", line', re.M)
+
+
+def _before_first_statement(stderr: str) -> bool:
+    """Whether a Ctrl-C's traceback has no frame in the package: Python was still
+    starting (its ``site``, the imports of ``-m``), before the entry point's first
+    statement takes Ctrl-C over (``docs/limits.md`` says so). Only a fresh process has
+    that moment."""
+    if not stderr.rstrip().endswith("KeyboardInterrupt"):
+        return False
+    package = str(ROOT / "smtpuzzles")
+    return not any(f.startswith(package) for f in _FRAME.findall(stderr))
 
 
 def _judge_api(o: Outcome) -> list[str]:
@@ -849,21 +984,102 @@ def _merged(out: Path, totals: dict[str, Any], examples: list[dict[str, Any]]) -
     return {"totals": {**kept, **totals}, "examples": old_examples + examples}
 
 
+def run_pair(
+    case: Case, workdir: Path, warm: fuzz_warm.Pool | None, fresh_every: int
+) -> tuple[Outcome, Outcome | None]:
+    """The case forked from a warm parent and, one in ``fresh_every``, again as a fresh
+    process (without warm parents: only as a fresh process)."""
+    if warm is None:
+        return run_case(case, workdir, None), None
+    outcome = run_case(case, workdir, warm)
+    sampled = fresh_every > 0 and case.index % fresh_every == 0
+    return outcome, run_case(case, workdir, None, "-fresh") if sampled else None
+
+
+def disagreement(warm: Outcome, fresh: Outcome) -> str | None:
+    """How a case forked from a warm parent ended otherwise than as a fresh process, where
+    both must end alike: neither stopped by a limit, a Ctrl-C or the harness, the same
+    exit code, the same error line, the same status."""
+    if warm.killed or fresh.killed or warm.case.ctrl_c_at is not None:
+        return None
+    if {warm.code, fresh.code} & {3, 130} or "--memory" in warm.case.argv:
+        return None
+    if warm.code != fresh.code:
+        return f"exit {warm.code} forked, {fresh.code} fresh"
+    if warm.code == 2 and _last_line(warm.stderr) != _last_line(fresh.stderr):
+        return f"error {_last_line(warm.stderr)!r} forked, {_last_line(fresh.stderr)!r} fresh"
+    a, b = _one_json_object(warm.stdout), _one_json_object(fresh.stdout)
+    if a is not None and b is not None and a.get("status") != b.get("status"):
+        return f"status {a.get('status')} forked, {b.get('status')} fresh"
+    return None
+
+
+def _last_line(text: str) -> str:
+    lines = text.strip().splitlines()
+    return lines[-1] if lines else ""
+
+
 def _run_all(
-    pool: ThreadPoolExecutor, jobs: int, cases: list[Case], workdir: Path, stop_at: float | None
-) -> Iterator[Outcome]:
+    pool: ThreadPoolExecutor,
+    jobs: int,
+    cases: list[Case],
+    workdir: Path,
+    stop_at: float | None,
+    warm: fuzz_warm.Pool | None,
+    fresh_every: int,
+) -> Iterator[tuple[Outcome, Outcome | None]]:
     """The outcomes of ``cases`` in order, a few running at once; none starts after
     ``stop_at`` (a ``time.monotonic()`` reading)."""
-    waiting: deque[Future[Outcome]] = deque()
+    waiting: deque[Future[tuple[Outcome, Outcome | None]]] = deque()
     ahead = 2 * jobs
     for case in cases:
         if stop_at is not None and time.monotonic() > stop_at:
             break
-        waiting.append(pool.submit(run_case, case, workdir))
+        waiting.append(pool.submit(run_pair, case, workdir, warm, fresh_every))
         if len(waiting) >= ahead:
             yield waiting.popleft().result()
     while waiting:
         yield waiting.popleft().result()
+
+
+@dataclass
+class Tally:
+    """What the runs of one puzzle showed."""
+
+    counts: Counter[str] = field(default_factory=Counter)
+    options: Counter[str] = field(default_factory=Counter)
+    overshoot_s: float = 0.0
+    ctrl_c_s: float = 0.0
+    api_s: float = 0.0
+
+    def add(self, o: Outcome) -> list[str]:
+        """Count one run; the kinds of failure it showed."""
+        t = self.counts
+        t["clock_ms"] += round(o.seconds * 1000)
+        t["cpu_ms"] += round(o.cpu_s * 1000)
+        if o.api_overshoot is not None:
+            t["api_timeout_runs"] += 1
+            self.api_s = max(self.api_s, o.api_overshoot)
+        if o.case.timeout is not None and o.code != 2:
+            t["raw_overshoots"] += o.seconds > o.case.timeout + PROMPT_S and not o.killed
+        if o.ctrl_c_to_end is not None:
+            t["raw_slow_ctrl_c"] += o.ctrl_c_to_end > PROMPT_S
+            t["ctrl_c_runs"] += 1
+            self.ctrl_c_s = max(self.ctrl_c_s, o.ctrl_c_to_end)
+        if o.case.timeout is not None:
+            t["timeout_runs"] += 1
+            if o.code != 2:
+                self.overshoot_s = max(self.overshoot_s, o.seconds - o.case.timeout)
+        failures = judge(o)
+        if o.problems and "wrong_answers" not in failures:
+            t["unchecked_answers"] += 1
+            failures = [*failures, "unchecked_answers"]
+        elif o.code in (0, 3) and "--json" in o.case.argv and not failures:
+            t["checked_runs"] += 1
+        t["oracle_runs"] += o.oracle_checked
+        for kind in failures:
+            t[kind] += kind != "unchecked_answers"
+        return failures
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -884,6 +1100,17 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="seconds after which no new case starts (the results then count the cases run)",
     )
+    parser.add_argument(
+        "--fresh-every",
+        type=int,
+        default=20,
+        help="run every Nth case also as a fresh process, and compare (0: never)",
+    )
+    parser.add_argument(
+        "--fresh",
+        action="store_true",
+        help="run every case as a fresh process only (no warm parents; about 0.2 s a case more)",
+    )
     args = parser.parse_args(argv)
     stop_at = None if args.stop_at is None else time.monotonic() + args.stop_at
     # A harness started in the background of a script has Ctrl-C ignored, and its runs
@@ -892,105 +1119,124 @@ def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGINT, signal.default_int_handler)
     puzzles = [p for p in args.puzzles.split(",") if p]
     cases = [make_case(p, i, args.seed) for i in range(args.cases) for p in puzzles]
-    options_seen = {p: Counter() for p in puzzles}  # how often each newer surface ran
-    totals = {p: Counter() for p in puzzles}
-    worst = {p: {"overshoot_s": 0.0, "ctrl_c_s": 0.0, "api_s": 0.0} for p in puzzles}
+    tallies = {p: Tally() for p in puzzles}
+    fresh = {p: Tally() for p in puzzles}
     examples: list[dict[str, Any]] = []
     kept: Counter[tuple[str, str]] = Counter()
+    load = os.getloadavg()
     began = time.monotonic()
-    with (
-        tempfile.TemporaryDirectory(prefix="smtpuzzles-fuzz-") as tmp,
-        ThreadPoolExecutor(args.jobs) as pool,
-    ):
-        startup = startup_s(Path(tmp))
-        for done, o in enumerate(_run_all(pool, args.jobs, cases, Path(tmp), stop_at), 1):
-            t = totals[o.case.puzzle]
-            t["cases"] += 1
-            t[f"exit_{o.code}"] += 1
-            t[f"kind_{o.case.kind}"] += 1
-            for word in ("--print-asserts", "--print-dimacs", "--cnf", "--smtlib", "cadical"):
-                options_seen[o.case.puzzle][word.lstrip("-")] += word in o.case.argv
-            if o.api_overshoot is not None:
-                t["api_timeout_runs"] += 1
-                w = worst[o.case.puzzle]
-                w["api_s"] = max(w["api_s"], o.api_overshoot)
-            if o.case.timeout is not None and o.code != 2:
-                t["raw_overshoots"] += o.seconds > o.case.timeout + PROMPT_S and not o.killed
-            if o.ctrl_c_to_end is not None:
-                t["raw_slow_ctrl_c"] += o.ctrl_c_to_end > PROMPT_S
-            if o.case.timeout is not None:
-                t["timeout_runs"] += 1
-                if o.code != 2:
-                    over = o.seconds - o.case.timeout
-                    worst[o.case.puzzle]["overshoot_s"] = max(
-                        worst[o.case.puzzle]["overshoot_s"], over
-                    )
-            if o.ctrl_c_to_end is not None:
-                t["ctrl_c_runs"] += 1
-                worst[o.case.puzzle]["ctrl_c_s"] = max(
-                    worst[o.case.puzzle]["ctrl_c_s"], o.ctrl_c_to_end
-                )
-            failures = judge(o)
-            if o.problems and "wrong_answers" not in failures:
-                t["unchecked_answers"] += 1
-                failures = [*failures, "unchecked_answers"]
-            elif o.code in (0, 3) and "--json" in o.case.argv and not failures:
-                t["checked_runs"] += 1
-            for kind in failures:
-                t[kind] += kind != "unchecked_answers"
-                if kept[(o.case.puzzle, kind)] < KEEP_EXAMPLES:
-                    kept[(o.case.puzzle, kind)] += 1
-                    examples.append(
-                        {
-                            "kind": kind,
-                            "surface": o.case.kind,
-                            "puzzle": o.case.puzzle,
-                            "case": o.case.index,
-                            "argv": o.case.argv,
-                            "input": o.case.text[:2000],
-                            "exit": o.code,
-                            "seconds": round(o.seconds, 3),
-                            "ctrl_c_at": o.case.ctrl_c_at,
-                            "problems": (o.problems + o.output_problems)[:5],
-                            "call": o.case.call,
-                            "stdout": o.stdout[-1000:],
-                            "stderr": o.stderr[-2000:],
-                        }
-                    )
-            if done % 200 == 0:
-                print(f"{done}/{len(cases)} cases, {time.monotonic() - began:.0f} s", flush=True)
-    kinds = KINDS
+    warm = None if args.fresh else fuzz_warm.Pool()
+
+    def keep(o: Outcome, kind: str, why: str | None = None) -> None:
+        if kept[(o.case.puzzle, kind)] >= KEEP_EXAMPLES:
+            return
+        kept[(o.case.puzzle, kind)] += 1
+        examples.append(
+            {
+                "kind": kind,
+                "surface": o.case.kind,
+                "run": "forked" if o.warm else "fresh",
+                "puzzle": o.case.puzzle,
+                "case": o.case.index,
+                "argv": o.case.argv,
+                "input": o.case.text[:2000],
+                "exit": o.code,
+                "seconds": round(o.seconds, 3),
+                "ctrl_c_at": o.case.ctrl_c_at,
+                "problems": ([why] if why else []) + (o.problems + o.output_problems)[:5],
+                "call": o.case.call,
+                "stdout": o.stdout[-1000:],
+                "stderr": o.stderr[-2000:],
+            }
+        )
+
+    try:
+        with (
+            tempfile.TemporaryDirectory(prefix="smtpuzzles-fuzz-") as tmp,
+            ThreadPoolExecutor(args.jobs) as pool,
+        ):
+            startup = startup_s(Path(tmp))
+            runs = _run_all(pool, args.jobs, cases, Path(tmp), stop_at, warm, args.fresh_every)
+            for done, (o, again) in enumerate(runs, 1):
+                t = tallies[o.case.puzzle]
+                t.counts["cases"] += 1
+                t.counts[f"exit_{o.code}"] += 1
+                t.counts[f"kind_{o.case.kind}"] += 1
+                for word in ("--print-asserts", "--print-dimacs", "--cnf", "--smtlib", "cadical"):
+                    t.options[word.lstrip("-")] += word in o.case.argv
+                for kind in t.add(o):
+                    keep(o, kind)
+                if again is not None:
+                    f = fresh[o.case.puzzle]
+                    f.counts["cases"] += 1
+                    f.counts["forked_clock_ms"] += round(o.seconds * 1000)
+                    f.counts["forked_cpu_ms"] += round(o.cpu_s * 1000)
+                    for kind in f.add(again):
+                        keep(again, kind)
+                    if why := disagreement(o, again):
+                        f.counts["disagreements"] += 1
+                        keep(again, "disagreements", why)
+                if done % 200 == 0:
+                    clock = time.monotonic() - began
+                    print(f"{done}/{len(cases)} cases, {clock:.0f} s", flush=True)
+    finally:
+        if warm is not None:
+            warm.close()
     run = {
         **_harness.environment(),
         "jobs": args.jobs,
         "seed": args.seed,
-        "cases_per_puzzle": min(totals[p]["cases"] for p in puzzles),
+        "cases_per_puzzle": min(tallies[p].counts["cases"] for p in puzzles),
         "cases_asked": args.cases,
+        "forked": warm is not None,
+        "fresh_every": 1 if warm is None else args.fresh_every,
         "stretch_cap": STRETCH_CAP,
         "wall_s": round(time.monotonic() - began, 1),
+        "load_before": [round(x, 2) for x in load],
+        "load_after": [round(x, 2) for x in os.getloadavg()],
         "prompt_s": PROMPT_S,
         "startup_s": round(startup, 3),
     }
-    totals_now = {
-        p: {
-            **{k: totals[p][k] for k in ("cases", *kinds)},
-            "timeout_runs": totals[p]["timeout_runs"],
-            "raw_overshoots": totals[p]["raw_overshoots"],
-            "raw_slow_ctrl_c": totals[p]["raw_slow_ctrl_c"],
-            "max_overshoot_s": round(worst[p]["overshoot_s"], 3),
-            "ctrl_c_runs": totals[p]["ctrl_c_runs"],
-            "max_ctrl_c_to_end_s": round(worst[p]["ctrl_c_s"], 3),
-            "checked_runs": totals[p]["checked_runs"],
-            "unchecked_answers": totals[p]["unchecked_answers"],
-            "exit_codes": {k[5:]: v for k, v in sorted(totals[p].items()) if k.startswith("exit_")},
-            "surfaces": {k[5:]: v for k, v in sorted(totals[p].items()) if k.startswith("kind_")},
-            "options": dict(sorted(options_seen[p].items())),
-            "api_timeout_runs": totals[p]["api_timeout_runs"],
-            "api_max_overshoot_s": round(worst[p]["api_s"], 3),
+
+    def summary(tally: Tally) -> dict[str, Any]:
+        t = tally.counts
+        return {
+            **{k: t[k] for k in ("cases", *KINDS)},
+            "timeout_runs": t["timeout_runs"],
+            "raw_overshoots": t["raw_overshoots"],
+            "raw_slow_ctrl_c": t["raw_slow_ctrl_c"],
+            "max_overshoot_s": round(tally.overshoot_s, 3),
+            "ctrl_c_runs": t["ctrl_c_runs"],
+            "max_ctrl_c_to_end_s": round(tally.ctrl_c_s, 3),
+            "checked_runs": t["checked_runs"],
+            "oracle_runs": t["oracle_runs"],
+            "unchecked_answers": t["unchecked_answers"],
+            "ctrl_c_before_start": t["ctrl_c_before_start"],
+            "api_timeout_runs": t["api_timeout_runs"],
+            "api_max_overshoot_s": round(tally.api_s, 3),
+            "clock_s": round(t["clock_ms"] / 1000, 1),
+            "cpu_s": round(t["cpu_ms"] / 1000, 1),
+        }
+
+    totals_now = {}
+    for p in puzzles:
+        t = tallies[p].counts
+        totals_now[p] = {
+            **summary(tallies[p]),
+            "exit_codes": {k[5:]: v for k, v in sorted(t.items()) if k.startswith("exit_")},
+            "surfaces": {k[5:]: v for k, v in sorted(t.items()) if k.startswith("kind_")},
+            "options": dict(sorted(tallies[p].options.items())),
+            "fresh_sample": {
+                **summary(fresh[p]),
+                "disagreements": fresh[p].counts["disagreements"],
+                "forked_clock_s": round(fresh[p].counts["forked_clock_ms"] / 1000, 1),
+                "forked_cpu_s": round(fresh[p].counts["forked_cpu_ms"] / 1000, 1),
+            },
             "run": run,
         }
-        for p in puzzles
-    }
+        for kind in KINDS:  # a fault of the fresh sample is a fault of the puzzle
+            totals_now[p][kind] += fresh[p].counts[kind]
+        totals_now[p]["disagreements"] = fresh[p].counts["disagreements"]
     found = (
         _merged(args.out, totals_now, examples)
         if args.merge
@@ -1004,9 +1250,11 @@ def main(argv: list[str] | None = None) -> int:
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, indent=1) + "\n")
-    bad = sum(report["totals"][p][k] for p in puzzles for k in KINDS)
+    bad = sum(report["totals"][p][k] for p in puzzles for k in (*KINDS, "disagreements"))
     for p in puzzles:
-        line = ", ".join(f"{k} {report['totals'][p][k]}" for k in ("cases", *KINDS))
+        line = ", ".join(
+            f"{k} {report['totals'][p][k]}" for k in ("cases", *KINDS, "disagreements")
+        )
         print(f"{p}: {line}")
     print(f"written {args.out}")
     return 1 if bad else 0

@@ -300,6 +300,8 @@ def fuzz(d: dict[str, Any]) -> str:
     head = ["puzzle", "cases", *[k.replace("_", " ") for k in kinds]]
     head += ["`--timeout` runs", "latest end past the limit", "Ctrl-C runs", "answers checked"]
     head += ["past 0.5 s on the clock", "generate / bench / API cases"] if newer else []
+    forked = all(t["run"].get("forked") for t in d["totals"].values())
+    head += ["brute-force checked", "also run fresh", "fresh/forked disagree"] if forked else []
     rows = []
     for name, t in d["totals"].items():
         rows.append(
@@ -310,6 +312,8 @@ def fuzz(d: dict[str, Any]) -> str:
             kind = t.get("surfaces", {})
             rows[-1] += [t["raw_overshoots"] + t["raw_slow_ctrl_c"]]
             rows[-1] += [" / ".join(str(kind.get(k, 0)) for k in ("generate", "bench", "api"))]
+        if forked:
+            rows[-1] += [t["oracle_runs"], t["fresh_sample"]["cases"], t["disagreements"]]
     runs = {p: t["run"] for p, t in d["totals"].items()}
     said = "; ".join(
         f"{p}: commit {r.get('commit')}, {r['jobs']} cases at a time, seed {r['seed']}, "
@@ -324,11 +328,28 @@ def fuzz(d: dict[str, Any]) -> str:
         if newer
         else ""
     )
+    how = (
+        " Each case is a process forked from a parent that has imported the package once "
+        "(its own session, folder, streams, exit status and clock: what a fresh process "
+        "would pay to start is skipped), and one case in "
+        f"{d.get('fresh_every', 20)} runs again as a fresh `python -m smtpuzzles` process, "
+        "judged alike; the two disagree when, neither stopped by a limit or Ctrl-C, they "
+        "end with another exit code, error line or status. Answers on small puzzles the "
+        "harness made (not mutated) are compared with brute force, exit 1 included."
+        if forked
+        else ""
+    )
+    loads = (
+        f" Load {', '.join(map(str, d['load_before']))} at the start, "
+        f"{', '.join(map(str, d['load_after']))} at the end."
+        if forked and "load_before" in d
+        else ""
+    )
     return _table(head, rows) + (
         "\n\nEach case is one process on a random or shipped puzzle, often mutated, with "
         "random options, a `--timeout` in most, a `--memory` cap or a Ctrl-C in some. A "
         f"limit is honoured when the process ends within {d['prompt_s']:g} s of it, start-up "
-        f"included.{load} Runs: {said}."
+        f"included{' in a fresh process' if forked else ''}.{load}{how} Runs: {said}.{loads}"
     )
 
 

@@ -562,9 +562,12 @@ def contained(work: Callable[[], T], what: str) -> T:
         _, status = os.waitpid(pid, 0)
     finally:
         os.close(read_end)
-        if status is None:  # a time limit or Ctrl-C while it worked
-            os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
+        if status is None:  # a time limit or Ctrl-C while it worked (or as it was reaped)
+            try:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+            except (ProcessLookupError, ChildProcessError):
+                pass
     try:
         kind, value = pickle.loads(bytes(data))
     except Exception:

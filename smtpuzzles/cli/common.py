@@ -65,7 +65,8 @@ def cli_errors(func: F) -> F:
         why = stop.why or "interrupted"  # set: the step was stopped, else it returned
         _stopped_json(kwargs, why)
         if why == "memory":
-            error_line(f"memory limit reached ({stop.exc or 'out of memory'})")
+            detail = str(stop.exc) if stop.exc is not None else ""
+            error_line(f"memory limit reached ({detail})" if detail else "memory limit reached")
         else:
             error_line("time limit reached" if why == "timeout" else "interrupted")
         raise typer.Exit(EXIT_INTERRUPTED if why == "interrupted" else EXIT_LIMIT)

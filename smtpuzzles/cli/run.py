@@ -134,6 +134,8 @@ def _solve(
         with stops():
             _dry_run(puzzle, formula, mode, shared, inputs, budget)
         return
+    if mode == "opt" and (shared.print_dimacs or shared.cnf):  # refused before any work
+        raise InputError("Z3's Optimize script has no CNF; use min for --print-dimacs or --cnf")
     scripts = shared.print_asserts or shared.print_dimacs or shared.smtlib or shared.cnf
     if scripts or shared.proof:
         options["print_asserts"] = True
@@ -278,9 +280,11 @@ def exit_code(result: Result, shared: Shared) -> int:
     """The documented exit code (a contract: scripts rely on it)."""
     if result.stopped == "interrupted":
         return EXIT_INTERRUPTED
+    if result.stopped is not None:  # also with the answer, when its CNF or proof was cut
+        return EXIT_LIMIT
     if result.status == Status.UNSAT:
         return EXIT_NO_SOLUTION
-    if result.status == Status.UNKNOWN or result.stopped is not None:
+    if result.status == Status.UNKNOWN:
         return EXIT_LIMIT
     if (shared.unique or shared.count is not None) and result.unique is None:
         counted_all = result.count_complete or result.count == shared.count
