@@ -136,3 +136,29 @@ def test_a_move_cut_short_is_taken_back_whole(monkeypatch: pytest.MonkeyPatch) -
     assert z3.Solver().from_string(script) is None  # every name it uses is declared
     whole = FloodFormula(cluster_graph(board.grid), feed=False).script(3).text()
     assert script == whole
+
+
+def test_a_limit_while_the_solver_reads_a_move_leaves_scripts_whole(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A limit that lands as the solver is handed a move (before it has read it) must
+    not leave the formula feeding later moves to a solver that lacks that one: the
+    question cut short is still written as a whole script (it was exit 70)."""
+    from smtpuzzles.puzzles.floodit import rules
+
+    board = parse_board("0120\n2011\n1202\n0211\n", "b")
+    formula = FloodFormula(cluster_graph(board.grid), feed=True)
+    formula.extend(1)
+    real = rules.parse_into
+
+    def stop_once(solver: z3.Solver, text: str) -> None:
+        monkeypatch.setattr(rules, "parse_into", real)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(rules, "parse_into", stop_once)
+    with pytest.raises(KeyboardInterrupt):
+        formula.extend(2)
+    script = formula.script(4).text()
+    assert z3.Solver().from_string(script) is None  # every name it uses is declared
+    whole = FloodFormula(cluster_graph(board.grid), feed=False).script(4).text()
+    assert script == whole

@@ -133,7 +133,11 @@ class FloodFormula:
                 del self.layers[t + 1 :]  # so the formula stays one a script can be made of
                 del self.flooded[t + 1 :]
                 raise
-            self._feed(t + 1)
+            try:
+                self._feed(t + 1)
+            except BaseException:  # the solver may hold the move or not: it asks no more,
+                self.solver = None  # and scripts are still made of the layers
+                raise
 
     def _add_move(self, t: int) -> None:
         """Move t takes the board from time t to time t+1."""
