@@ -49,6 +49,11 @@ RADIUS = 3
 #: left open), and a smaller reason is usually found elsewhere.
 EFFORT = 2_000
 
+#: The conflicts a question about a window (:meth:`Forcing.backbone`) may take: most
+#: windows force nothing, and finding a model where a fact fails with most numbers open
+#: can be hard; a window left undecided is not asked again.
+WINDOW_EFFORT = 300
+
 #: Z3's setting for "no bound on conflicts".
 NO_BOUND = 2**32 - 1
 
@@ -299,35 +304,58 @@ class Forcing:
     def minimal(
         self, fact: Fact, premises: Sequence[Premise], effort: int = EFFORT
     ) -> list[Premise] | None:
-        """A subset-minimal set of ``premises`` that forces ``fact`` (Z3's unsat core,
-        then deletion, farthest premise first: a premise goes when the rest still force
-        the fact, and with it every premise outside that question's core), or None when
-        they do not force it or the solver cannot tell within ``effort`` conflicts a
-        question (0: no bound) whether a premise can go."""
+        """A subset-minimal set of ``premises`` that forces ``fact``, or None when they do
+        not force it or the solver cannot tell within ``effort`` conflicts a question
+        (0: no bound) whether a premise can go.
+
+        Z3's unsat core, then deletion, farthest premises first: a group of premises
+        goes when the rest still force the fact (and with it every premise outside that
+        question's core); the group halves when it cannot go, down to one premise, so a
+        loose core shrinks in a few questions and a tight one costs one question a
+        premise (a kept model often answers it)."""
         kept = self.core(fact, premises, effort)
         if kept is None:
             return None
         far = steps_from(self.problem.neighbours, fact.cells)
         kept.sort(key=lambda p: (-_distance(far, p), _order(p)))
-        for p in list(kept):
-            if p not in kept:
-                continue
-            trial = [q for q in kept if q is not p]
-            if self.witness(fact, trial):
-                continue
-            lits = [self.lit(q) for q in trial]
-            answer = self._check(
-                [*self._all_rules(), *lits, self.negation(fact)], "forced?", effort
-            )
-            if answer == z3.unknown:
+        done = 0  # kept[:done] cannot go
+        chunk = max(1, len(kept) // 2)
+        while done < len(kept):
+            group = kept[done : done + chunk]
+            trial = kept[:done] + kept[done + chunk :]
+            # a group's question is a guess that may fail: bounded tighter, and
+            # undecided it counts as "cannot go"
+            tried = self._still_forced(fact, trial, effort if chunk == 1 else WINDOW_EFFORT)
+            answer = tried or (False, []) if chunk > 1 else tried
+            if answer is None:
                 return None
-            if answer == z3.sat:
-                self._remember()
-                continue
-            core = {c.get_id() for c in self.solver.unsat_core()}
-            kept = [q for q, x in zip(trial, lits) if x.get_id() in core]
+            if answer[0]:
+                core = answer[1]
+                kept = kept[:done] + [p for p in kept[done:] if p in core]
+            elif len(group) == 1:
+                done += 1
+            else:
+                chunk = max(1, chunk // 2)
         kept.sort(key=_order)
         return kept
+
+    def _still_forced(
+        self, fact: Fact, trial: list[Premise], effort: int
+    ) -> tuple[bool, list[Premise]] | None:
+        """``(False, [])`` when ``trial`` does not force ``fact`` (a kept model shows it,
+        or the solver); ``(True, core)`` when it does, with the premises of ``trial`` in
+        Z3's core; None when the solver cannot tell within ``effort``."""
+        if self.witness(fact, trial):
+            return False, []
+        lits = [self.lit(q) for q in trial]
+        answer = self._check([*self._all_rules(), *lits, self.negation(fact)], "forced?", effort)
+        if answer == z3.unknown:
+            return None
+        if answer == z3.sat:
+            self._remember()
+            return False, []
+        core = {c.get_id() for c in self.solver.unsat_core()}
+        return True, [q for q, x in zip(trial, lits) if x.get_id() in core]
 
     def rules_used(self, facts: Sequence[Fact], premises: Sequence[Premise]) -> list[str]:
         """The rule groups that, with ``premises``, force all ``facts``: those of Z3's
@@ -569,6 +597,7 @@ class _Path:
         self.minimised: set[str] = set()  # pool entries whose reason is minimal
         self.stuck: set[str] = set()  # pool entries whose reason could not be minimised
         self.asked: dict[frozenset[str], set[str]] = {}  # window -> facts asked of it
+        self.single: set[str] = set()  # premises asked alone
         self.by_var = {f.var: f for f in self.targets}
         self.open = len(problem.variables) > len(self.targets)  # undecidable facts remain
 
@@ -607,6 +636,7 @@ class _Path:
         self.open = self.open or bool(self.undecided())
 
     def next_step(self) -> Step:
+        self._singles()
         for radius in range(RADIUS + 1):
             self._search(radius)
             step = self._take()
@@ -636,8 +666,18 @@ class _Path:
             asked = self.asked.setdefault(key, set())
             todo = [f for f in facts if f.var not in asked]
             asked.update(f.var for f in todo)
-            for found in self.f.backbone(window, todo, EFFORT) if todo else ():
+            for found in self.f.backbone(window, todo, WINDOW_EFFORT) if todo else ():
                 self._offer(found, self.f.core(found, window))
+
+    def _singles(self) -> None:
+        """Ask each premise alone (once: what it forces never changes) which open facts
+        it forces, so that no reason of one premise is missed however far it lies."""
+        for p in self.known:
+            if p.key in self.single:
+                continue
+            self.single.add(p.key)
+            for found in self.f.backbone([p], self.undecided(), WINDOW_EFFORT):
+                self._offer(found, self.f.core(found, [p]))
 
     def _offer(self, fact: Fact, reason: list[Premise] | None) -> None:
         """Keep ``reason`` for ``fact`` when it is the smallest found."""
