@@ -49,6 +49,9 @@ RADIUS = 3
 #: left open), and a smaller reason is usually found elsewhere.
 EFFORT = 2_000
 
+#: A last resort's questions (:meth:`_Path._last_resort`) get this many times the effort.
+PATIENCE = 5
+
 #: The conflicts a question about a window (:meth:`Forcing.backbone`) may take: most
 #: windows force nothing, and finding a model where a fact fails with most numbers open
 #: can be hard; a window left undecided is not asked again.
@@ -128,6 +131,9 @@ class Step:
     case_split: bool = False
     #: the wrong entry this step refutes, when it answers a ``--state`` (else None)
     wrong: Fact | None = None
+    #: premises kept because the solver could not tell within its bound whether the
+    #: rest force the facts (only in a case split; 0: the premises are proven minimal)
+    unsure: int = 0
     #: the step drawn (text and SVG) with its facts and premises marked, once drawn
     picture: str = field(default="", repr=False)
     svg: str = field(default="", repr=False)
@@ -207,6 +213,8 @@ class Forcing:
         self.all_rules = [b.rule for b in problem.rules]
         self.last_core: list[Any] = []  #: the assumptions of the last "forced all?" core
         self.asked = 0  #: questions asked with a literal of their own
+        #: premises kept by :meth:`minimal` because their question stayed undecided
+        self.unsure = 0
         #: models of every rule found so far: each the value of every variable and clue
         self.models: deque[dict[str, bool]] = deque(maxlen=MODELS_KEPT)
 
@@ -302,7 +310,11 @@ class Forcing:
         return [by_lit[c.get_id()] for c in self.solver.unsat_core() if c.get_id() in by_lit]
 
     def minimal(
-        self, fact: Fact, premises: Sequence[Premise], effort: int = EFFORT
+        self,
+        fact: Fact,
+        premises: Sequence[Premise],
+        effort: int = EFFORT,
+        keep_undecided: bool = False,
     ) -> list[Premise] | None:
         """A subset-minimal set of ``premises`` that forces ``fact``, or None when they do
         not force it or the solver cannot tell within ``effort`` conflicts a question
@@ -312,7 +324,9 @@ class Forcing:
         goes when the rest still force the fact (and with it every premise outside that
         question's core); the group halves when it cannot go, down to one premise, so a
         loose core shrinks in a few questions and a tight one costs one question a
-        premise (a kept model often answers it)."""
+        premise (a kept model often answers it). ``keep_undecided``: a premise whose
+        question is undecided stays (the set is then minimal as far as the solver
+        could tell) instead of giving up."""
         kept = self.core(fact, premises, effort)
         if kept is None:
             return None
@@ -326,7 +340,9 @@ class Forcing:
             # a group's question is a guess that may fail: bounded tighter, and
             # undecided it counts as "cannot go"
             tried = self._still_forced(fact, trial, effort if chunk == 1 else WINDOW_EFFORT)
-            answer = tried or (False, []) if chunk > 1 else tried
+            if tried is None and chunk == 1 and keep_undecided:
+                self.unsure += 1
+            answer = tried or (False, []) if chunk > 1 or keep_undecided else tried
             if answer is None:
                 return None
             if answer[0]:
@@ -643,10 +659,8 @@ class _Path:
             if step is not None:
                 return step
         self._global()
-        step = self._take()
-        if step is None:
-            step = self._last_resort()
-        step.case_split = step.size > HARD
+        step = self._take() or self._last_resort()
+        step.case_split = step.case_split or step.size > HARD
         return step
 
     def _search(self, radius: int) -> None:
@@ -698,12 +712,16 @@ class _Path:
 
     def _last_resort(self) -> Step:
         """No reason could be minimised within the effort bounds: the open fact whose
-        core is smallest, minimised without a bound."""
+        core is smallest, its core minimised with :data:`PATIENCE` times the effort a
+        question (a premise whose question stays undecided is kept); a case split."""
         cores = [(self.f.core(f, self.known, 0) or self.known, f) for f in self.undecided()]
         _, fact = min(cores, key=lambda c: (len(c[0]), min(c[1].cells)))
-        reason = self.f.minimal(fact, self.known, 0)
+        before = self.f.unsure
+        reason = self.f.minimal(fact, self.known, EFFORT * PATIENCE, keep_undecided=True)
         assert reason is not None, "a unique solution forces every fact"
-        return self._checked([fact], reason, False)
+        step = self._checked([fact], reason, True)
+        step.unsure = self.f.unsure - before
+        return step
 
     def _take(self) -> Step | None:
         """The pool's smallest reason: reasons are Z3's cores until minimised, and the
