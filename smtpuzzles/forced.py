@@ -9,12 +9,14 @@ assumptions, so the solver is built once and asked many questions. Decided facts
 premises in turn (their own literals are the assumptions).
 
 A step's premises are a subset-minimal set (:meth:`Forcing.minimal`: Z3's unsat core,
-then deletion: dropping any one premise leaves the fact unforced), its rules the
-rule groups it needs (deletion over groups, with its premises fixed). The path
-(:func:`explain`) takes the step with the fewest premises among those found in growing
-windows of premises around each undecided fact (radius 0, 1, 2, ... up to
-:data:`RADIUS`), and where none is found, the step with the smallest reason over the
-whole grid, marked as a case split when it has more than :data:`HARD` premises.
+then deletion: dropping any one premise leaves the fact unforced), its rules the rule
+groups of Z3's core. The path (:func:`explain`) takes the step with the fewest premises
+among those found by asking each premise alone, then growing windows of premises around
+each undecided fact (radius 0, 1, 2, ... up to :data:`RADIUS`), and where none is found,
+the step with the smallest reason over the whole grid, marked as a case split when it
+has more than :data:`HARD` premises or could not be minimised within the bounds.
+Questions are bounded in conflicts (:data:`EFFORT`, :data:`WINDOW_EFFORT`): with most
+numbers left open, a question can be far harder than the puzzle.
 """
 
 from __future__ import annotations

@@ -185,3 +185,28 @@ def test_ctrl_c_prints_the_steps_so_far_and_exits_130(tmp_path: Path) -> None:
     assert proc.returncode == 130
     obj = json.loads(out)
     assert obj["status"] == "stopped" and obj["stopped"] == "interrupted"
+
+
+def _presolve_level(puzzle: Nurikabe) -> int:
+    """A human-solving proxy: 0 when the package's rules of thumb (presolve.deduce)
+    decide every cell, 1 when one level of hypotheses (presolve.probe) is needed too,
+    2 when cells stay open after both."""
+    from smtpuzzles.puzzles.nurikabe.presolve.deduce import deduce
+    from smtpuzzles.puzzles.nurikabe.presolve.probe import probe
+
+    known = deduce(puzzle)
+    if len(known.black) + len(known.owner) >= len(puzzle):
+        return 0
+    known = probe(puzzle, known)
+    return 1 if len(known.black) + len(known.owner) >= len(puzzle) else 2
+
+
+@pytest.mark.slow
+def test_grade_rises_with_the_human_proxy_on_the_shipped_puzzles() -> None:
+    grades: dict[int, list[int]] = {}
+    for path in SHIPPED:
+        puzzle = parse(path.read_text(), str(path))
+        grades.setdefault(_presolve_level(puzzle), []).append(smtpuzzles.rate(path).grade)
+    means = [sum(g) / len(g) for _, g in sorted(grades.items())]
+    assert len(means) >= 2
+    assert means == sorted(means) and len(set(means)) == len(means), grades
