@@ -4,7 +4,9 @@ per puzzle its status, grade, steps, step sizes, case splits and CPU seconds, fr
 Nurikabe also a human-solving proxy (:func:`proxy`) to check the grade against.
 
 Usage: python benchmarks/explain_janko.py [--kind nurikabe] [--min-side 0]
-[--max-side 15] [--every 1] [--timeout 60] [--out FILE] [--merge FILE ...]
+[--max-side 15] [--every 1] [--start 0] [--stop N] [--timeout 60] [--out FILE] [--merge FILE ...]
+(``--start``/``--stop`` cut the list into parts run side by side; ``--merge`` joins
+the parts' files, the later file's row winning for a puzzle run twice).
 """
 
 from __future__ import annotations
@@ -192,6 +194,8 @@ def main() -> None:
     parser.add_argument("--min-side", type=int, default=0)
     parser.add_argument("--max-side", type=int, default=15)
     parser.add_argument("--every", type=int, default=1, help="take every k-th puzzle")
+    parser.add_argument("--start", type=int, default=0, help="skip the first puzzles (index)")
+    parser.add_argument("--stop", type=int, help="stop before this index")
     parser.add_argument("--timeout", type=float, default=60.0)
     parser.add_argument("--out", type=Path)
     parser.add_argument(
@@ -201,7 +205,7 @@ def main() -> None:
     out = args.out or ROOT / "benchmarks" / "results" / f"explain_janko_{args.kind}.json"
     if args.merge:
         parts = [json.loads(p.read_text()) for p in args.merge]
-        rows = [r for part in parts for r in part["rows"]]
+        rows = list({r["name"]: r for part in parts for r in part["rows"]}.values())
         rows.sort(key=lambda r: (r["side"], r["name"]))
         result = {
             "settings": [part["settings"] for part in parts],
@@ -212,7 +216,8 @@ def main() -> None:
         return
     command = shutil.which("smtpuzzles") or str(Path(sys.executable).parent / "smtpuzzles")
     rows: list[dict] = []
-    for path in odd_half(args.kind, args.min_side, args.max_side)[:: args.every]:
+    chosen = odd_half(args.kind, args.min_side, args.max_side)[:: args.every]
+    for path in chosen[args.start : args.stop]:
         rows.append(run(command, args.kind, path, args.timeout))
         r = rows[-1]
         print(r["name"], r.get("status"), r.get("grade"), r["cpu_s"], flush=True)
