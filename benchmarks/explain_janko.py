@@ -1,9 +1,12 @@
 """Explanations over the odd-numbered half of the janko corpora (Nurikabe and Koburin):
-per puzzle its status, grade, step count, largest step and CPU seconds, from
-``smtpuzzles KIND rate FILE --json --timeout T`` run as a process of its own.
+per puzzle its status, grade, steps, step sizes, case splits and CPU seconds, from
+``smtpuzzles KIND explain FILE --json --timeout T`` run as a process of its own; for
+Nurikabe also a human-solving proxy (:func:`proxy`) to check the grade against.
 
-Usage: python benchmarks/explain_janko.py [--kind nurikabe] [--max-side 15]
-[--every 1] [--timeout 60] [--out benchmarks/results/explain_janko.json]
+Usage: python benchmarks/explain_janko.py [--kind nurikabe] [--min-side 0]
+[--max-side 15] [--every 1] [--start 0] [--stop N] [--timeout 60] [--out FILE] [--merge FILE ...]
+(``--start``/``--stop`` cut the list into parts run side by side; ``--merge`` joins
+the parts' files, the later file's row winning for a puzzle run twice).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import statistics
 import subprocess
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -26,16 +30,24 @@ DATA = next(
     ROOT.parent / "shared" / "data",
 )
 
+#: Size bands of the summary: the largest side of a puzzle.
+BANDS = ((10, "up to 10x10"), (15, "11 to 15"), (10**6, "over 15"))
 
-def odd_half(kind: str, max_side: int) -> list[Path]:
-    """The odd-numbered janko puzzles of ``kind`` with both sides at most ``max_side``,
-    smallest first."""
+
+def odd_half(kind: str, min_side: int, max_side: int) -> list[Path]:
+    """The odd-numbered janko puzzles of ``kind`` whose larger side lies in
+    ``min_side..max_side``, smallest first."""
     found = []
     for path in (DATA / kind).glob("janko_*.txt"):
         m = re.match(r"janko_(\d+)_(\d+)x(\d+)", path.stem)
-        if m and int(m[1]) % 2 == 1 and max(int(m[2]), int(m[3])) <= max_side:
+        if m and int(m[1]) % 2 == 1 and min_side <= max(int(m[2]), int(m[3])) <= max_side:
             found.append((int(m[2]) * int(m[3]), path.name, path))
     return [p for _, _, p in sorted(found)]
+
+
+def side(name: str) -> int:
+    m = re.search(r"_(\d+)x(\d+)", name)
+    return max(int(m[1]), int(m[2])) if m else 0
 
 
 def children_cpu() -> float:
@@ -43,67 +55,174 @@ def children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
+def proxy(path: Path) -> int | None:
+    """How a human solver fares on a Nurikabe puzzle, as the package's own hand-written
+    deductions measure it: 0 when its rules of thumb (``presolve.deduce``) decide every
+    cell, 1 when one level of hypotheses (``presolve.probe``: try a cell, follow the
+    rules of thumb, rule out what breaks) is needed too, 2 when cells stay open after
+    both."""
+    try:
+        from smtpuzzles.puzzles.nurikabe.formats import parse
+        from smtpuzzles.puzzles.nurikabe.presolve.deduce import deduce
+        from smtpuzzles.puzzles.nurikabe.presolve.probe import probe
+    except ImportError:
+        return None
+    puzzle = parse(path.read_text(), str(path))
+
+    def decided(known) -> bool:
+        return len(known.black) + len(known.owner) >= len(puzzle)
+
+    known = deduce(puzzle)
+    if decided(known):
+        return 0
+    return 1 if decided(probe(puzzle, known)) else 2
+
+
 def run(command: str, kind: str, path: Path, timeout: float) -> dict:
     before, began = children_cpu(), time.monotonic()
     done = subprocess.run(
-        [command, kind, "rate", str(path), "--json", "--timeout", str(timeout)],
+        [command, kind, "explain", str(path), "--json", "--timeout", str(timeout)],
         capture_output=True,
         text=True,
         cwd="/",
     )
-    row = {"name": path.name, "exit": done.returncode}
+    row: dict = {"name": path.name, "side": side(path.name), "exit": done.returncode}
     try:
-        row.update(json.loads(done.stdout))
+        found = json.loads(done.stdout)
     except json.JSONDecodeError:
         row["status"] = "error"
         row["error"] = done.stderr.strip()[-200:]
+    else:
+        steps = found["steps"]
+        row.update(
+            status=found["status"],
+            grade=found["grade"],
+            steps=len(steps),
+            largest_step=max((s["size"] for s in steps), default=0),
+            case_splits=sum(s["case_split"] for s in steps),
+            sizes=dict(sorted(Counter(s["size"] for s in steps).items())),
+            elapsed_s=found["elapsed_s"],
+        )
     row["cpu_s"] = round(children_cpu() - before, 3)
     row["wall_s"] = round(time.monotonic() - began, 3)
+    if kind == "nurikabe":
+        row["proxy"] = proxy(path)
     return row
 
 
-def summary(rows: list[dict]) -> dict:
-    def dist(values: list[float]) -> dict:
-        if not values:
-            return {}
-        values = sorted(values)
-        return {
-            "min": values[0],
-            "median": statistics.median(values),
-            "p90": values[int(0.9 * (len(values) - 1))],
-            "max": values[-1],
-        }
+def dist(values: list[float]) -> dict:
+    if not values:
+        return {}
+    values = sorted(values)
+    return {
+        "n": len(values),
+        "min": values[0],
+        "median": statistics.median(values),
+        "p90": values[int(0.9 * (len(values) - 1))],
+        "max": values[-1],
+    }
 
-    statuses: dict[str, int] = {}
+
+def spearman(xs: list[float], ys: list[float]) -> float | None:
+    """Spearman's rank correlation (average ranks for ties)."""
+
+    def ranks(vs: list[float]) -> list[float]:
+        order = sorted(range(len(vs)), key=lambda i: vs[i])
+        out = [0.0] * len(vs)
+        i = 0
+        while i < len(order):
+            j = i
+            while j + 1 < len(order) and vs[order[j + 1]] == vs[order[i]]:
+                j += 1
+            for k in range(i, j + 1):
+                out[order[k]] = (i + j) / 2
+            i = j + 1
+        return out
+
+    if len(xs) < 3:
+        return None
+    rx, ry = ranks(xs), ranks(ys)
+    mx, my = statistics.mean(rx), statistics.mean(ry)
+    cov = sum((a - mx) * (b - my) for a, b in zip(rx, ry))
+    vx = sum((a - mx) ** 2 for a in rx) ** 0.5
+    vy = sum((b - my) ** 2 for b in ry) ** 0.5
+    return round(cov / (vx * vy), 3) if vx and vy else None
+
+
+def band_summary(rows: list[dict]) -> dict:
+    statuses = Counter(r.get("status", "error") for r in rows)
+    sizes: Counter = Counter()
     for r in rows:
-        statuses[r.get("status", "error")] = statuses.get(r.get("status", "error"), 0) + 1
+        sizes.update({int(k): v for k, v in r.get("sizes", {}).items()})
     return {
         "puzzles": len(rows),
-        "status": statuses,
+        "status": dict(statuses),
         "cpu_s": dist([r["cpu_s"] for r in rows]),
-        "grade": dist([r["grade"] for r in rows if "grade" in r]),
-        "steps": dist([r["steps"] for r in rows if "steps" in r]),
-        "largest_step": dist([r["largest_step"] for r in rows if "largest_step" in r]),
+        "cpu_at_most_10_s": sum(r["cpu_s"] <= 10 for r in rows),
+        "complete_cpu_s": dist([r["cpu_s"] for r in rows if r.get("status") == "complete"]),
+        "grade": dist([r["grade"] for r in rows if r.get("status") == "complete"]),
+        "steps": dist([r["steps"] for r in rows if r.get("status") == "complete"]),
+        "largest_step": dist([r["largest_step"] for r in rows if r.get("status") == "complete"]),
+        "case_splits": dist([r["case_splits"] for r in rows if r.get("status") == "complete"]),
+        "step_sizes": dict(sorted(sizes.items())),
     }
+
+
+def summary(rows: list[dict]) -> dict:
+    out: dict = {"all": band_summary(rows)}
+    low = 0
+    for top, name in BANDS:
+        band = [r for r in rows if low < r["side"] <= top]
+        if band:
+            out[name] = band_summary(band)
+        low = top
+    graded = [r for r in rows if r.get("status") == "complete" and r.get("proxy") is not None]
+    if graded:
+        by_level: dict = {}
+        for level in sorted({r["proxy"] for r in graded}):
+            by_level[str(level)] = dist([r["grade"] for r in graded if r["proxy"] == level])
+        out["grade_by_proxy"] = by_level
+        out["spearman_grade_proxy"] = spearman(
+            [r["grade"] for r in graded], [r["proxy"] for r in graded]
+        )
+    return out
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--kind", default="nurikabe", choices=("nurikabe", "koburin"))
+    parser.add_argument("--min-side", type=int, default=0)
     parser.add_argument("--max-side", type=int, default=15)
     parser.add_argument("--every", type=int, default=1, help="take every k-th puzzle")
+    parser.add_argument("--start", type=int, default=0, help="skip the first puzzles (index)")
+    parser.add_argument("--stop", type=int, help="stop before this index")
     parser.add_argument("--timeout", type=float, default=60.0)
     parser.add_argument("--out", type=Path)
+    parser.add_argument(
+        "--merge", type=Path, nargs="+", help="join these results files into --out instead"
+    )
     args = parser.parse_args()
-    command = shutil.which("smtpuzzles") or str(Path(sys.executable).parent / "smtpuzzles")
     out = args.out or ROOT / "benchmarks" / "results" / f"explain_janko_{args.kind}.json"
+    if args.merge:
+        parts = [json.loads(p.read_text()) for p in args.merge]
+        rows = list({r["name"]: r for part in parts for r in part["rows"]}.values())
+        rows.sort(key=lambda r: (r["side"], r["name"]))
+        result = {
+            "settings": [part["settings"] for part in parts],
+            "summary": summary(rows),
+            "rows": rows,
+        }
+        out.write_text(json.dumps(result, indent=1, default=str) + "\n")
+        return
+    command = shutil.which("smtpuzzles") or str(Path(sys.executable).parent / "smtpuzzles")
     rows: list[dict] = []
-    for path in odd_half(args.kind, args.max_side)[:: args.every]:
+    chosen = odd_half(args.kind, args.min_side, args.max_side)[:: args.every]
+    for path in chosen[args.start : args.stop]:
         rows.append(run(command, args.kind, path, args.timeout))
         r = rows[-1]
         print(r["name"], r.get("status"), r.get("grade"), r["cpu_s"], flush=True)
         result = {
-            "settings": vars(args) | {"out": str(out)},
+            "settings": vars(args) | {"out": str(out), "command": command},
             "summary": summary(rows),
             "rows": rows,
         }

@@ -9,12 +9,14 @@ assumptions, so the solver is built once and asked many questions. Decided facts
 premises in turn (their own literals are the assumptions).
 
 A step's premises are a subset-minimal set (:meth:`Forcing.minimal`: Z3's unsat core,
-then deletion: dropping any one premise leaves the fact unforced), its rules the
-rule groups it needs (deletion over groups, with its premises fixed). The path
-(:func:`explain`) takes the step with the fewest premises among those found in growing
-windows of premises around each undecided fact (radius 0, 1, 2, ... up to
-:data:`RADIUS`), and where none is found, the step with the smallest reason over the
-whole grid, marked as a case split when it has more than :data:`HARD` premises.
+then deletion: dropping any one premise leaves the fact unforced), its rules the rule
+groups of Z3's core. The path (:func:`explain`) takes the step with the fewest premises
+among those found by asking each premise alone, then growing windows of premises around
+each undecided fact (radius 0, 1, 2, ... up to :data:`RADIUS`), and where none is found,
+the step with the smallest reason over the whole grid, marked as a case split when it
+has more than :data:`HARD` premises or could not be minimised within the bounds.
+Questions are bounded in conflicts (:data:`EFFORT`, :data:`WINDOW_EFFORT`): with most
+numbers left open, a question can be far harder than the puzzle.
 """
 
 from __future__ import annotations
@@ -33,6 +35,25 @@ from .smtlib import Block
 #: The largest window radius (graph steps from a fact's cells) searched for a reason
 #: before a step takes its reason from the whole grid.
 RADIUS = 3
+
+#: The conflicts a question of the search may take before it counts as undecided:
+#: questions with few premises can be far harder than the puzzle (most of its numbers
+#: left open), and a smaller reason is usually found elsewhere.
+EFFORT = 2_000
+
+#: A last resort's questions (:meth:`_Path._last_resort`) get this many times the effort.
+PATIENCE = 5
+
+#: The conflicts a question about a window (:meth:`Forcing.backbone`) may take: most
+#: windows force nothing, and finding a model where a fact fails with most numbers open
+#: can be hard; a window left undecided is not asked again.
+WINDOW_EFFORT = 300
+
+#: Z3's setting for "no bound on conflicts".
+NO_BOUND = 2**32 - 1
+
+#: The models of the rules kept to answer "not forced" without asking (the latest).
+MODELS_KEPT = 400
 
 #: A step found over the whole grid with more premises than this is a case split.
 HARD = 6
@@ -102,6 +123,9 @@ class Step:
     case_split: bool = False
     #: the wrong entry this step refutes, when it answers a ``--state`` (else None)
     wrong: Fact | None = None
+    #: premises kept because the solver could not tell within its bound whether the
+    #: rest force the facts (only in a case split; 0: the premises are proven minimal)
+    unsure: int = 0
     #: the step drawn (text and SVG) with its facts and premises marked, once drawn
     picture: str = field(default="", repr=False)
     svg: str = field(default="", repr=False)
@@ -146,12 +170,16 @@ class Unsolvable(Exception):
 
 class Forcing:
     """One incremental solver over a :class:`Problem`: every rule group and clue under
-    an assumption literal, asked "is this fact forced by these premises?"."""
+    an assumption literal, asked "is this fact forced by these premises?".
+
+    The models it finds (each satisfies every rule) are kept: a kept model in which the
+    premises hold and the fact fails shows without a question that the premises do not
+    force the fact."""
 
     def __init__(self, problem: Problem, budget: Budget, stats: Stats | None = None) -> None:
         self.problem = problem
         self.budget = budget
-        self.stats = stats if stats is not None else Stats()
+        self.stats = stats
         self.ctx = new_context()
         self.solver = new_solver("smt", self.ctx)
         lines = list(problem.declarations)
@@ -164,9 +192,11 @@ class Forcing:
             self.rule_lit[block.rule] = guard
         self.clue_lit: dict[str, Any] = {}
         for n, clue in enumerate(problem.clues):
+            # a name for the clue's statement: assumed, it asserts the clue; in a model,
+            # it says whether the clue holds there
             guard = f"given_{n}"
             lines.append(f"(declare-fun {guard} () Bool)")
-            lines.append(f"(assert (=> {guard} {clue.term}))")
+            lines.append(f"(assert (= {guard} {clue.term}))")
             self.clue_lit[clue.key] = guard
         parse_into(self.solver, "\n".join(lines) + "\n")
         self.rule_lit = {k: z3.Bool(v, self.ctx) for k, v in self.rule_lit.items()}
@@ -175,6 +205,10 @@ class Forcing:
         self.all_rules = [b.rule for b in problem.rules]
         self.last_core: list[Any] = []  #: the assumptions of the last "forced all?" core
         self.asked = 0  #: questions asked with a literal of their own
+        #: premises kept by :meth:`minimal` because their question stayed undecided
+        self.unsure = 0
+        #: models of every rule found so far: each the value of every variable and clue
+        self.models: deque[dict[str, bool]] = deque(maxlen=MODELS_KEPT)
 
     # ------------------------------------------------------------------ literals
 
@@ -188,11 +222,40 @@ class Forcing:
         v = self.vars[fact.var]
         return z3.Not(v) if fact.value else v
 
-    def _check(self, assumptions: list[Any], label: str) -> Any:
-        answer = check(self.solver, self.budget, assumptions, self.stats, label)
-        if answer == z3.unknown:
+    def _check(self, assumptions: list[Any], label: str, effort: int = 0) -> Any:
+        """``sat`` or ``unsat``; with ``effort`` (conflicts, 0: no bound) also
+        ``unknown`` when the check needs more than that. Raises :class:`TimeUp` when the
+        budget runs out."""
+        if effort:
+            self.solver.set("max_conflicts", effort)
+        try:
+            answer = check(self.solver, self.budget, assumptions, self.stats, label)
+        finally:
+            if effort:
+                self.solver.set("max_conflicts", NO_BOUND)
+        if answer == z3.unknown and not (effort and _out_of_effort(self.solver)):
             raise TimeUp()
         return answer
+
+    def _all_rules(self) -> list[Any]:
+        return [self.rule_lit[r] for r in self.all_rules]
+
+    # ------------------------------------------------------------------ models
+
+    def _remember(self) -> dict[str, bool]:
+        """Keep the solver's model (of every rule) and return it."""
+        model = self.solver.model()
+        values = {v: _value(model, x) for v, x in self.vars.items()}
+        values.update((k, _value(model, x)) for k, x in self.clue_lit.items())
+        self.models.append(values)
+        return values
+
+    def witness(self, fact: Fact, premises: Sequence[Premise]) -> bool:
+        """Is there a kept model where ``premises`` hold and ``fact`` fails?"""
+        for m in self.models:
+            if m[fact.var] != fact.value and all(_holds(m, p) for p in premises):
+                return True
+        return False
 
     # ------------------------------------------------------------------ questions
 
@@ -204,51 +267,112 @@ class Forcing:
         lits = [self.rule_lit[r] for r in kept] + [self.lit(p) for p in premises]
         return self._check([*lits, self.negation(fact)], "forced?") == z3.unsat
 
+    def decide(self, fact: Fact, premises: Sequence[Premise], effort: int) -> bool | None:
+        """Do ``premises`` force ``fact`` (under every rule)? None when the solver cannot
+        tell within ``effort`` conflicts. A kept model answers first."""
+        if self.witness(fact, premises):
+            return False
+        lits = [self.lit(p) for p in premises]
+        answer = self._check([*self._all_rules(), *lits, self.negation(fact)], "forced?", effort)
+        if answer == z3.sat:
+            self._remember()
+            return False
+        return True if answer == z3.unsat else None
+
     def consistent(self, premises: Iterable[Premise]) -> Any:
         """A model of the rules and ``premises``, or None when they contradict."""
-        lits = [self.rule_lit[r] for r in self.all_rules] + [self.lit(p) for p in premises]
+        lits = self._all_rules() + [self.lit(p) for p in premises]
         if self._check(lits, "consistent?") == z3.unsat:
             return None
+        self._remember()
         return self.solver.model()
 
-    def core(self, fact: Fact, premises: Sequence[Premise]) -> list[Premise] | None:
+    def core(
+        self, fact: Fact, premises: Sequence[Premise], effort: int = EFFORT
+    ) -> list[Premise] | None:
         """The premises of Z3's unsat core when ``premises`` force ``fact`` (not
-        minimal), else None."""
+        minimal), else None (also when the solver cannot tell within ``effort``)."""
         by_lit = {self.lit(p).get_id(): p for p in premises}
-        rules = [self.rule_lit[r] for r in self.all_rules]
         lits = [self.lit(p) for p in premises]
-        if self._check([*rules, *lits, self.negation(fact)], "core") != z3.unsat:
+        answer = self._check([*self._all_rules(), *lits, self.negation(fact)], "core", effort)
+        if answer != z3.unsat:
+            if answer == z3.sat:
+                self._remember()
             return None
         return [by_lit[c.get_id()] for c in self.solver.unsat_core() if c.get_id() in by_lit]
 
-    def minimal(self, fact: Fact, premises: Sequence[Premise]) -> list[Premise] | None:
-        """A subset-minimal set of ``premises`` that forces ``fact`` (Z3's unsat core,
-        then deletion, farthest premise first), or None when they do not force it."""
-        core = self.core(fact, premises)
-        if core is None:
+    def minimal(
+        self,
+        fact: Fact,
+        premises: Sequence[Premise],
+        effort: int = EFFORT,
+        keep_undecided: bool = False,
+    ) -> list[Premise] | None:
+        """A subset-minimal set of ``premises`` that forces ``fact``, or None when they do
+        not force it or the solver cannot tell within ``effort`` conflicts a question
+        (0: no bound) whether a premise can go.
+
+        Z3's unsat core, then deletion, farthest premises first: a group of premises
+        goes when the rest still force the fact (and with it every premise outside that
+        question's core); the group halves when it cannot go, down to one premise, so a
+        loose core shrinks in a few questions and a tight one costs one question a
+        premise (a kept model often answers it). ``keep_undecided``: a premise whose
+        question is undecided stays (the set is then minimal as far as the solver
+        could tell) instead of giving up."""
+        kept = self.core(fact, premises, effort)
+        if kept is None:
             return None
         far = steps_from(self.problem.neighbours, fact.cells)
-        core.sort(key=lambda p: (-_distance(far, p), _order(p)))
-        kept = list(core)
-        for p in core:
-            trial = [q for q in kept if q is not p]
-            if self.forced(fact, trial):
-                kept = trial
+        kept.sort(key=lambda p: (-_distance(far, p), _order(p)))
+        done = 0  # kept[:done] cannot go
+        chunk = max(1, len(kept) // 2)
+        while done < len(kept):
+            group = kept[done : done + chunk]
+            trial = kept[:done] + kept[done + chunk :]
+            # a group's question is a guess that may fail: bounded tighter, and
+            # undecided it counts as "cannot go"
+            tried = self._still_forced(fact, trial, effort if chunk == 1 else WINDOW_EFFORT)
+            if tried is None and chunk == 1 and keep_undecided:
+                self.unsure += 1
+            answer = tried or (False, []) if chunk > 1 or keep_undecided else tried
+            if answer is None:
+                return None
+            if answer[0]:
+                core = answer[1]
+                kept = kept[:done] + [p for p in kept[done:] if p in core]
+            elif len(group) == 1:
+                done += 1
+            else:
+                chunk = max(1, chunk // 2)
         kept.sort(key=_order)
         return kept
 
+    def _still_forced(
+        self, fact: Fact, trial: list[Premise], effort: int
+    ) -> tuple[bool, list[Premise]] | None:
+        """``(False, [])`` when ``trial`` does not force ``fact`` (a kept model shows it,
+        or the solver); ``(True, core)`` when it does, with the premises of ``trial`` in
+        Z3's core; None when the solver cannot tell within ``effort``."""
+        if self.witness(fact, trial):
+            return False, []
+        lits = [self.lit(q) for q in trial]
+        answer = self._check([*self._all_rules(), *lits, self.negation(fact)], "forced?", effort)
+        if answer == z3.unknown:
+            return None
+        if answer == z3.sat:
+            self._remember()
+            return False, []
+        core = {c.get_id() for c in self.solver.unsat_core()}
+        return True, [q for q, x in zip(trial, lits) if x.get_id() in core]
+
     def rules_used(self, facts: Sequence[Fact], premises: Sequence[Premise]) -> list[str]:
-        """A minimal list of rule groups that, with ``premises``, force all ``facts``:
-        those of Z3's unsat core, then deletion."""
+        """The rule groups that, with ``premises``, force all ``facts``: those of Z3's
+        unsat core (not necessarily minimal: a check without a group can be far harder
+        than the puzzle, and it seldom drops one)."""
         if not self.forced_all(facts, premises, self.all_rules):
             return list(self.all_rules)
         core = {c.get_id() for c in self.last_core}
-        kept = [r for r in self.all_rules if self.rule_lit[r].get_id() in core]
-        for rule in list(kept):
-            trial = [r for r in kept if r != rule]
-            if self.forced_all(facts, premises, trial):
-                kept = trial
-        return kept
+        return [r for r in self.all_rules if self.rule_lit[r].get_id() in core]
 
     def forced_all(
         self, facts: Sequence[Fact], premises: Iterable[Premise], rules: Iterable[str]
@@ -269,20 +393,36 @@ class Forcing:
         self.solver.add(z3.Implies(some, z3.Or([self.negation(f) for f in facts])))
         return some
 
-    def backbone(self, premises: Sequence[Premise], candidates: Sequence[Fact]) -> list[Fact]:
+    def backbone(
+        self, premises: Sequence[Premise], candidates: Sequence[Fact], effort: int = 0
+    ) -> list[Fact]:
         """The ``candidates`` that ``premises`` force: ask for a model where one of them
-        fails, drop those it breaks, until none can fail."""
-        left = list(candidates)
-        lits = [self.rule_lit[r] for r in self.all_rules] + [self.lit(p) for p in premises]
+        fails, drop those it breaks, until none can fail. Kept models drop candidates
+        first. With ``effort``: none when a question needs more conflicts than that."""
+        left = [f for f in candidates if not self.witness(f, premises)]
+        lits = self._all_rules() + [self.lit(p) for p in premises]
         while left:
             some = self._some_fails(left)
-            answer = self._check([*lits, some], "backbone")
-            model = self.solver.model() if answer == z3.sat else None
+            answer = self._check([*lits, some], "backbone", effort)
+            model = self._remember() if answer == z3.sat else None
             self.solver.add(z3.Not(some))
+            if answer == z3.unknown:
+                return []
             if model is None:
                 return left
-            left = [f for f in left if _value(model, self.vars[f.var]) == f.value]
+            left = [f for f in left if model[f.var] == f.value]
         return []
+
+
+def _holds(model: dict[str, bool], p: Premise) -> bool:
+    if isinstance(p, Clue):
+        return model[p.key]
+    return model[p.var] == p.value
+
+
+def _out_of_effort(solver: Any) -> bool:
+    """Did the last check stop at its resource bound (not at the time limit)?"""
+    return "conflicts" in solver.reason_unknown().lower()
 
 
 def _value(model: Any, var: Any) -> bool:
@@ -463,7 +603,9 @@ class _Path:
         self.decided: set[str] = set()
         self.pool: dict[str, list[Premise]] = {}  # fact var -> smallest reason found
         self.minimised: set[str] = set()  # pool entries whose reason is minimal
+        self.stuck: set[str] = set()  # pool entries whose reason could not be minimised
         self.asked: dict[frozenset[str], set[str]] = {}  # window -> facts asked of it
+        self.single: set[str] = set()  # premises asked alone
         self.by_var = {f.var: f for f in self.targets}
         self.open = len(problem.variables) > len(self.targets)  # undecidable facts remain
 
@@ -479,7 +621,8 @@ class _Path:
                 self.known.append(right)
                 self.decided.add(right.var)
                 continue
-            premises = self.f.minimal(right, list(self.f.problem.clues)) or []
+            clues = list(self.f.problem.clues)
+            premises = self.f.minimal(right, clues) or self.f.minimal(right, clues, 0) or []
             wrong.append(self._checked([right], premises, False, g))
         return wrong
 
@@ -495,18 +638,21 @@ class _Path:
                 self.known.append(fact)
                 self.pool.pop(fact.var, None)
                 self.minimised.discard(fact.var)
+                self.stuck.discard(fact.var)
             count += 1
             yield step
         self.open = self.open or bool(self.undecided())
 
     def next_step(self) -> Step:
+        self._singles()
         for radius in range(RADIUS + 1):
             self._search(radius)
-            if self.pool:
-                return self._take(case_split=False)
+            step = self._take()
+            if step is not None:
+                return step
         self._global()
-        step = self._take(case_split=False)
-        step.case_split = step.size > HARD
+        step = self._take() or self._last_resort()
+        step.case_split = step.case_split or step.size > HARD
         return step
 
     def _search(self, radius: int) -> None:
@@ -526,35 +672,64 @@ class _Path:
             asked = self.asked.setdefault(key, set())
             todo = [f for f in facts if f.var not in asked]
             asked.update(f.var for f in todo)
-            for found in self.f.backbone(window, todo) if todo else ():
-                reason = self.f.core(found, window)
-                if reason is None:
-                    continue
-                best = self.pool.get(found.var)
-                if best is None or len(reason) < len(best):
-                    self.pool[found.var] = reason
-                    self.minimised.discard(found.var)
+            for found in self.f.backbone(window, todo, WINDOW_EFFORT) if todo else ():
+                self._offer(found, self.f.core(found, window))
+
+    def _singles(self) -> None:
+        """Ask each premise alone (once: what it forces never changes) which open facts
+        it forces, so that no reason of one premise is missed however far it lies."""
+        for p in self.known:
+            if p.key in self.single:
+                continue
+            self.single.add(p.key)
+            for found in self.f.backbone([p], self.undecided(), WINDOW_EFFORT):
+                self._offer(found, self.f.core(found, [p]))
+
+    def _offer(self, fact: Fact, reason: list[Premise] | None) -> None:
+        """Keep ``reason`` for ``fact`` when it is the smallest found."""
+        if reason is None:
+            return
+        best = self.pool.get(fact.var)
+        if best is None or len(reason) < len(best):
+            self.pool[fact.var] = reason
+            self.minimised.discard(fact.var)
+            self.stuck.discard(fact.var)
 
     def _global(self) -> None:
-        """No reason near any fact: the smallest reason among all known premises."""
-        best: tuple[int, Fact, list[Premise]] | None = None
+        """No reason near any fact: Z3's core over all known premises for each open fact
+        (:meth:`_take` minimises the smallest)."""
         for fact in self.undecided():
-            reason = self.f.minimal(fact, self.known)
-            if reason is not None and (best is None or len(reason) < best[0]):
-                best = (len(reason), fact, reason)
-        assert best is not None, "a unique solution forces every fact"
-        self.pool[best[1].var] = best[2]
-        self.minimised.add(best[1].var)
+            if fact.var not in self.pool or fact.var in self.stuck:
+                self._offer(fact, self.f.core(fact, self.known))
 
-    def _take(self, case_split: bool) -> Step:
+    def _last_resort(self) -> Step:
+        """No reason could be minimised within the effort bounds: the open fact whose
+        core is smallest, its core minimised with :data:`PATIENCE` times the effort a
+        question (a premise whose question stays undecided is kept); a case split."""
+        cores = [(self.f.core(f, self.known, 0) or self.known, f) for f in self.undecided()]
+        _, fact = min(cores, key=lambda c: (len(c[0]), min(c[1].cells)))
+        before = self.f.unsure
+        reason = self.f.minimal(fact, self.known, EFFORT * PATIENCE, keep_undecided=True)
+        assert reason is not None, "a unique solution forces every fact"
+        step = self._checked([fact], reason, True)
+        step.unsure = self.f.unsure - before
+        return step
+
+    def _take(self) -> Step | None:
         """The pool's smallest reason: reasons are Z3's cores until minimised, and the
-        smallest is minimised until the smallest is minimal."""
+        smallest is minimised until the smallest is minimal (a reason that cannot be
+        minimised within the effort bounds waits). None when the pool has none."""
         while True:
-            var = min(self.pool, key=lambda v: (len(self.pool[v]), min(self.by_var[v].cells)))
+            open_ = [v for v in self.pool if v not in self.stuck]
+            if not open_:
+                return None
+            var = min(open_, key=lambda v: (len(self.pool[v]), min(self.by_var[v].cells)))
             if var in self.minimised:
                 break
             reason = self.f.minimal(self.by_var[var], self.pool[var])
-            assert reason is not None, "a core forces its fact"
+            if reason is None:
+                self.stuck.add(var)
+                continue
             self.pool[var] = reason
             self.minimised.add(var)
         reason = self.pool[var]
@@ -564,16 +739,19 @@ class _Path:
             if other in self.minimised or not keys <= {p.key for p in core}:
                 continue
             fact = self.by_var[other]
-            if self.f.forced(fact, reason):
-                self.pool[other] = self.f.minimal(fact, reason) or reason
-                self.minimised.add(other)
+            if self.f.decide(fact, reason, EFFORT):
+                smaller = self.f.minimal(fact, reason)
+                if smaller is not None:
+                    self.pool[other] = smaller
+                    self.minimised.add(other)
+                    self.stuck.discard(other)
         facts = [
             self.by_var[v]
             for v, r in self.pool.items()
             if v in self.minimised and {p.key for p in r} == keys
         ]
         facts.sort(key=lambda f: min(f.cells))
-        return self._checked(facts, reason, case_split)
+        return self._checked(facts, reason, False)
 
     def _checked(
         self, facts: list[Fact], reason: list[Premise], case_split: bool, wrong: Fact | None = None

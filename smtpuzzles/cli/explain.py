@@ -133,6 +133,7 @@ def add_commands(app: typer.Typer, kind: str, formats: tuple[str, ...], example:
             "steps": len(found.steps),
             "largest_step": max(sizes, default=0),
             "case_splits": sum(s.case_split for s in found.steps),
+            "unsure_premises": sum(s.unsure for s in found.steps),
             "elapsed_s": round(found.elapsed_s, 3),
         }
         if shared.json:

@@ -46,6 +46,31 @@ def assert_sound_and_minimal(puzzle: Nurikabe, steps: list[Step], answer: dict[s
         assert forcing.forced_all(step.facts, step.premises, step.rules), step.text
 
 
+def assert_easiest(puzzle: Nurikabe, steps: list[Step]) -> None:
+    """No step has a premise while an open fact follows from the rules alone, nor two or
+    more while an open fact follows from one known premise (asked of a fresh solver,
+    without the engine's bounds)."""
+    forcing = Forcing(problem(puzzle), Budget())
+    known = list(forcing.problem.clues)
+    open_ = {f.var: f for s in steps for f in s.facts}
+    for step in steps:
+        if step.size >= 1:
+            assert forcing.backbone([], list(open_.values())) == [], step.text
+        if step.size >= 2:
+            for p in known:
+                assert forcing.backbone([p], list(open_.values())) == [], (step.text, p.words)
+        for fact in step.facts:
+            del open_[fact.var]
+            known.append(fact)
+
+
+@pytest.mark.parametrize("name", ["square_06x06_thin", "hex_05x06"])
+def test_no_smaller_reason_of_none_or_one_premise(name: str) -> None:
+    path = INSTANCES / f"{name}.txt"
+    puzzle = parse(path.read_text(), str(path))
+    assert_easiest(puzzle, smtpuzzles.explain(path).steps)
+
+
 @pytest.mark.parametrize("name", QUICK)
 def test_shipped_explanations_are_sound_minimal_complete(name: str) -> None:
     path = INSTANCES / f"{name}.txt"
@@ -80,6 +105,7 @@ def test_random_puzzles(seed: int) -> None:
     assert found.status == "complete"
     answer = {puzzle.cell(i): picture[i] for i in range(len(puzzle))}
     assert_sound_and_minimal(puzzle, found.steps, answer)
+    assert_easiest(puzzle, found.steps)
 
 
 def test_a_step_needs_no_premise_between_two_clues() -> None:
@@ -159,3 +185,28 @@ def test_ctrl_c_prints_the_steps_so_far_and_exits_130(tmp_path: Path) -> None:
     assert proc.returncode == 130
     obj = json.loads(out)
     assert obj["status"] == "stopped" and obj["stopped"] == "interrupted"
+
+
+def _presolve_level(puzzle: Nurikabe) -> int:
+    """A human-solving proxy: 0 when the package's rules of thumb (presolve.deduce)
+    decide every cell, 1 when one level of hypotheses (presolve.probe) is needed too,
+    2 when cells stay open after both."""
+    from smtpuzzles.puzzles.nurikabe.presolve.deduce import deduce
+    from smtpuzzles.puzzles.nurikabe.presolve.probe import probe
+
+    known = deduce(puzzle)
+    if len(known.black) + len(known.owner) >= len(puzzle):
+        return 0
+    known = probe(puzzle, known)
+    return 1 if len(known.black) + len(known.owner) >= len(puzzle) else 2
+
+
+@pytest.mark.slow
+def test_grade_rises_with_the_human_proxy_on_the_shipped_puzzles() -> None:
+    grades: dict[int, list[int]] = {}
+    for path in SHIPPED:
+        puzzle = parse(path.read_text(), str(path))
+        grades.setdefault(_presolve_level(puzzle), []).append(smtpuzzles.rate(path).grade)
+    means = [sum(g) / len(g) for _, g in sorted(grades.items())]
+    assert len(means) >= 2
+    assert means == sorted(means) and len(set(means)) == len(means), grades
