@@ -330,7 +330,7 @@ def fuzz(d: dict[str, Any]) -> str:
     )
     how = (
         " Each case is a process forked from a parent that has imported the package once "
-        "(its own session, folder, streams, exit status and clock: what a fresh process "
+        "(its own process group, folder, streams, exit status and clock: what a fresh process "
         "would pay to start is skipped), and one case in "
         f"{d.get('fresh_every', 20)} runs again as a fresh `python -m smtpuzzles` process, "
         "judged alike; the two disagree when, neither stopped by a limit or Ctrl-C, they "

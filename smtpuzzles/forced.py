@@ -29,7 +29,8 @@ from typing import Any
 
 from . import z3lazy as z3
 from .engines import Stats, check, new_context, new_solver, parse_into
-from .limits import MEMORY_ERRORS, Budget, Interrupted, TimeUp, deadline
+from .limits import Budget, TimeUp
+from .runner import stopping
 from .smtlib import Block
 
 #: The largest window radius (graph steps from a fact's cells) searched for a reason
@@ -568,22 +569,16 @@ def explain(
     budget = budget or Budget()
     steps: list[Step] = []
     wrong: list[Step] = []
-    try:
-        with deadline(budget):
-            path = _Path(Forcing(problem, budget, stats))
-            wrong = path.refute(given)
-            for step in path.steps(limit):
-                steps.append(step)
-            status = "complete" if not path.open else "stuck"
-            if limit is not None and path.open and len(steps) >= limit:
-                status = "hint"
-        return steps, status, None, wrong
-    except TimeUp:
-        return steps, "stopped", "timeout", wrong
-    except (Interrupted, KeyboardInterrupt):
-        return steps, "stopped", "interrupted", wrong
-    except MEMORY_ERRORS:
-        return steps, "stopped", "memory", wrong
+    status = "stopped"
+    with stopping(budget) as stop:
+        path = _Path(Forcing(problem, budget, stats))
+        wrong = path.refute(given)
+        for step in path.steps(limit):
+            steps.append(step)
+        status = "complete" if not path.open else "stuck"
+        if limit is not None and path.open and len(steps) >= limit:
+            status = "hint"
+    return steps, status, stop.why, wrong
 
 
 class _Path:

@@ -81,3 +81,31 @@ def test_cli_hint_json_and_state() -> None:
     state = "2o___\n_____\n__1__\n_____\n1___0\n"
     found = smtpuzzles.explain(smtpuzzles.load(SMALL, "koburin"), state=state, limit=1)
     assert [s.wrong.json for s in found.wrong if s.wrong] == [{"cell": "r0c1", "value": "loop"}]
+
+
+def test_ctrl_c_prints_the_steps_so_far_and_exits_130() -> None:
+    """Ctrl-C once the explanation is under way (a second of processor time into a
+    puzzle that takes far longer): the steps so far, ``stopped``, exit 130."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    import psutil
+
+    puzzle = Path(__file__).resolve().parents[2] / "instances/koburin/gen_20x20_s1.txt"
+    command = [str(Path(sys.executable).parent / "smtpuzzles"), "koburin", "explain"]
+    proc = subprocess.Popen(
+        [*command, str(puzzle), "--json"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    watched = psutil.Process(proc.pid)
+    while watched.cpu_times().user < 1.0 and proc.poll() is None:
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    out, _ = proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    obj = json.loads(out)
+    assert obj["status"] == "stopped" and obj["stopped"] == "interrupted"

@@ -166,27 +166,6 @@ def test_cli_bad_state_is_one_line() -> None:
     assert result.exit_code == 2
 
 
-def test_ctrl_c_prints_the_steps_so_far_and_exits_130(tmp_path: Path) -> None:
-    import signal
-    import subprocess
-    import sys
-    import time
-
-    command = [str(Path(sys.executable).parent / "smtpuzzles"), "nurikabe", "explain"]
-    proc = subprocess.Popen(
-        [*command, str(INSTANCES / "square_10x10.txt"), "--json"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    time.sleep(4)
-    proc.send_signal(signal.SIGINT)
-    out, _ = proc.communicate(timeout=30)
-    assert proc.returncode == 130
-    obj = json.loads(out)
-    assert obj["status"] == "stopped" and obj["stopped"] == "interrupted"
-
-
 def _presolve_level(puzzle: Nurikabe) -> int:
     """A human-solving proxy: 0 when the package's rules of thumb (presolve.deduce)
     decide every cell, 1 when one level of hypotheses (presolve.probe) is needed too,
