@@ -17,8 +17,9 @@ on the request pipe and on SIGCHLD at once.
 A fresh fork pays for every page of memory it writes (Linux copies it on the first
 write), which on a small case costs as much again as the solve. So once a case of a kind
 has started, the parent forks the process for the next case of that kind ahead of time:
-it solves the kind's small sample puzzle (:attr:`~smtpuzzles.puzzle.Puzzle.sample`),
-which makes the memory a solve writes its own, then waits for its case. A case's clock,
+it runs the command on the kind's small sample puzzle
+(:attr:`~smtpuzzles.puzzle.Puzzle.sample`), which makes the memory a solve writes its
+own, then waits for its case. A case's clock,
 limits and wall time start when it is handed its case; its CPU and peak memory include
 the sample's. Every child has a session of its own, so
 the parent kills it with its group; the parent dies with the bench (Linux's
@@ -356,18 +357,21 @@ def _sample(kind: str) -> str:
 
 
 def _solve_sample(kind: str, mode: str) -> None:
-    """Solve ``kind``'s sample puzzle in ``mode`` (when that mode needs no numbers, else
-    in the puzzle's first mode), quietly: any failure only leaves this process colder."""
-    from .. import api
+    """Run ``smtpuzzles KIND MODE - --json`` on ``kind``'s sample puzzle (in the
+    puzzle's first mode when ``mode`` is not one it has), its streams in memory and its
+    command line's own end skipped: any failure only leaves this process colder."""
+    from ..cli import built
     from ..puzzle import puzzle_class
 
-    with contextlib.suppress(Exception):
+    streams = sys.stdin, sys.stdout, sys.stderr
+    with contextlib.suppress(BaseException):
         cls = puzzle_class(kind)
-        puzzle = api.load(cls.sample, kind)
-        try:
-            api.solve(puzzle, mode if mode in cls.modes else cls.modes[0])
-        except Exception:
-            api.solve(puzzle, cls.modes[0])
+        sys.stdin = io.TextIOWrapper(io.BytesIO(cls.sample.encode("utf-8")), encoding="utf-8")
+        sys.stdout, sys.stderr = io.StringIO(), io.StringIO()
+        _, command = built((kind,))
+        asked = mode if mode in cls.modes else cls.modes[0]
+        command.main([kind, asked, "-", "--json"], prog_name="smtpuzzles", standalone_mode=False)
+    sys.stdin, sys.stdout, sys.stderr = streams
 
 
 def _command() -> int:
