@@ -19,8 +19,6 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from smtpuzzles.engines import Stats
 from smtpuzzles.graph import Graph, hex_grid, rectangle, rectangle_with_holes, torus
 from smtpuzzles.puzzles.nurikabe import Nurikabe, deduce, solve
@@ -142,6 +140,8 @@ assert len(BY_NAME) == len(PUZZLES)
 def as_params(puzzles: list[Nurikabe]) -> list[Any]:
     """``puzzles`` as pytest parameters named by puzzle: those of :data:`MORE`, whose
     brute force and searches take most of the time, are marked ``slow``."""
+    import pytest  # here: the fuzz imports this module where pytest is not installed
+
     bigger = {p.name for p in MORE}
     return [
         pytest.param(p, id=p.name, marks=[pytest.mark.slow] if p.name in bigger else [])
@@ -193,6 +193,8 @@ def proves_the_answer(path: Path, trial: Trial, label: str) -> None:
     detours = dict(search_module.DETOURS)
     timed, least = detours[label]
     detours[label] = (functools.partial(_untimed, timed), least)
+    import pytest
+
     stats = Stats()
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(search_module, "DETOURS", detours)
