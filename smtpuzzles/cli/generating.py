@@ -125,6 +125,32 @@ def progress(count: int, what: str) -> Iterator[Callable[[], None]]:
         yield lambda: bar.advance(task)
 
 
+#: What making one seed's puzzle gives: its files (name to text) and its manifest entry;
+#: ``None`` when none was made within the budget.
+Made = tuple[dict[str, str], dict[str, Any]] | None
+
+
+def make_each(
+    shared: Shared, count: int | None, seed: int, what: str, make: Callable[[int, Budget], Made]
+) -> tuple[dict[str, str], list[dict[str, Any]]]:
+    """Make the puzzle of each seed from ``seed`` (one, or ``count``) under the limits
+    (:func:`limited`), with the progress bar; the first ``None`` ends the batch early.
+    Returns the files and manifest entries made, the watchdog quiet (:func:`speak`)."""
+    files: dict[str, str] = {}
+    entries: list[dict[str, Any]] = []
+    with limited(shared) as budget, progress(count or 1, what) as step:
+        for s in range(seed, seed + (count or 1)):
+            made = make(s, budget)
+            if made is None:
+                break
+            more, entry = made
+            files.update(more)
+            entries.append(entry)
+            step()
+    speak()
+    return files, entries
+
+
 def write_batch(folder: Path, files: dict[str, str], manifest: dict[str, Any]) -> None:
     """Write the puzzles and answers made so far, then ``manifest.json``."""
     import json

@@ -8,6 +8,7 @@ from typing import Annotated, Any
 import typer
 
 from ..errors import InputError
+from ..limits import Budget
 from ..output import write_output
 from ..puzzles.koburin.formats import FORMATS
 from ..puzzles.koburin.model import VARIANTS
@@ -130,22 +131,21 @@ def generate(
         raise InputError("--count writes each answer beside its puzzle; leave out --solution")
     generating.check_files(shared, solution, batch=count is not None)
     folder = generating.check_folder(shared, count)
-    files: dict[str, str] = {}
-    entries: list[dict[str, Any]] = []
-    with generating.limited(shared) as budget:
-        with generating.progress(count or 1, "koburin") as step:
-            for s in range(seed, seed + (count or 1)):
-                made = make_puzzle(rows, cols, s, budget, max_unknown=max_unknown)
-                if made is None:
-                    break
-                puzzle, _, sol_text = made
-                text = to_puzzlink(puzzle) if to == "puzzlink" else to_grid_text(puzzle)
-                name = f"koburin_{rows}x{cols}_s{s}"
-                files[name + (".url" if to == "puzzlink" else ".txt")] = text.rstrip("\n") + "\n"
-                files[name + ".sol"] = sol_text
-                entries.append({"file": name, "seed": s, **clue_statistics(puzzle)})
-                step()
-    generating.speak()
+
+    def make(s: int, budget: Budget) -> generating.Made:
+        made = make_puzzle(rows, cols, s, budget, max_unknown=max_unknown)
+        if made is None:
+            return None
+        puzzle, _, sol_text = made
+        text = to_puzzlink(puzzle) if to == "puzzlink" else to_grid_text(puzzle)
+        name = f"koburin_{rows}x{cols}_s{s}"
+        files = {
+            name + (".url" if to == "puzzlink" else ".txt"): text.rstrip("\n") + "\n",
+            name + ".sol": sol_text,
+        }
+        return files, {"file": name, "seed": s, **clue_statistics(puzzle)}
+
+    files, entries = generating.make_each(shared, count, seed, "koburin", make)
     if len(entries) < (count or 1):
         error_line("time limit reached before a unique puzzle was made")
         raise typer.Exit(EXIT_LIMIT)

@@ -8,6 +8,7 @@ import typer
 
 from ..engines import Z3_ENGINES
 from ..errors import InputError
+from ..limits import Budget
 from ..puzzles.nurikabe.formats import FORMATS
 from ..puzzles.nurikabe.search import CONNECTIVITY
 from ..sources import check_size
@@ -146,28 +147,21 @@ def generate(
         raise InputError("--density takes a share above 0 up to 0.5, --max-ones 0 to 1")
     generating.check_files(shared, batch=count is not None)
     folder = generating.check_folder(shared, count)
-    files: dict[str, str] = {}
-    entries: list[dict[str, Any]] = []
-    with generating.limited(shared) as budget:
-        with generating.progress(count or 1, "nurikabe") as step:
-            for s in range(seed, seed + (count or 1)):
-                graph, pools = shape_graph(shape, rows, cols, s)
-                made = make_puzzle(
-                    graph, pools, s, max_island, density, symmetry, grade, budget, max_ones
-                )
-                if made is None:
-                    raise InputError(f"no unique puzzle found for seed {s}; try another seed")
-                p, picture = made
-                text = _puzzle_text(p, shape, rows, cols, s)
-                name = f"nurikabe_{rows}x{cols}_s{s}"
-                files[name + ".txt"] = text
-                files[name + ".sol"] = text_picture(p, picture)
-                stats = clue_statistics(p)
-                entries.append(
-                    {"file": name + ".txt", "seed": s, "grade": grade_of(p), **stats}
-                )
-                step()
-    generating.speak()
+
+    def make(s: int, budget: Budget) -> generating.Made:
+        graph, pools = shape_graph(shape, rows, cols, s)
+        made = make_puzzle(graph, pools, s, max_island, density, symmetry, grade, budget, max_ones)
+        if made is None:
+            raise InputError(f"no unique puzzle found for seed {s}; try another seed")
+        p, picture = made
+        name = f"nurikabe_{rows}x{cols}_s{s}"
+        files = {
+            name + ".txt": _puzzle_text(p, shape, rows, cols, s),
+            name + ".sol": text_picture(p, picture),
+        }
+        return files, {"file": name + ".txt", "seed": s, "grade": grade_of(p), **clue_statistics(p)}
+
+    files, entries = generating.make_each(shared, count, seed, "nurikabe", make)
     if folder is not None:
         generating.write_batch(folder, files, {"puzzle": "nurikabe", "puzzles": entries})
         return
