@@ -315,12 +315,11 @@ class _Parent:
                     file.close()
 
     def end(self) -> None:
-        for ready in self.ready.values():
-            _kill_group(ready.pid)
-            self.live[ready.pid] = _Case(-1, "", 0.0, 0.0, ready.out, ready.err)
-        for pid in self.live:
+        """Kill every child, running a case or waiting for one, and reap it."""
+        children = [*self.live, *(ready.pid for ready in self.ready.values())]
+        for pid in children:
             _kill_group(pid)
-        for pid in list(self.live):
+        for pid in children:
             with contextlib.suppress(ChildProcessError):
                 os.waitpid(pid, 0)
 
