@@ -82,8 +82,10 @@ def bench(
     return run_bench(plan, lambda row: None).rows
 
 
-def solver_argv(puzzle: str, options: dict[str, Any]) -> tuple[str, ...]:
-    """``options`` as the solver's command-line arguments, each checked."""
+def solver_argv(puzzle: str, options: dict[str, Any], by_flag: bool = False) -> tuple[str, ...]:
+    """``options`` as the solver's command-line arguments, each checked (a wrong one
+    named as the API spells it, ``name=value``, or with ``by_flag`` as the command line
+    does, ``--name value``)."""
     from ..errors import InputError
 
     allowed = options_of(puzzle)
@@ -92,21 +94,22 @@ def solver_argv(puzzle: str, options: dict[str, Any]) -> tuple[str, ...]:
         if name not in allowed:
             raise InputError(f"{name}: not a bench option of {puzzle} ({', '.join(allowed)})")
         flag = "--" + name.replace("_", "-")
+        given = f"{flag} {value!r}" if by_flag else f"{name}={value!r}"
         choices = allowed[name]
         if value is None or value is False:
             continue
         if value is True:
             if choices is not None or name not in ("unique", "no_counting"):
-                raise InputError(f"{name}={value!r}: expected a value")
+                raise InputError(f"{given}: expected a value")
             argv.append(flag)
         elif choices is not None:
             if value not in choices:
-                raise InputError(f"{name}={value!r}: expected one of {', '.join(choices)}")
+                raise InputError(f"{given}: expected one of {', '.join(choices)}")
             argv += [flag, value]
         elif isinstance(value, int) and not isinstance(value, bool) and value >= 0:
             argv += [flag, str(value)]
         else:
-            raise InputError(f"{name}={value!r}: expected a whole number >= 0")
+            raise InputError(f"{given}: expected a whole number >= 0")
     return tuple(argv)
 
 

@@ -219,21 +219,19 @@ class Shared:
     force: bool = False
 
 
-#: Where a command's gathered options go: the shared ones into :class:`Shared`, the
-#: puzzle's own into a plain dict.
-_SHARED = set(Shared.__dataclass_fields__)
-
-
 def command(
     app: typer.Typer,
     name: str,
     help: str,
     options: dict[str, tuple[Any, Any]],
     example: str | None = None,
+    gather: type = Shared,
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Register ``func(arguments..., shared: Shared, own: dict)`` as command ``name``,
     its signature the arguments followed by ``options`` (groups declared once): those
-    of :class:`Shared` arrive there, the puzzle's own ones in ``own``."""
+    that are fields of ``gather`` (a dataclass, :class:`Shared` unless given) arrive
+    there, the puzzle's own ones in ``own``."""
+    fields = set(gather.__dataclass_fields__)
 
     def register(func: Callable[..., Any]) -> Callable[..., Any]:
         own = [p for p in inspect.signature(func, eval_str=True).parameters.values()]
@@ -246,8 +244,8 @@ def command(
         @functools.wraps(func)
         def wrapper(**kwargs: Any) -> Any:
             kwargs = {k: v.value if isinstance(v, enum.Enum) else v for k, v in kwargs.items()}
-            gathered = Shared(**{k: kwargs.pop(k) for k in options if k in _SHARED})
-            puzzle = {k: kwargs.pop(k) for k in options if k not in _SHARED}
+            gathered = gather(**{k: kwargs.pop(k) for k in options if k in fields})
+            puzzle = {k: kwargs.pop(k) for k in options if k not in fields}
             return func(**kwargs, shared=gathered, own=puzzle)
 
         params = [p.replace(kind=inspect.Parameter.KEYWORD_ONLY) for p in own] + added
