@@ -19,7 +19,7 @@ URL's character (1-based), not a line and column.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from ..errors import InputError
@@ -136,32 +136,53 @@ def _skip(ch: str) -> int | None:
     return ord(ch) - ord("g") + 1 if "g" <= ch <= "z" else None
 
 
+#: What one cell's characters in a URL body say: the clue, how many cells they cover
+#: (the clue's and the empty ones folded in after it), how many characters they take.
+Piece = tuple[Cell, int, int]
+
+
+def _decode(
+    body: str, cells: int, read: Callable[[int], Piece | None], source: str, at: int
+) -> tuple[list[Cell], int, int]:
+    """The cells of a URL body whose clues ``read`` (given where a clue starts) knows
+    how to read; ``.`` is an unknown clue and ``g``-``z`` a run of empties in every
+    encoding. Returns the cells and how far body and grid were read."""
+    values: list[Cell] = [None] * cells
+    c = i = 0
+    while i < len(body) and c < cells:
+        ch = body[i]
+        if ch == ".":
+            values[c], covered, used = UNKNOWN, 1, 1
+        elif (n := _skip(ch)) is not None:
+            covered, used = n, 1
+        elif (piece := read(i)) is not None:
+            values[c], covered, used = piece
+        else:
+            raise url_error(f"unexpected {ch!r} in the URL body", source, at + i)
+        c += covered
+        i += used
+    return values, i, c
+
+
 def decode_number16(body: str, cells: int, source: str = "<url>", at: int = 0) -> list[Cell]:
     """pzprjs decodeNumber16: one clue of any size per cell, runs of empties. ``at``: where
     ``body`` starts in the URL, for error positions; text after the last cell is an
     error."""
-    values: list[Cell] = [None] * cells
-    c = i = 0
     widths = {"-": (2, 0), "+": (3, 0), "=": (3, 4096), "%": (3, 8192)}
-    while i < len(body) and c < cells:
+
+    def read(i: int) -> Piece | None:
         ch = body[i]
         if ch in "0123456789abcdef":
-            values[c] = int(ch, 16)
-        elif ch in widths:
-            width, offset = widths[ch]
-            digits = body[i + 1 : i + 1 + width]
-            if len(digits) != width or not re.fullmatch(r"[0-9a-f]+", digits):
-                raise url_error(f"bad number after {ch!r} in the URL body", source, at + i)
-            values[c] = int(digits, 16) + offset
-            i += width
-        elif ch == ".":
-            values[c] = UNKNOWN
-        elif (n := _skip(ch)) is not None:
-            c += n - 1
-        else:
-            raise url_error(f"unexpected {ch!r} in the URL body", source, at + i)
-        c += 1
-        i += 1
+            return int(ch, 16), 1, 1
+        if ch not in widths:
+            return None
+        width, offset = widths[ch]
+        digits = body[i + 1 : i + 1 + width]
+        if len(digits) != width or not re.fullmatch(r"[0-9a-f]+", digits):
+            raise url_error(f"bad number after {ch!r} in the URL body", source, at + i)
+        return int(digits, 16) + offset, 1, 1 + width
+
+    values, i, c = _decode(body, cells, read, source, at)
     _check_end(body, i, c, cells, source, at)
     return values
 
@@ -225,26 +246,14 @@ def encode_number16(values: Sequence[Cell]) -> str:
 def decode_4cell(body: str, cells: int, source: str = "<url>", at: int = 0) -> list[Cell]:
     """pzprjs decode4Cell: clues 0..4 with up to two following empties folded in (as
     pzprjs writes it, the folded empties of the last clue may run past the grid)."""
-    values: list[Cell] = [None] * cells
-    c = i = 0
-    while i < len(body) and c < cells:
-        ch = body[i]
-        if ch in "01234":
-            values[c] = int(ch)
-        elif ch in "56789":
-            values[c] = int(ch) - 5
-            c += 1
-        elif ch in "abcde":
-            values[c] = int(ch, 16) - 10
-            c += 2
-        elif ch == ".":
-            values[c] = UNKNOWN
-        elif (n := _skip(ch)) is not None:
-            c += n - 1
-        else:
-            raise url_error(f"unexpected {ch!r} in the URL body", source, at + i)
-        c += 1
-        i += 1
+
+    def read(i: int) -> Piece | None:
+        for digits, folded in (("01234", 0), ("56789", 1), ("abcde", 2)):
+            if body[i] in digits:
+                return digits.index(body[i]), 1 + folded, 1
+        return None
+
+    values, i, c = _decode(body, cells, read, source, at)
     folded = body[-1:] in tuple("56789abcde")
     _check_end(body, i, min(c, cells) if folded else c, cells, source, at)
     return values
