@@ -178,8 +178,9 @@ def _solve(
     report = "" if shared.json else result.report(shared.stats)
     if shared.json:
         _emit(dump_json(result.to_json(shared.stats, smtlib)) + "\n", shared, inputs)
-    elif shared.print_dimacs and dimacs is not None:
-        _emit(dimacs, shared, inputs)
+    elif shared.print_dimacs:  # stdout is the CNF's alone, even when a limit stopped it
+        if dimacs is not None:
+            _emit(dimacs, shared, inputs)
         if not shared.quiet:
             typer.echo(report, err=True)
     elif smtlib is not None:

@@ -211,3 +211,15 @@ def test_a_koburin_cnf_holds_the_time_limit(tmp_path: Path) -> None:
     assert json.loads(result.stdout)["stopped"] == "timeout"
     assert result.wall_s <= 1 + PROMPT_S * min(result.stretch, 6.0), result.wall_s
     assert not cnf.exists()
+
+
+def test_print_dimacs_stopped_by_the_limit_leaves_stdout_to_the_cnf() -> None:
+    """``--print-dimacs`` promises stdout to the CNF alone: when the limit stops the
+    translation, the report goes to stderr, and a pipe into a CNF file gets nothing
+    (it once got the report, a text no SAT solver reads)."""
+    square = INSTANCES / "nurikabe" / "square_10x10.txt"
+    argv = ["nurikabe", "solve", str(square), "--presolve", "none", "--print-dimacs"]
+    result = run_process([*argv, "--timeout", "1"])
+    assert result.returncode == 3, result.stderr
+    assert result.stdout == "", result.stdout[:200]
+    assert "limit reached; the CNF or proofs not written" in result.stderr
