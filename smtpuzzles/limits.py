@@ -141,6 +141,7 @@ def limit_memory(megabytes: int | None) -> None:
     megabytes = parse_memory(megabytes)
     assert megabytes is not None
     z3.main_ctx()  # Z3 crashes when it cannot allocate a context: make it while there is room
+    _start_z3_timer()
     _reserve.append(bytearray(_RESERVE_BYTES))  # outside the cap: made before it is set
     _memory_cap_mb = min(megabytes, MAX_MEMORY_MB)
     wanted = min(_data_bytes() + megabytes * 1024 * 1024, _LARGEST_RLIMIT)
@@ -157,11 +158,17 @@ def limit_memory(megabytes: int | None) -> None:
 #: Room kept aside under ``--memory`` so that a run which reached the cap can still say
 #: so (even a small JSON object cannot be made when every byte is taken).
 _RESERVE_BYTES = 4 * 1024 * 1024
-
-
-_RESERVE_BYTES = 4 * 1024 * 1024
 _reserve: list[bytearray] = []
 
+
+
+def _start_z3_timer() -> None:
+    """Have Z3 start the thread that times its checks, which it keeps and reuses: a
+    thread's stack counts against the cap, and Z3 aborts the whole process when it
+    cannot start one under it."""
+    solver = z3.Solver()
+    solver.set("timeout", 60_000)
+    solver.check()
 
 
 def release_reserve() -> None:

@@ -162,3 +162,30 @@ def test_contained_raises_what_the_work_raised_and_kills_it_on_time_up() -> None
     assert lines[0] == "raised: invalid literal for int() with base 10: 'x'"
     assert lines[1] in ("time up after 0.3", "time up after 0.4"), lines
     assert lines[2] == "children: 0"
+
+
+def test_a_timed_check_runs_when_the_heap_has_filled_the_cap() -> None:
+    """Z3 starts a thread to time a check; under the cap, with the heap full, the
+    thread's stack no longer fits and Z3 aborted the process (SIGABRT, no report). The
+    cap now leaves Z3 its timer, started before the cap is set."""
+    code = textwrap.dedent(
+        """
+        import z3
+        from smtpuzzles import limits
+
+        limits.limit_memory(40)
+        hold = []
+        try:
+            while True:
+                hold.append(bytearray(1024 * 1024))
+        except MemoryError:
+            del hold[-2:]
+        solver = z3.Solver()
+        solver.set("timeout", 5000)
+        solver.add(z3.Int("x") > 3)
+        print(solver.check())
+        """
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-300:]
+    assert done.stdout.strip() == "sat"
