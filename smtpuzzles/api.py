@@ -87,6 +87,10 @@ def load(
     """
     if puzzle is not None and puzzle not in KINDS:
         raise InputError(f"unknown puzzle {puzzle!r}; expected one of {', '.join(KINDS)}")
+    if index is not None:
+        index = whole_number(index, "index", least=1)
+    if not isinstance(format, str):
+        raise InputError(f"format={format!r:.40}: expected the name of a format")
     text, name, is_url = _read(source)
     kind = puzzle or _guess_kind(text, name, is_url)
     cls = puzzle_class(kind)

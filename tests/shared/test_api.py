@@ -112,6 +112,9 @@ def test_flood_it_text_is_recognised_and_start_is_kept() -> None:
         (lambda: solve(load(FLOOD), "min", counting="no"), "counting='no': expected True"),
         (lambda: solve(load(KOBU), count=1.5), "count=1.5: expected a whole number"),
         (lambda: solve(load(KOBU), unique="yes"), "unique='yes': expected True or False"),
+        (lambda: load("1,1 10,0\n", "nurikabe", index=[1, 2]), "index=[1, 2]: expected a whole"),
+        (lambda: load(NURI, index=0), "index=0: expected at least 1"),
+        (lambda: load(NURI, format=["grid"]), "format=['grid']: expected the name of a format"),
     ],
 )
 def test_bad_input_raises_input_error(call, fragment: str) -> None:
