@@ -403,8 +403,26 @@ def bench_options(puzzle: str, rng: random.Random) -> tuple[list[str], str]:
 
 
 #: Values an API call's arguments are drawn from: right ones, and wrong types and ranges.
-_API_VALUES: list[Any] = [0, 1, 2, 3, 5, 12, -1, 2.5, True, False, None, "x", "3", [1, 2],
-                          {}, 10**6, 10**30, float("nan")]
+_API_VALUES: list[Any] = [
+    0,
+    1,
+    2,
+    3,
+    5,
+    12,
+    -1,
+    2.5,
+    True,
+    False,
+    None,
+    "x",
+    "3",
+    [1, 2],
+    {},
+    10**6,
+    10**30,
+    float("nan"),
+]
 
 
 def api_call(puzzle: str, rng: random.Random) -> dict[str, Any]:
@@ -415,8 +433,18 @@ def api_call(puzzle: str, rng: random.Random) -> dict[str, Any]:
     if function == "solve":
         modes = ["solve", "min", "exact", "search", "opt"] if puzzle == "floodit" else ["solve"]
         args.append(rng.choice([*modes, "x"]))
-        names = ["n", "lo", "hi", "count", "unique", "bound_nodes", "counting", "engine",
-                 "connectivity", "presolve"]
+        names = [
+            "n",
+            "lo",
+            "hi",
+            "count",
+            "unique",
+            "bound_nodes",
+            "counting",
+            "engine",
+            "connectivity",
+            "presolve",
+        ]
         if args[0] == "exact":
             kwargs["n"] = rng.choice(_API_VALUES[:6])
         if args[0] == "search":
@@ -438,8 +466,22 @@ def api_call(puzzle: str, rng: random.Random) -> dict[str, Any]:
     elif function == "check":
         args.append(
             rng.choice(
-                [[0, 1, 2], [], "junk", 5, None, [1.5], [True], {"black": [[0, 0]], "loop": []},
-                 {"black": "x"}, ["#.", ".#"], [[1, 2], [3]], ([0], [(0, 1)]), [-1], [10**9]]
+                [
+                    [0, 1, 2],
+                    [],
+                    "junk",
+                    5,
+                    None,
+                    [1.5],
+                    [True],
+                    {"black": [[0, 0]], "loop": []},
+                    {"black": "x"},
+                    ["#.", ".#"],
+                    [[1, 2], [3]],
+                    ([0], [(0, 1)]),
+                    [-1],
+                    [10**9],
+                ]
             )
         )
     else:

@@ -32,8 +32,13 @@ NURIKABE_FREE_ANY = 11
 KOBURIN_FREE = 12
 
 
-def problems(puzzle: str, truth: dict[str, Any], argv: list[str], code: int | None,
-             obj: dict[str, Any] | None) -> list[str] | None:
+def problems(
+    puzzle: str,
+    truth: dict[str, Any],
+    argv: list[str],
+    code: int | None,
+    obj: dict[str, Any] | None,
+) -> list[str] | None:
     """What brute force says is wrong with a run's answer (empty when it agrees; ``None``
     when there is nothing to ask it, or the puzzle is too large to)."""
     if code not in (0, 1) or "--dry-run" in argv:
@@ -160,9 +165,13 @@ def _koburin(truth: dict[str, Any], argv: list[str], code: int, obj: Any) -> lis
         shown = obj.get("solution")
         black = frozenset(index[_cell_of(n, "c", "_")] for n in shown.get("black", []))
         loop = [index[_cell_of(n, "c", "_")] for n in shown.get("loop", [])]
-        links = frozenset(
-            (min(a, b), max(a, b)) for a, b in zip(loop, loop[1:] + loop[:1], strict=True)
-        ) if len(loop) > 2 else frozenset()
+        links = (
+            frozenset(
+                (min(a, b), max(a, b)) for a, b in zip(loop, loop[1:] + loop[:1], strict=True)
+            )
+            if len(loop) > 2
+            else frozenset()
+        )
         if Solution(black, links) not in answers:
             found.append(f"an answer brute force does not have (it has {len(answers)})")
     return found

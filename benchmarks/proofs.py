@@ -86,7 +86,9 @@ def main() -> None:
         "--skip", nargs="*", default=[], help="janko puzzles to leave out (file stems)"
     )
     parser.add_argument(
-        "--verify-max-mb", type=float, default=5.0,
+        "--verify-max-mb",
+        type=float,
+        default=5.0,
         help="largest CNF given to smtpuzzles verify (a Python checker) as well",
     )
     args = parser.parse_args()
@@ -117,23 +119,29 @@ def main() -> None:
                 header = cnf.read_text().splitlines()[:3]
                 expected = next((h for h in header if "expected answer" in h), "")
                 clauses = re.search(r"^p cnf (\d+) (\d+)", cnf.read_text(), re.M)
-                row["questions"].append({
-                    "question": cnf.name.split(".", 1)[1].rsplit(".", 1)[0],
-                    "expected": expected.rsplit(" ", 1)[-1],
-                    "variables": int(clauses.group(1)) if clauses else None,
-                    "clauses": int(clauses.group(2)) if clauses else None,
-                    "cnf_bytes": cnf.stat().st_size,
-                    "drat_bytes": drat.stat().st_size,
-                    "drat_trim": check([str(args.drat_trim)], cnf, drat, args.check_timeout),
-                    "verify": check([*smtpuzzles, "verify"], cnf, drat, args.check_timeout)
-                    if cnf.stat().st_size <= args.verify_max_mb * 1e6
-                    else {"verdict": "not run (CNF above --verify-max-mb)", "cpu_s": 0.0},
-                })
+                row["questions"].append(
+                    {
+                        "question": cnf.name.split(".", 1)[1].rsplit(".", 1)[0],
+                        "expected": expected.rsplit(" ", 1)[-1],
+                        "variables": int(clauses.group(1)) if clauses else None,
+                        "clauses": int(clauses.group(2)) if clauses else None,
+                        "cnf_bytes": cnf.stat().st_size,
+                        "drat_bytes": drat.stat().st_size,
+                        "drat_trim": check([str(args.drat_trim)], cnf, drat, args.check_timeout),
+                        "verify": check([*smtpuzzles, "verify"], cnf, drat, args.check_timeout)
+                        if cnf.stat().st_size <= args.verify_max_mb * 1e6
+                        else {"verdict": "not run (CNF above --verify-max-mb)", "cpu_s": 0.0},
+                    }
+                )
             rows.append(row)
             record(args, rows, len(todo))
             shown = [q["drat_trim"]["verdict"] for q in row["questions"]]
-            print(f"[{n + 1}] {label} {row['status']} plain {row['plain_cpu_s']}s "
-                  f"proof {row['proof_cpu_s']}s {shown}", file=sys.stderr, flush=True)
+            print(
+                f"[{n + 1}] {label} {row['status']} plain {row['plain_cpu_s']}s "
+                f"proof {row['proof_cpu_s']}s {shown}",
+                file=sys.stderr,
+                flush=True,
+            )
 
 
 def record(args: argparse.Namespace, rows: list[dict[str, Any]], planned: int) -> None:
@@ -154,8 +162,11 @@ def record(args: argparse.Namespace, rows: list[dict[str, Any]], planned: int) -
         "verify_cpu_s": round(sum(q["verify"]["cpu_s"] for q in questions), 2),
     }
     for group in ("pc19", "99", "nurikabe", "koburin"):
-        mine = [r for r in rows if r["case"].startswith(group) or
-                (group == "99" and r["case"][:2].isdigit())]
+        mine = [
+            r
+            for r in rows
+            if r["case"].startswith(group) or (group == "99" and r["case"][:2].isdigit())
+        ]
         if mine:
             plain = sum(r["plain_cpu_s"] for r in mine)
             proof = sum(r["proof_cpu_s"] for r in mine)
@@ -164,8 +175,11 @@ def record(args: argparse.Namespace, rows: list[dict[str, Any]], planned: int) -
         "proofs" + ("" if args.groups == list(GROUPS) else "_" + "_".join(args.groups)),
         args.out,
         {
-            "settings": {"timeout_s": args.timeout, "check_timeout_s": args.check_timeout,
-                         "drat_trim": "github:marijnheule/drat-trim, gcc -O2"},
+            "settings": {
+                "timeout_s": args.timeout,
+                "check_timeout_s": args.check_timeout,
+                "drat_trim": "github:marijnheule/drat-trim, gcc -O2",
+            },
             "summary": summary,
             "rows": rows,
         },

@@ -53,6 +53,7 @@ __all__ = [
     "rate",
 ]
 
+
 def __getattr__(name: str) -> Any:
     """The puzzle classes, imported on first use."""
     if name[:1].isupper():

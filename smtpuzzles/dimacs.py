@@ -97,9 +97,7 @@ def _variables(goal: z3.Goal) -> tuple[list[str], list[str]]:
     return sorted(bools), sorted(ints)
 
 
-def to_dimacs(
-    script_text: str, header: Sequence[str] = (), budget: Budget | None = None
-) -> str:
+def to_dimacs(script_text: str, header: Sequence[str] = (), budget: Budget | None = None) -> str:
     """The CNF of ``script_text`` (a complete SMT-LIB script over bounded integers), with
     ``c`` lines mapping its variables to literals (see the module's description), after
     the ``c`` lines of ``header`` (who made it, how, and the answer expected).

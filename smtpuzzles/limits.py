@@ -31,12 +31,10 @@ class Interrupted(Exception):
     """Ctrl-C (SIGINT) stopped a search; the CLI exits 130 after printing what is known."""
 
 
-
 class MemoryLimitExceeded(Exception):
     """The ``--memory`` cap was reached (by Z3 or by Python); reported as one line, not a
     crash. A front end catches it together with Python's own :class:`MemoryError`
     (see :data:`MEMORY_ERRORS`)."""
-
 
 
 #: What reaching the memory cap raises: Z3's answer during a check, or Python's own
@@ -44,10 +42,8 @@ class MemoryLimitExceeded(Exception):
 MEMORY_ERRORS = (MemoryLimitExceeded, MemoryError)
 
 
-
 class TimeUp(Exception):
     """The wall-clock budget ran out while Python was building or reading formulas."""
-
 
 
 #: The ``--memory`` cap in MB (0: none). Z3 applies it only while a check runs: when
@@ -56,16 +52,13 @@ class TimeUp(Exception):
 _memory_cap_mb = 0
 
 
-
 #: The largest ``--memory`` accepted: Z3 reads its cap as an unsigned 32-bit count of MB.
 MAX_MEMORY_MB = 2**32 - 1
-
 
 
 #: The longest ``--timeout`` accepted (a week): Z3 takes its timeout as an unsigned 32-bit
 #: count of milliseconds, and a limit must be a real number of seconds.
 MAX_TIMEOUT_S = 7 * 24 * 3600.0
-
 
 
 def parse_timeout(value: str | float | None, option: str = "--timeout") -> float | None:
@@ -87,7 +80,6 @@ def parse_timeout(value: str | float | None, option: str = "--timeout") -> float
     return seconds
 
 
-
 def parse_memory(value: str | int | None, option: str = "--memory") -> int | None:
     """A memory cap in MB, checked: a whole number from 16 to :data:`MAX_MEMORY_MB`
     (``None``: no cap). Raises :class:`InputError` with one line otherwise, so a value
@@ -103,7 +95,6 @@ def parse_memory(value: str | int | None, option: str = "--memory") -> int | Non
     return megabytes
 
 
-
 def _data_bytes() -> int:
     """The process's data segment now (heap and private writable mappings), in bytes."""
     try:
@@ -116,10 +107,8 @@ def _data_bytes() -> int:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
-
 #: The largest finite limit ``setrlimit`` takes (Python reads ``RLIM_INFINITY`` as -1).
 _LARGEST_RLIMIT = 2**63 - 1
-
 
 
 def limit_memory(megabytes: int | None) -> None:
@@ -154,12 +143,10 @@ def limit_memory(megabytes: int | None) -> None:
         raise InputError(f"--memory {megabytes}: the system refused the cap ({exc})") from None
 
 
-
 #: Room kept aside under ``--memory`` so that a run which reached the cap can still say
 #: so (even a small JSON object cannot be made when every byte is taken).
 _RESERVE_BYTES = 4 * 1024 * 1024
 _reserve: list[bytearray] = []
-
 
 
 def _start_z3_timer() -> None:
@@ -176,7 +163,6 @@ def release_reserve() -> None:
     _reserve.clear()
 
 
-
 def out_of_memory(exc: BaseException) -> bool:
     """Is ``exc`` the memory cap's doing? Besides :class:`MemoryError`: under a cap, a
     C extension that cannot even allocate its exception raises ``SystemError`` ("error
@@ -184,7 +170,6 @@ def out_of_memory(exc: BaseException) -> bool:
     if isinstance(exc, (MemoryError, MemoryLimitExceeded)):
         return True
     return isinstance(exc, SystemError) and _memory_cap_mb is not None
-
 
 
 def ensure_room(nbytes: int) -> None:
@@ -202,7 +187,6 @@ def ensure_room(nbytes: int) -> None:
         raise MemoryLimitExceeded(f"the formula would not fit in --memory {_memory_cap_mb} MB")
 
 
-
 def room_left() -> int | None:
     """Bytes the process may still take under the cap of :func:`limit_memory` (None
     without one)."""
@@ -210,7 +194,6 @@ def room_left() -> int | None:
     if soft < 0 or soft == resource.RLIM_INFINITY:
         return None
     return max(0, soft - _data_bytes())
-
 
 
 @contextmanager
@@ -225,8 +208,6 @@ def memory_capped() -> Iterator[None]:
         yield
     finally:
         z3.set_param("memory_max_size", 0)
-
-
 
 
 #: When a process forked ahead of its command was given it (see :func:`started_now`).
@@ -256,10 +237,8 @@ def process_started() -> float:
     return time.monotonic() - max(0.0, age)
 
 
-
 #: When the command being run started (see :func:`start_clock`), or None.
 _clock_started: float | None = None
-
 
 
 def start_clock(at: float | None = None) -> None:
@@ -270,19 +249,16 @@ def start_clock(at: float | None = None) -> None:
     _clock_started = time.monotonic() if at is None else at
 
 
-
 def running_as_command() -> bool:
     """Is this process one command run, started by the console entry point (which marks
     the clock), so that it may end itself at its limit? Tests and notebooks call in."""
     return _clock_started is not None
 
 
-
 def clock_started() -> float:
     """The start marked by :func:`start_clock`, or now when none was marked (a budget
     then starts with the call that makes it)."""
     return time.monotonic() if _clock_started is None else _clock_started
-
 
 
 def exit_now(code: int) -> None:
@@ -295,7 +271,6 @@ def exit_now(code: int) -> None:
         except BaseException:  # a closed stream, or no memory left: end all the same
             pass
     os._exit(code)
-
 
 
 class Budget:
@@ -323,7 +298,6 @@ class Budget:
         return left is not None and left <= 0.0
 
 
-
 def _in_z3(frame: Any) -> bool:
     """Is ``frame`` inside Z3's Python code, a finaliser or the import machinery, where
     an exception is lost ("Exception ignored in ...") or leaves a module half made?"""
@@ -337,7 +311,6 @@ def _in_z3(frame: Any) -> bool:
     )
 
 
-
 def _z3_dir() -> str:
     """Where Z3's Python package lies, found without importing it."""
     spec = importlib.util.find_spec("z3")
@@ -345,16 +318,13 @@ def _z3_dir() -> str:
     return os.path.join(list(locations)[0], "") if locations else "<no z3>"
 
 
-
 _Z3_DIR = _z3_dir()
-
 
 
 #: Functions of Z3's Python code where a Ctrl-C must wait: an exception in a ctypes
 #: argument conversion or callback is lost, and one in a constructor leaves an object
 #: whose finaliser releases a term it never took.
 _Z3_FRAGILE = frozenset({"__init__", "from_param", "z3_error_handler"})
-
 
 
 def _lost_here(frame: Any) -> bool:
@@ -375,11 +345,9 @@ def _lost_here(frame: Any) -> bool:
     return False
 
 
-
 #: How many Ctrl-Cs (SIGINT) this process has received through our handlers: lets
 #: :func:`check` tell Z3's "canceled" after Ctrl-C from the same word at its own timeout.
 _interrupts = 0
-
 
 
 def _count_interrupt() -> None:
@@ -387,11 +355,9 @@ def _count_interrupt() -> None:
     _interrupts += 1
 
 
-
 def interrupts_seen() -> int:
     """The number of Ctrl-Cs received so far (compare two readings)."""
     return _interrupts
-
 
 
 def guard_interrupts() -> None:
@@ -419,7 +385,6 @@ def guard_interrupts() -> None:
     signal.signal(signal.SIGINT, on_interrupt)
 
 
-
 #: What a block stopped by time, Ctrl-C or the memory cap had built (the traceback, and
 #: through its frames the half-built formulas): freeing many Z3 terms takes seconds,
 #: which would run past the limit. Kept until the next outermost :func:`deadline` starts,
@@ -427,12 +392,10 @@ def guard_interrupts() -> None:
 _held: list[Any] = []
 
 
-
 def hold(thing: Any) -> None:
     """Keep ``thing`` (say, the traceback of a caught :class:`TimeUp`, whose frames hold
     half-built formulas) alive until the next run starts, instead of freeing it now."""
     _held.append(thing)
-
 
 
 def outer_running() -> bool:
@@ -442,11 +405,9 @@ def outer_running() -> bool:
     return signal.getitimer(signal.ITIMER_REAL)[0] > 0
 
 
-
 #: The stops (TimeUp, KeyboardInterrupt) waiting in each :func:`deadline` block, innermost
 #: last: a signal that lands in Z3's code is kept there until our code runs again.
 _pending: list[list[type[BaseException]]] = []
-
 
 
 def _forget(pending: list[type[BaseException]]) -> None:
@@ -458,14 +419,12 @@ def _forget(pending: list[type[BaseException]]) -> None:
             return
 
 
-
 def raise_pending() -> None:
     """Raise a stop that arrived while Z3's code ran. Code that calls Z3 in a loop of long
     C calls asks this between them: the 1 ms retry of :func:`deadline` would otherwise
     land in Z3's code again after each call."""
     if _pending and _pending[-1]:
         raise _pending[-1][0]()
-
 
 
 @contextmanager
@@ -532,9 +491,7 @@ def deadline(budget: Budget) -> Iterator[None]:
         raise pending[0]()
 
 
-
 T = TypeVar("T")
-
 
 
 def contained(work: Callable[[], T], what: str) -> T:
@@ -589,13 +546,11 @@ def contained(work: Callable[[], T], what: str) -> T:
     return value
 
 
-
 def _how_it_ended(status: int) -> str:
     """A child's wait status in words."""
     if os.WIFSIGNALED(status):
         return f"signal {os.WTERMSIG(status)}"
     return f"exit {os.WEXITSTATUS(status)}"
-
 
 
 def _child(work: Callable[[], Any], write_end: int) -> NoReturn:
@@ -622,7 +577,6 @@ def _child(work: Callable[[], Any], write_end: int) -> NoReturn:
     os._exit(code)
 
 
-
 def _memory_failure(exc: BaseException) -> bool:
     """Is ``exc`` an allocation refused: Python's, the cap's, or Z3's "out of memory"?"""
     if isinstance(exc, (MemoryError, MemoryLimitExceeded)):
@@ -630,10 +584,8 @@ def _memory_failure(exc: BaseException) -> bool:
     return isinstance(exc, z3.Z3Exception) and "memory" in str(exc).lower()
 
 
-
 #: ``prctl(PR_SET_PDEATHSIG, ...)``: Linux sends the signal when the parent ends.
 _PR_SET_PDEATHSIG = 1
-
 
 
 def _die_with_parent() -> None:

@@ -157,7 +157,9 @@ def export(
     write_output(target / "README.md", readme, True)
     typer.echo(f"{target}: {summary or 'no files'}")
     if stopped is not None:
-        error_line(f"{'time' if stopped == 'timeout' else stopped} limit reached; "
-                   "the puzzles so far are written")
+        error_line(
+            f"{'time' if stopped == 'timeout' else stopped} limit reached; "
+            "the puzzles so far are written"
+        )
         raise typer.Exit(EXIT_LIMIT if stopped != "interrupted" else 130)
     raise typer.Exit(EXIT_OK)

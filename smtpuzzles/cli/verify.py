@@ -71,8 +71,17 @@ def verify(
         why = "memory"
     if why is not None:
         if json:
-            typer.echo(dump_json({"cnf": str(cnf), "proof": str(proof), "verified": None,
-                                  "stopped": why, "elapsed_s": round(budget.elapsed(), 3)}))
+            typer.echo(
+                dump_json(
+                    {
+                        "cnf": str(cnf),
+                        "proof": str(proof),
+                        "verified": None,
+                        "stopped": why,
+                        "elapsed_s": round(budget.elapsed(), 3),
+                    }
+                )
+            )
         error_line(f"{'time' if why == 'timeout' else 'memory'} limit reached")
         raise typer.Exit(EXIT_LIMIT)
     if json:
@@ -90,4 +99,3 @@ def verify(
     else:
         typer.echo(f"rejected: {verdict.reason}")
     raise typer.Exit(EXIT_OK if verdict.ok else EXIT_REJECTED)
-

@@ -19,7 +19,6 @@ from .stats import Stats
 CADICAL_MISSING = "--engine cadical needs the python-sat package: pip install 'smtpuzzles[cadical]'"
 
 
-
 def cadical_available() -> bool:
     """Is python-sat (which carries CaDiCaL) installed?"""
     try:
@@ -27,7 +26,6 @@ def cadical_available() -> bool:
     except ImportError:
         return False
     return True
-
 
 
 def check_clauses(
@@ -74,7 +72,6 @@ def check_clauses(
     return answer, model
 
 
-
 def solve_in_steps(solver: Any, budget: Budget) -> bool | None:
     """A python-sat solver's answer (``True`` sat, ``False`` unsat), searching
     :data:`CADICAL_CONFLICTS_AT_ONCE` conflicts at a time and looking at the clock
@@ -89,13 +86,11 @@ def solve_in_steps(solver: Any, budget: Budget) -> bool | None:
     return result
 
 
-
 #: Conflicts CaDiCaL searches between two looks at the clock: well within the grace the
 #: watchdog gives a run past its limit on the hardest Flood-It boards, and enough not to
 #: slow the search (see the decisions in the docs). A fixed count, not a time, so that
 #: the same run searches the same way on any machine.
 CADICAL_CONFLICTS_AT_ONCE = 500
-
 
 
 #: Room to ask for before CaDiCaL reads a formula: its clauses, watches and what it

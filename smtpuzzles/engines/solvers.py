@@ -25,7 +25,6 @@ from .stats import Stats
 Z3_ENGINES = ("sat", "smt")
 
 
-
 def new_solver(
     engine: str = "sat", ctx: z3.Context | None = None, sat_params: dict[str, Any] | None = None
 ) -> z3.Solver:
@@ -42,7 +41,6 @@ def new_solver(
     raise ValueError(f"unknown engine {engine!r}; expected one of {Z3_ENGINES}")
 
 
-
 def _solver_for(logic: str, ctx: z3.Context | None) -> z3.Solver:
     """``z3.SolverFor(logic, ctx)``, without building Z3's main context (11 ms a process)
     when ``ctx`` is another: z3's own version names the logic in the main context."""
@@ -51,16 +49,13 @@ def _solver_for(logic: str, ctx: z3.Context | None) -> z3.Solver:
     return z3.Solver(z3.Z3_mk_solver_for_logic(ctx.ref(), symbol), ctx)
 
 
-
 #: Z3's memory per character of SMT-LIB text it parses, with room to spare (its terms
 #: and Python's copy of the text together; see benchmarks/limits.py for the cap held).
 _PARSE_BYTES_PER_CHAR = 16
 
 
-
 #: Room a new Z3 context needs before it is made (Z3 crashes when it cannot make one).
 _CONTEXT_BYTES = 16 * 1024 * 1024
-
 
 
 #: A context made before it is needed, by a process that forks children to solve (the
@@ -69,13 +64,11 @@ _CONTEXT_BYTES = 16 * 1024 * 1024
 _spare_context: z3.Context | None = None
 
 
-
 def make_spare_context() -> None:
     """Make the context the next :func:`new_context` returns (in this process or in a
     child forked after this)."""
     global _spare_context
     _spare_context = z3.Context()
-
 
 
 def new_context() -> z3.Context:
@@ -89,10 +82,8 @@ def new_context() -> z3.Context:
     return z3.Context()
 
 
-
 #: The most characters of SMT-LIB handed to Z3's parser in one call (see :func:`parse_into`).
 PARSE_CHUNK_CHARS = 1 << 18
-
 
 
 def parse_into(solver: z3.Solver, text: str) -> None:
@@ -109,7 +100,6 @@ def parse_into(solver: z3.Solver, text: str) -> None:
     for piece in _pieces(text):
         raise_pending()
         solver.from_string(piece)
-
 
 
 def _pieces(text: str) -> Iterator[str]:
@@ -129,14 +119,11 @@ def _pieces(text: str) -> Iterator[str]:
         yield "".join(piece)
 
 
-
 def parse_terms(text: str, ctx: z3.Context | None = None) -> list[z3.BoolRef]:
     """``z3.parse_smt2_string(text)`` as a list, under the memory cap like
     :func:`parse_into`."""
     ensure_room(_PARSE_BYTES_PER_CHAR * len(text))
     return list(z3.parse_smt2_string(text, ctx=ctx))
-
-
 
 
 def check(
@@ -187,11 +174,9 @@ def check(
     return answer
 
 
-
 #: How close to the deadline a "canceled" check must stop to count as Z3's own timeout
 #: (Z3 takes whole milliseconds and ends a little early or late).
 _TIMEOUT_SLACK_S = 0.05
-
 
 
 def _timed_out(budget: Budget, interrupts_before: int) -> bool:

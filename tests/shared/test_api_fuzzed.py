@@ -30,8 +30,20 @@ pytestmark = pytest.mark.slow
 #: fraction of a second on these small puzzles, and none may build a formula for minutes.
 CALL_S = 20.0
 
-SOLVE_KEYS = ["n", "lo", "hi", "count", "unique", "bound_nodes", "counting", "engine",
-              "connectivity", "presolve", "strategy", "timeout"]
+SOLVE_KEYS = [
+    "n",
+    "lo",
+    "hi",
+    "count",
+    "unique",
+    "bound_nodes",
+    "counting",
+    "engine",
+    "connectivity",
+    "presolve",
+    "strategy",
+    "timeout",
+]
 
 
 def answered_or_refused(call) -> object:

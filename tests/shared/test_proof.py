@@ -133,9 +133,7 @@ def test_output_folder_that_is_a_file_or_under_one_is_refused_before_solving(
 
 
 @pytest.mark.parametrize("option", ["--smtlib", "--proof"])
-def test_files_in_output_folder_are_not_replaced_without_force(
-    tmp_path: Path, option: str
-) -> None:
+def test_files_in_output_folder_are_not_replaced_without_force(tmp_path: Path, option: str) -> None:
     argv = ["floodit", "min", str(FLOODIT), option, str(tmp_path), "-q"]
     assert cli(*argv).exit_code == 0
     written = sorted(tmp_path.iterdir())
@@ -174,8 +172,9 @@ def test_dry_run_print_dimacs_quiet_prints_the_cnf_alone() -> None:
     assert out.exit_code == 0, out.stderr
     lines = out.stdout.splitlines()
     assert any(line.startswith("p cnf ") for line in lines)
-    assert all(line.startswith(("c ", "p ")) or line.endswith(" 0") or line == "0"
-               for line in lines)
+    assert all(
+        line.startswith(("c ", "p ")) or line.endswith(" 0") or line == "0" for line in lines
+    )
 
 
 # ------------------------------------------------------------------ limits
@@ -184,13 +183,36 @@ def test_dry_run_print_dimacs_quiet_prints_the_cnf_alone() -> None:
 @pytest.mark.slow
 def test_cnf_outputs_hold_the_time_limit() -> None:
     square = INSTANCES / "nurikabe" / "square_10x10.txt"
-    run = run_process(["nurikabe", "solve", str(square), "--presolve", "none",
-                       "--print-dimacs", "-q", "--timeout", "1"])
+    run = run_process(
+        [
+            "nurikabe",
+            "solve",
+            str(square),
+            "--presolve",
+            "none",
+            "--print-dimacs",
+            "-q",
+            "--timeout",
+            "1",
+        ]
+    )
     assert run.returncode == 3, run.stderr
     assert run.wall_s < 1.5 * run.stretch + 0.5
     assert "Traceback" not in run.stderr
-    run = run_process(["nurikabe", "solve", str(square), "--presolve", "none",
-                       "--print-asserts", "--print-dimacs", "--json", "--timeout", "1"])
+    run = run_process(
+        [
+            "nurikabe",
+            "solve",
+            str(square),
+            "--presolve",
+            "none",
+            "--print-asserts",
+            "--print-dimacs",
+            "--json",
+            "--timeout",
+            "1",
+        ]
+    )
     assert run.returncode == 3
     import json
 
@@ -202,8 +224,21 @@ def test_cnf_outputs_hold_the_time_limit() -> None:
 @pytest.mark.slow
 def test_print_asserts_writes_what_was_asked_before_the_proofs_ran_out(tmp_path: Path) -> None:
     square = INSTANCES / "nurikabe" / "square_10x10.txt"
-    run = run_process(["nurikabe", "solve", str(square), "--presolve", "none", "--unique",
-                       "--print-asserts", "--proof", str(tmp_path / "p"), "--timeout", "5"])
+    run = run_process(
+        [
+            "nurikabe",
+            "solve",
+            str(square),
+            "--presolve",
+            "none",
+            "--unique",
+            "--print-asserts",
+            "--proof",
+            str(tmp_path / "p"),
+            "--timeout",
+            "5",
+        ]
+    )
     assert run.returncode == 3, run.stderr
     assert "(check-sat)" in run.stdout
 
@@ -226,9 +261,24 @@ def test_floodit_question_cut_short_by_the_limit_is_still_printed(
 ) -> None:
     # One move below this board's optimum of 33 takes Z3's SAT core minutes to refute.
     board = corpus_file(data_dir / "floodit" / "99problems" / "20_20_08_003")
-    run = run_process(["floodit", "exact", "32", str(board), "--engine", "sat",
-                       "--presolve", "none", "--timeout", "4",
-                       "--print-asserts", "-q", "--smtlib", str(tmp_path)])
+    run = run_process(
+        [
+            "floodit",
+            "exact",
+            "32",
+            str(board),
+            "--engine",
+            "sat",
+            "--presolve",
+            "none",
+            "--timeout",
+            "4",
+            "--print-asserts",
+            "-q",
+            "--smtlib",
+            str(tmp_path),
+        ]
+    )
     assert run.returncode == 3, run.stderr
     assert "unknown\n" in run.stdout and run.stdout.rstrip().endswith("(check-sat)")
     files = list(tmp_path.glob("*.smt2"))

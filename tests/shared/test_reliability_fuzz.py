@@ -29,8 +29,17 @@ def test_a_proven_no_solution_whose_cnf_was_cut_short_ends_with_exit_3(tmp_path:
     board = tmp_path / "empty.txt"
     board.write_text("20,20\n")  # no clue: no island can be, so no solution
     result = run_process(
-        ["nurikabe", "solve", str(board), "--presolve", "none", "--print-dimacs", "--json",
-         "--timeout", "1"]
+        [
+            "nurikabe",
+            "solve",
+            str(board),
+            "--presolve",
+            "none",
+            "--print-dimacs",
+            "--json",
+            "--timeout",
+            "1",
+        ]
     )
     obj = json.loads(result.stdout)
     assert obj["stopped"] == "timeout", obj
@@ -51,14 +60,23 @@ def warm() -> fuzz_warm.Pool:
 
 
 def _case(
-    pool: fuzz_warm.Pool, folder: Path, argv: list[str] | None = None, code: str | None = None,
-    ctrl_c_at: float | None = None, hard_s: float = 60.0,
+    pool: fuzz_warm.Pool,
+    folder: Path,
+    argv: list[str] | None = None,
+    code: str | None = None,
+    ctrl_c_at: float | None = None,
+    hard_s: float = 60.0,
 ) -> tuple[dict, str, str]:
     folder.mkdir(exist_ok=True)
     request = {
-        "argv": argv, "code": code, "args": [], "cwd": str(folder),
-        "stdout": str(folder / "stdout"), "stderr": str(folder / "stderr"),
-        "ctrl_c_at": ctrl_c_at, "hard_s": hard_s,
+        "argv": argv,
+        "code": code,
+        "args": [],
+        "cwd": str(folder),
+        "stdout": str(folder / "stdout"),
+        "stderr": str(folder / "stderr"),
+        "ctrl_c_at": ctrl_c_at,
+        "hard_s": hard_s,
     }
     answer = pool.run(request)
     return answer, (folder / "stdout").read_text(), (folder / "stderr").read_text()

@@ -94,5 +94,6 @@ def same(known: Known, solution: Any) -> bool:
     links = {frozenset((a, b)) for a, b in zip(loop, loop[1:] + loop[:1])}
     return black == known.black and links == known.links
 
+
 def _cell(cell: Any) -> Any:
     return tuple(cell) if isinstance(cell, list) else cell
