@@ -21,7 +21,9 @@ it runs the command on the kind's small sample puzzle
 (:attr:`~smtpuzzles.puzzle.Puzzle.sample`), which makes the memory a solve writes its
 own, then waits for its case. A case's clock,
 limits and wall time start when it is handed its case; its CPU and peak memory include
-the sample's. Every child has a session of its own, so
+the sample's. A puzzle whose case is mostly fresh memory anyway (Flood-It's compiled
+A*) is not forked ahead: the parent solves its sample once itself, before its first
+case, so that what a run imports late and the caches it fills are every fork's. Every child has a session of its own, so
 the parent kills it with its group; the parent dies with the bench (Linux's
 parent-death signal), and each child with the parent.
 """
@@ -134,7 +136,7 @@ class _Parent:
         argv = message["argv"]
         if argv and argv[0] not in self.loaded:
             self.loaded.add(argv[0])
-            preload_kind(argv[0])
+            preload_kind(argv[0], argv[1] if len(argv) > 1 else "")
         began = time.monotonic()
         ready = self.ready.pop(argv[0], None) if argv else None
         if ready is not None and not self.hand_over(ready, message):
@@ -352,13 +354,14 @@ def _puzzle_file(text: str) -> IO[bytes]:
 
 
 def _sample(kind: str) -> str:
-    """``kind``'s sample puzzle (empty: its cases are not forked ahead)."""
+    """``kind``'s sample puzzle if its cases are forked ahead, else empty."""
     from ..puzzle import puzzle_class
 
     try:
-        return puzzle_class(kind).sample
+        cls = puzzle_class(kind)
     except Exception:  # not a puzzle: the case's own run says so
         return ""
+    return cls.sample if cls.fork_ahead else ""
 
 
 def _solve_sample(kind: str, mode: str) -> None:
@@ -413,13 +416,16 @@ def preload(kinds: Iterable[str] | None = None) -> None:
     _freeze()
 
 
-def preload_kind(kind: str) -> None:
+def preload_kind(kind: str, mode: str = "") -> None:
     """Import a puzzle's command line, puzzle and search modules and build its command
     line, as a case's run would: once, before its first case is forked. A bench of one
     puzzle so starts no faster for the puzzles it never runs, and its forks copy the
-    page tables of a smaller process."""
+    page tables of a smaller process. A puzzle whose cases are not forked ahead
+    (:attr:`~smtpuzzles.puzzle.Puzzle.fork_ahead`) has its sample solved here, in
+    ``mode``: what a run imports late and the caches it fills (the command line's
+    parser, the checker, the JSON writer) are then ready in every fork."""
     from ..cli import built
-    from ..puzzle import KINDS
+    from ..puzzle import KINDS, puzzle_class
 
     if kind not in KINDS:  # not a puzzle: the case's own run says so
         return
@@ -427,6 +433,9 @@ def preload_kind(kind: str) -> None:
         with contextlib.suppress(ImportError):
             importlib.import_module(f"smtpuzzles.{module.format(kind=kind)}")
     built((kind,))
+    cls = puzzle_class(kind)
+    if cls.sample and not cls.fork_ahead:
+        _solve_sample(kind, mode)
     _freeze()
 
 
