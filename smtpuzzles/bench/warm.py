@@ -23,9 +23,9 @@ own, then waits for its case. A case's clock,
 limits and wall time start when it is handed its case; its CPU and peak memory include
 the sample's. A puzzle whose case is mostly fresh memory anyway (Flood-It's compiled
 A*) is not forked ahead: the parent solves its sample once itself, before its first
-case, so that what a run imports late and the caches it fills are every fork's. Every child has a session of its own, so
-the parent kills it with its group; the parent dies with the bench (Linux's
-parent-death signal), and each child with the parent.
+case, so that what a run imports late and the caches it fills are every fork's. Every
+child has a session of its own, so the parent kills it with its group; the parent dies
+with the bench (Linux's parent-death signal), and each child with the parent.
 """
 
 from __future__ import annotations
