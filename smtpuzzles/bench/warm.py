@@ -419,8 +419,8 @@ def preload(kinds: Iterable[str] | None = None) -> None:
 def preload_kind(kind: str, mode: str = "") -> None:
     """Import a puzzle's command line, puzzle and search modules and build its command
     line, as a case's run would: once, before its first case is forked. A bench of one
-    puzzle so starts no faster for the puzzles it never runs, and its forks copy the
-    page tables of a smaller process. A puzzle whose cases are not forked ahead
+    puzzle so pays nothing for the puzzles it never runs, and its forks copy the page
+    tables of a smaller process. A puzzle whose cases are not forked ahead
     (:attr:`~smtpuzzles.puzzle.Puzzle.fork_ahead`) has its sample solved here, in
     ``mode``: what a run imports late and the caches it fills (the command line's
     parser, the checker, the JSON writer) are then ready in every fork."""
