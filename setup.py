@@ -8,7 +8,7 @@ setup(
         Extension(
             "smtpuzzles.puzzles.floodit._astar",
             ["smtpuzzles/puzzles/floodit/_astar.c"],
-            extra_compile_args=["-O2"],
+            extra_compile_args=["-O3"],
             optional=True,
         )
     ]

@@ -105,6 +105,9 @@ class Puzzle:
     #: a small puzzle of this kind in its text format, solved in a bench's waiting case
     #: processes so that a case starts with the memory a solve touches already its own
     sample: ClassVar[str] = ""
+    #: whether a bench forks this puzzle's case processes ahead to solve :attr:`sample`
+    #: (else its parent solves the sample once, before its first case of this puzzle)
+    fork_ahead: ClassVar[bool] = True
     name: str
 
     @classmethod

@@ -21,9 +21,11 @@ it runs the command on the kind's small sample puzzle
 (:attr:`~smtpuzzles.puzzle.Puzzle.sample`), which makes the memory a solve writes its
 own, then waits for its case. A case's clock,
 limits and wall time start when it is handed its case; its CPU and peak memory include
-the sample's. Every child has a session of its own, so
-the parent kills it with its group; the parent dies with the bench (Linux's
-parent-death signal), and each child with the parent.
+the sample's. A puzzle whose case is mostly fresh memory anyway (Flood-It's compiled
+A*) is not forked ahead: the parent solves its sample once itself, before its first
+case, so that what a run imports late and the caches it fills are every fork's. Every
+child has a session of its own, so the parent kills it with its group; the parent dies
+with the bench (Linux's parent-death signal), and each child with the parent.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ import signal
 import sys
 import tempfile
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import IO, Any
 
@@ -52,8 +55,9 @@ BOOT = (
 )
 #: Exit code in an answer for a case cancelled before it started.
 CANCELLED = -1000
-#: What the parent imports before its first fork, besides each puzzle's command line,
-#: puzzle and search modules (:func:`preload`): so no child imports anything of weight.
+#: What the parent imports before its first fork (:func:`preload`), besides each puzzle's
+#: command line, puzzle and search modules (:func:`preload_kind`, before the first case
+#: of that puzzle): so no child imports anything of weight.
 PRELOAD = (
     "smtpuzzles.entry",
     "smtpuzzles.cli",
@@ -107,6 +111,7 @@ class _Parent:
     cancelled: set[str] = field(default_factory=set)
     pending: bytes = b""
     ready: dict[str, _Ready] = field(default_factory=dict)  #: by the puzzle's kind
+    loaded: set[str] = field(default_factory=set)  #: the kinds :func:`preload_kind` loaded
 
     def answer(self, message: dict[str, Any]) -> None:
         data = (json.dumps(message) + "\n").encode("utf-8")
@@ -129,6 +134,9 @@ class _Parent:
 
     def start(self, message: dict[str, Any]) -> None:
         argv = message["argv"]
+        if argv and argv[0] not in self.loaded:
+            self.loaded.add(argv[0])
+            preload_kind(argv[0], argv[1] if len(argv) > 1 else "")
         began = time.monotonic()
         ready = self.ready.pop(argv[0], None) if argv else None
         if ready is not None and not self.hand_over(ready, message):
@@ -346,13 +354,14 @@ def _puzzle_file(text: str) -> IO[bytes]:
 
 
 def _sample(kind: str) -> str:
-    """``kind``'s sample puzzle (empty: its cases are not forked ahead)."""
+    """``kind``'s sample puzzle if its cases are forked ahead, else empty."""
     from ..puzzle import puzzle_class
 
     try:
-        return puzzle_class(kind).sample
+        cls = puzzle_class(kind)
     except Exception:  # not a puzzle: the case's own run says so
         return ""
+    return cls.sample if cls.fork_ahead else ""
 
 
 def _solve_sample(kind: str, mode: str) -> None:
@@ -390,24 +399,49 @@ def _kill_group(pgid: int) -> None:
         os.killpg(pgid, signal.SIGKILL)
 
 
-def preload() -> None:
-    """Import what the cases will use (an optional package that is missing is skipped),
-    and build each puzzle's command line, as a case's run would."""
+def preload(kinds: Iterable[str] | None = None) -> None:
+    """Import what every case uses (an optional package that is missing is skipped),
+    and the modules of the puzzles ``kinds`` (``None``: all of them); the parent of a
+    bench loads each puzzle's with its first case (:func:`preload_kind`)."""
     from ..puzzle import KINDS
 
-    each = [f"smtpuzzles.{m.format(kind=kind)}" for kind in KINDS for m in PUZZLE_MODULES]
-    for name in (*PRELOAD, *each):
+    for name in PRELOAD:
         with contextlib.suppress(ImportError):
             importlib.import_module(name)
-    from ..cli import PUZZLES, built
-
-    for puzzle in PUZZLES:
-        built((puzzle,))
     from ..engines import make_spare_context
 
     make_spare_context()
-    # What is here now stays: kept out of the collector's sweeps, a child's collections
-    # do not touch (and so copy) the memory it shares with this process.
+    for kind in KINDS if kinds is None else kinds:
+        preload_kind(kind)
+    _freeze()
+
+
+def preload_kind(kind: str, mode: str = "") -> None:
+    """Import a puzzle's command line, puzzle and search modules and build its command
+    line, as a case's run would: once, before its first case is forked. A bench of one
+    puzzle so pays nothing for the puzzles it never runs, and its forks copy the page
+    tables of a smaller process. A puzzle whose cases are not forked ahead
+    (:attr:`~smtpuzzles.puzzle.Puzzle.fork_ahead`) has its sample solved here, in
+    ``mode``: what a run imports late and the caches it fills (the command line's
+    parser, the checker, the JSON writer) are then ready in every fork."""
+    from ..cli import built
+    from ..puzzle import KINDS, puzzle_class
+
+    if kind not in KINDS:  # not a puzzle: the case's own run says so
+        return
+    for module in PUZZLE_MODULES:
+        with contextlib.suppress(ImportError):
+            importlib.import_module(f"smtpuzzles.{module.format(kind=kind)}")
+    built((kind,))
+    cls = puzzle_class(kind)
+    if cls.sample and not cls.fork_ahead:
+        _solve_sample(kind, mode)
+    _freeze()
+
+
+def _freeze() -> None:
+    """Keep what is here now out of the collector's sweeps: a child's collections then
+    do not touch (and so copy) the memory it shares with this process."""
     gc.collect()
     gc.freeze()
 
@@ -418,7 +452,7 @@ def serve(requests: int, answers: int, bench: int) -> None:
     runs and end."""
     die_with_parent(bench)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the bench stops its cases itself
-    preload()
+    preload(())
     wake_read, wake_write = os.pipe()
     os.set_blocking(wake_write, False)
     signal.set_wakeup_fd(wake_write)

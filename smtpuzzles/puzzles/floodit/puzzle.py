@@ -33,6 +33,11 @@ class FloodIt(Puzzle):
     kind: ClassVar[str] = "floodit"
     title: ClassVar[str] = "Flood-It"
     modes: ClassVar[tuple[str, ...]] = MODES
+    #: Solved once by a bench's parent, not by a process forked ahead per case: a
+    #: Flood-It case's own work is mostly the compiled A*, whose memory is fresh in any
+    #: process, so a sample per case would cost more than the first touches it spares.
+    sample: ClassVar[str] = "012301\n123012\n230123\n301230\n012301\n123012\n"
+    fork_ahead: ClassVar[bool] = False
     options: ClassVar[dict[str, tuple[str, ...] | None]] = {
         "engine": ENGINES,
         "encoding": ENCODINGS,
