@@ -291,7 +291,7 @@ def generate(
                 if optimum is None:
                     board, used, best = random_board(rows, cols, colours, s), s, None
                 else:
-                    found = board_with_optimum(rows, cols, colours, optimum, s, budget)
+                    found = board_with_optimum(rows, cols, colours, optimum, s, budget=budget)
                     if found is None:
                         raise InputError(
                             f"no {rows}x{cols} board of {colours} colours with optimum "

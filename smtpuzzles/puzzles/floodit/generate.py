@@ -45,6 +45,7 @@ def board_with_optimum(
     colours: int,
     optimum: int,
     seed: int = 0,
+    *,
     budget: Budget | None = None,
     tries: int = 500,
 ) -> tuple[Board, int] | None:
