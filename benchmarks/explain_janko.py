@@ -233,7 +233,11 @@ def main() -> None:
         parts = [json.loads(p.read_text()) for p in args.merge]
         rows = list({r["name"]: r for part in parts for r in part["rows"]}.values())
         rows.sort(key=lambda r: (r["side"], r["name"]))
+        from _harness import environment
+
         result = {
+            **environment(),
+            "command": "benchmarks/explain_janko.py " + " ".join(sys.argv[1:]),
             "settings": [part["settings"] for part in parts],
             "summary": summary(rows),
             "rows": rows,
