@@ -118,8 +118,9 @@ class Step:
     """One deduction: ``facts`` follow from ``premises`` by ``rules``.
 
     ``case_split`` marks a step whose reason was not found near its cells and has more
-    than :data:`HARD` premises (no small reason exists near or far: a human would try a
-    value and follow it: a case split)."""
+    than :data:`HARD` premises, or kept a premise the solver could not rule out within its
+    bound (no small reason was found near or far: a human would try a value and follow
+    it: a case split)."""
 
     facts: list[Fact]
     premises: list[Premise]
