@@ -4,7 +4,8 @@ per puzzle its status, grade, steps, step sizes, case splits and CPU seconds, fr
 Nurikabe also a human-solving proxy (:func:`proxy`) to check the grade against.
 
 Usage: python benchmarks/explain_janko.py [--kind nurikabe] [--min-side 0]
-[--max-side 15] [--every 1] [--start 0] [--stop N] [--timeout 60] [--out FILE] [--merge FILE ...]
+[--max-side 15] [--every 1] [--start 0] [--stop N] [--timeout 60] [--cpu S] [--out FILE]
+[--merge FILE ...]
 (``--start``/``--stop`` cut the list into parts run side by side; ``--merge`` joins
 the parts' files, the later file's row winning for a puzzle run twice).
 """
@@ -16,6 +17,7 @@ import json
 import re
 import resource
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -78,20 +80,38 @@ def proxy(path: Path) -> int | None:
     return 1 if decided(probe(puzzle, known)) else 2
 
 
-def run(command: str, kind: str, path: Path, timeout: float) -> dict:
+def cpu_capped(seconds: float | None):
+    """A ``preexec_fn`` that ends the child after ``seconds`` of CPU time (SIGXCPU): on a
+    loaded machine a wall-clock limit measures the load, not the explanation."""
+    if seconds is None:
+        return None
+
+    def cap() -> None:
+        whole = max(1, int(seconds))
+        resource.setrlimit(resource.RLIMIT_CPU, (whole, whole + 5))
+
+    return cap
+
+
+def run(command: str, kind: str, path: Path, timeout: float, cpu: float | None = None) -> dict:
     before, began = children_cpu(), time.monotonic()
     done = subprocess.run(
         [command, kind, "explain", str(path), "--json", "--timeout", str(timeout)],
         capture_output=True,
         text=True,
         cwd="/",
+        preexec_fn=cpu_capped(cpu),
     )
     row: dict = {"name": path.name, "side": side(path.name), "exit": done.returncode}
     try:
         found = json.loads(done.stdout)
     except json.JSONDecodeError:
-        row["status"] = "error"
-        row["error"] = done.stderr.strip()[-200:]
+        killed = done.returncode in (-signal.SIGXCPU, -signal.SIGKILL)
+        row["status"] = "stopped" if killed and cpu is not None else "error"
+        if killed and cpu is not None:
+            row["stopped"] = f"cpu limit {cpu:g} s"
+        else:
+            row["error"] = done.stderr.strip()[-200:]
     else:
         steps = found["steps"]
         row.update(
@@ -159,6 +179,9 @@ def band_summary(rows: list[dict]) -> dict:
         "status": dict(statuses),
         "cpu_s": dist([r["cpu_s"] for r in rows]),
         "cpu_at_most_10_s": sum(r["cpu_s"] <= 10 for r in rows),
+        "complete_within_10_cpu_s": sum(
+            r["cpu_s"] <= 10 and r.get("status") == "complete" for r in rows
+        ),
         "complete_cpu_s": dist([r["cpu_s"] for r in rows if r.get("status") == "complete"]),
         "grade": dist([r["grade"] for r in rows if r.get("status") == "complete"]),
         "steps": dist([r["steps"] for r in rows if r.get("status") == "complete"]),
@@ -197,6 +220,9 @@ def main() -> None:
     parser.add_argument("--start", type=int, default=0, help="skip the first puzzles (index)")
     parser.add_argument("--stop", type=int, help="stop before this index")
     parser.add_argument("--timeout", type=float, default=60.0)
+    parser.add_argument(
+        "--cpu", type=float, help="end each run after this many CPU seconds (loaded machines)"
+    )
     parser.add_argument("--out", type=Path)
     parser.add_argument(
         "--merge", type=Path, nargs="+", help="join these results files into --out instead"
@@ -207,7 +233,11 @@ def main() -> None:
         parts = [json.loads(p.read_text()) for p in args.merge]
         rows = list({r["name"]: r for part in parts for r in part["rows"]}.values())
         rows.sort(key=lambda r: (r["side"], r["name"]))
+        from _harness import environment
+
         result = {
+            **environment(),
+            "command": "benchmarks/explain_janko.py " + " ".join(sys.argv[1:]),
             "settings": [part["settings"] for part in parts],
             "summary": summary(rows),
             "rows": rows,
@@ -218,7 +248,7 @@ def main() -> None:
     rows: list[dict] = []
     chosen = odd_half(args.kind, args.min_side, args.max_side)[:: args.every]
     for path in chosen[args.start : args.stop]:
-        rows.append(run(command, args.kind, path, args.timeout))
+        rows.append(run(command, args.kind, path, args.timeout, args.cpu))
         r = rows[-1]
         print(r["name"], r.get("status"), r.get("grade"), r["cpu_s"], flush=True)
         result = {

@@ -221,6 +221,44 @@ def koburin_janko(d: dict[str, Any]) -> str:
     )
 
 
+def explain_janko(d: dict[str, Any]) -> str:
+    """`explain` over the odd janko half: per size band, status, CPU and the steps."""
+    out = []
+    for band, v in d["summary"].items():
+        if not isinstance(v, dict) or "puzzles" not in v:
+            continue
+        cpu, grade, steps = v["cpu_s"], v.get("grade") or {}, v.get("steps") or {}
+        out.append(
+            [
+                band,
+                v["puzzles"],
+                v["status"].get("complete", 0),
+                v.get("complete_within_10_cpu_s", "-"),
+                _s(cpu.get("median")),
+                _s(cpu.get("p90")),
+                _s(cpu.get("max")),
+                grade.get("median", "-"),
+                steps.get("median", "-"),
+                (v.get("largest_step") or {}).get("median", "-"),
+            ]
+        )
+    head = ["puzzles", "run", "complete", "complete in 10 CPU s", "CPU median", "CPU p90"]
+    head += ["CPU max", "grade median", "steps median", "largest step median"]
+    text = _table(head, out)
+    sizes = d["summary"]["all"]["step_sizes"]
+    text += "\n\nStep sizes (premises: steps): " + ", ".join(f"{k}: {n}" for k, n in sizes.items())
+    by_proxy = d["summary"].get("grade_by_proxy")
+    if by_proxy:
+        medians = ", ".join(
+            f"level {k}: {g.get('median')} ({g.get('n')})" for k, g in by_proxy.items()
+        )
+        text += (
+            f". Grade median by presolve level (puzzles): {medians}; Spearman's rank "
+            f"correlation of grade and level {d['summary'].get('spearman_grade_proxy')}."
+        )
+    return text + " CPU seconds per process; a run ends at the CPU limit its settings give."
+
+
 _FAMILY = {
     "pc19": "pc19, first boards (14x14, 6 colours)",
     "r14c8": "random 14x14, 8 colours",
@@ -392,6 +430,8 @@ RENDER: dict[str, tuple[str, Callable[[dict[str, Any]], str]]] = {
     "floodit_peers": ("Flood-It: beside ColorFill", floodit_peers),
     "floodit_peers_99problems": ("Flood-It: 99problems beside ColorFill", floodit_peers),
     "limits": ("Time and memory limits", limits),
+    "explain_janko_nurikabe": ("Nurikabe: explain over the odd janko half", explain_janko),
+    "explain_janko_koburin": ("Koburin: explain over the odd janko half", explain_janko),
     "fuzz": ("Fuzzing the command line", fuzz),
 }
 

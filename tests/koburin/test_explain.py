@@ -12,7 +12,7 @@ from oracles.cli import cli
 from oracles.easiest import assert_easiest
 
 import smtpuzzles
-from smtpuzzles.forced import Forcing, Step
+from smtpuzzles.forced import HARD, Forcing, Step
 from smtpuzzles.limits import Budget
 from smtpuzzles.puzzles.koburin.explain import problem
 
@@ -33,6 +33,8 @@ def assert_sound_and_minimal(puzzle, steps: list[Step]) -> None:
                 rest = [p for p in step.premises if p is not dropped]
                 assert not forcing.forced(fact, rest), f"{step.text}: {dropped.words} not needed"
         assert forcing.forced_all(step.facts, step.premises, step.rules), step.text
+        # a case split is a large reason or one not proven minimal, never a small one
+        assert not step.case_split or step.size > HARD or step.unsure, step.text
 
 
 def test_small_puzzle_is_explained_completely() -> None:
@@ -92,3 +94,14 @@ def test_ctrl_c_prints_the_steps_so_far_and_exits_130() -> None:
     assert proc.returncode == 130
     obj = json.loads(out)
     assert obj["status"] == "stopped" and obj["stopped"] == "interrupted"
+
+
+def test_grade_is_ten_times_the_mean_step_size_a_case_split_counting_large() -> None:
+    from smtpuzzles.forced import grade
+
+    found = smtpuzzles.explain(smtpuzzles.load(SMALL, "koburin"))
+    sizes = [s.size for s in found.steps]
+    assert found.grade == round(10 * sum(sizes) / len(sizes))
+    split = Step(found.steps[0].facts, [], [], case_split=True)
+    assert grade([split]) == 10 * (HARD + 1)
+    assert grade([]) == 0

@@ -12,7 +12,7 @@ from oracles.cli import cli
 from oracles.easiest import assert_easiest
 
 import smtpuzzles
-from smtpuzzles.forced import Forcing, Step
+from smtpuzzles.forced import HARD, Forcing, Step
 from smtpuzzles.limits import Budget
 from smtpuzzles.puzzles.nurikabe.explain import problem
 from smtpuzzles.puzzles.nurikabe.formats import parse
@@ -45,6 +45,8 @@ def assert_sound_and_minimal(puzzle: Nurikabe, steps: list[Step], answer: dict[s
                 rest = [p for p in step.premises if p is not dropped]
                 assert not forcing.forced(fact, rest), f"{step.text}: {dropped.words} not needed"
         assert forcing.forced_all(step.facts, step.premises, step.rules), step.text
+        # a case split is a large reason or one not proven minimal, never a small one
+        assert not step.case_split or step.size > HARD or step.unsure, step.text
 
 
 @pytest.mark.parametrize("name", ["square_06x06_thin", "hex_05x06"])

@@ -71,7 +71,10 @@ def problem(puzzle: Koburin) -> Problem:
         words = f"the loop {'runs' if value else 'does not run'} {a}-{b}"
         return Fact(var, value, cells, {"link": [a, b], "value": value}, words)
 
-    return Problem(enc.declarations(), rules, clues, variables, _neighbours(puzzle), say)
+    connected = ("B loop connected",)
+    return Problem(
+        enc.declarations(), rules, clues, variables, _neighbours(puzzle), say, connected
+    )
 
 
 def read_state(puzzle: Koburin, prob: Problem, text: str) -> list[Fact]:

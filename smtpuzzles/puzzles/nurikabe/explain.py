@@ -72,6 +72,8 @@ def problem(puzzle: Nurikabe) -> Problem:
             var, value, (cell_of[var],), {"cell": name, "value": colour}, f"{name} is {colour}"
         )
 
+    # no rule group is asked apart: without connectivity the island variables still
+    # tie every question to the whole grid, and measured, it never answered alone
     return Problem(enc.declarations(), rules, clues, variables, puzzle.neighbours, say)
 
 
