@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import z3lazy as z3
-from .engines import Stats, check, new_context, new_solver, parse_into
+from .engines import Stats, check_sat, new_context, new_solver, parse_into
 from .limits import Budget, TimeUp
 from .runner import stopping
 from .smtlib import Block
@@ -235,7 +235,7 @@ class Forcing:
         if effort:
             self.solver.set("max_conflicts", effort)
         try:
-            answer = check(self.solver, self.budget, assumptions, self.stats, label)
+            answer = check_sat(self.solver, self.budget, assumptions, self.stats, label)
         finally:
             if effort:
                 self.solver.set("max_conflicts", NO_BOUND)

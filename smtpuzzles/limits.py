@@ -119,7 +119,7 @@ def limit_memory(megabytes: int | None) -> None:
     The operating system enforces it (``RLIMIT_DATA``: heap and private mappings, which
     is where every puzzle, formula and Z3 term lives), so an allocation past it fails:
     Python raises :class:`MemoryError` and Z3 answers ``unknown`` or an out-of-memory
-    error, both reported as :class:`MemoryLimitExceeded` by :func:`check`. Z3's own cap
+    error, both reported as :class:`MemoryLimitExceeded` by :func:`.check_sat`. Z3's own cap
     is set too, so a check stops with its statistics before the hard limit. ``None``
     leaves memory unlimited. A cap the operating system cannot grant is lowered to its
     hard limit, never dropped.
@@ -346,7 +346,7 @@ def _lost_here(frame: Any) -> bool:
 
 
 #: How many Ctrl-Cs (SIGINT) this process has received through our handlers: lets
-#: :func:`check` tell Z3's "canceled" after Ctrl-C from the same word at its own timeout.
+#: :func:`.check_sat` tell Z3's "canceled" after Ctrl-C from the same word at its own timeout.
 _interrupts = 0
 
 
@@ -366,7 +366,7 @@ def guard_interrupts() -> None:
     Python raises it wherever the main thread is, and inside a Z3 object's ``__del__``
     it is printed as an "Exception ignored" traceback and then lost. Here a signal that
     lands where it would be lost (:func:`_lost_here`) is sent again 1 ms later instead.
-    (During a check, Z3 itself turns Ctrl-C into ``unknown``, which :func:`check` reports
+    (During a check, Z3 itself turns Ctrl-C into ``unknown``, which :func:`.check_sat` reports
     as ``Interrupted``.)
     """
     if threading.current_thread() is not threading.main_thread():

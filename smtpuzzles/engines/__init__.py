@@ -15,7 +15,7 @@ from .cadical import (
 from .solvers import (
     PARSE_CHUNK_CHARS,
     Z3_ENGINES,
-    check,
+    check_sat,
     make_spare_context,
     new_context,
     new_solver,
@@ -31,7 +31,7 @@ __all__ = [
     "PARSE_CHUNK_CHARS",
     "Stats",
     "cadical_available",
-    "check",
+    "check_sat",
     "check_clauses",
     "make_spare_context",
     "new_context",

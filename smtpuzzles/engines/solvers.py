@@ -126,7 +126,7 @@ def parse_terms(text: str, ctx: z3.Context | None = None) -> list[z3.BoolRef]:
     return list(z3.parse_smt2_string(text, ctx=ctx))
 
 
-def check(
+def check_sat(
     solver: z3.Solver | z3.Optimize,
     budget: Budget,
     assumptions: Sequence[z3.BoolRef] = (),

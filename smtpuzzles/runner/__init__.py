@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from .. import z3lazy as z3
-from ..engines import Stats, check, parse_into
+from ..engines import Stats, check_sat, parse_into
 from ..errors import CheckFailure, InputError
 from ..limits import (
     Budget,
@@ -194,7 +194,7 @@ def find(
         if known is None:
             search.checks += 1
             assumed = [z3.Bool(a, search.solver.ctx) for a in assumptions]
-            answer = check(search.solver, budget, assumed, stats, search.label(stats))
+            answer = check_sat(search.solver, budget, assumed, stats, search.label(stats))
             if answer == z3.unknown:
                 if search.stalled():
                     continue

@@ -6,7 +6,7 @@ import time
 
 import z3
 
-from smtpuzzles.engines import Stats, check, new_solver
+from smtpuzzles.engines import Stats, check_sat, new_solver
 from smtpuzzles.limits import Budget
 
 
@@ -24,8 +24,8 @@ def test_budget_limits_a_hard_check() -> None:
     budget = Budget(0.5)
     stats = Stats()
     began = time.monotonic()
-    answer = check(solver, budget, stats=stats, label="php")
+    answer = check_sat(solver, budget, stats=stats, label="php")
     assert answer == z3.unknown
     assert time.monotonic() - began < 3.0
     assert stats.checks == 1 and stats.probes[0]["label"] == "php"
-    assert check(solver, Budget(0.0)) == z3.unknown
+    assert check_sat(solver, Budget(0.0)) == z3.unknown

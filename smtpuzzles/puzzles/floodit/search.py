@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 
 from ... import dimacs, runner
 from ... import z3lazy as z3
-from ...engines import CADICAL_MISSING, cadical_available, check, check_clauses, parse_into
+from ...engines import CADICAL_MISSING, cadical_available, check_clauses, check_sat, parse_into
 from ...errors import CheckFailure, InputError
 from ...limits import Budget, TimeUp, deadline, hold, raise_pending, room_left
 from ...outcome import Outcome, follow
@@ -346,7 +346,7 @@ class Search:
         assert solver is not None
         if self.engine == "sat":
             solver.set("max_conflicts", max_conflicts or UNLIMITED_CONFLICTS)
-        return check(solver, self.budget, goal, self.outcome.stats, label)
+        return check_sat(solver, self.budget, goal, self.outcome.stats, label)
 
     def _in_time(self, build: Callable[[], T]) -> T:
         """``build()``, ended by the time-out like a check: Z3 stops itself in a check, but
@@ -666,7 +666,7 @@ class Search:
         opt, formula, script = self._in_time(
             lambda: optimize_problem(self.graph, hi, self.counting, self.title())
         )
-        answer = check(opt, self.budget, (), self.outcome.stats, f"optimize T<={hi}")
+        answer = check_sat(opt, self.budget, (), self.outcome.stats, f"optimize T<={hi}")
         if answer == z3.sat:
             moves = formula.moves(opt.model())
             check_solution(self.board.grid, moves, self.start)

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from smtpuzzles import z3lazy as z3
-from smtpuzzles.engines import Stats, check
+from smtpuzzles.engines import Stats, check_sat
 from smtpuzzles.limits import Budget, TimeUp, hold
 from smtpuzzles.puzzles.floodit.model import ClusterGraph
 
@@ -110,7 +110,7 @@ def reference_exact(
     formula = reference_formula(g, horizon)
     solver = z3.Solver()
     solver.add(formula.assertions)
-    answer = check(solver, budget, stats=stats, label=f"T={horizon}")
+    answer = check_sat(solver, budget, stats=stats, label=f"T={horizon}")
     if answer != z3.sat:
         return answer, None
     return answer, reference_moves(solver.model(), formula)

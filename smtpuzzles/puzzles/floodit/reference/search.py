@@ -15,7 +15,7 @@ import time
 
 from .... import runner
 from .... import z3lazy as z3
-from ....engines import check
+from ....engines import check_sat
 from ....limits import Budget
 from ....smtlib import smtlib_script
 from ..check import check_solution, replay_lenient
@@ -97,7 +97,7 @@ def _run_reference(
     elif mode == "opt":
         horizon = loose_bound(g)
         opt, formula = reference_optimize(g, horizon)
-        answer = check(opt, budget, (), out.stats, f"optimize T<={horizon}")
+        answer = check_sat(opt, budget, (), out.stats, f"optimize T<={horizon}")
         if answer == z3.sat:
             moves = reference_moves(opt.model(), formula)
             _accept(board, moves, start, out, "solved")
