@@ -94,7 +94,7 @@ def one_size(kind: str, size: int, seeds: int, timeout: float, work: Path) -> di
         entry = json.loads((folder / "manifest.json").read_text())["puzzles"][0]
         stats.append({k: v for k, v in entry.items() if k not in ("file", "seed", "grade")})
         puzzle = next(p for p in folder.iterdir() if p.suffix in (".txt", ".url"))
-        solved = measured([kind, "solve", str(puzzle), "--unique", "-q"], work)
+        solved = measured([kind, "solve", str(puzzle), "--unique", "-q", "--timeout", "300"], work)
         unique += solved["exit"] == 0
         rows = folder / "rows.jsonl"
         measured(["bench", kind, str(folder), "--jsonl", str(rows), "--timeout", "120"], work)

@@ -81,3 +81,37 @@ def test_batch_folder_reads_back_into_bench(tmp_path: Path) -> None:
     assert [e["seed"] for e in puzzles] == [0, 1]
     rows = benched("koburin", folder, tmp_path / "rows.jsonl")
     assert len(rows) == 2 and all(r["verdict"] == "ok" for r in rows), rows
+
+
+def test_deductions_agree_with_the_answer_they_come_from() -> None:
+    """Each deduction is sound: from all the numbers of a random answer, every cell and
+    link decided is as in that answer (a wrong rule would decide against it)."""
+    from smtpuzzles.puzzles.koburin.generate import (
+        BLACK,
+        LOOP,
+        OFF,
+        ON,
+        Deductions,
+        _numbers,
+        random_black,
+    )
+
+    decided = 0
+    for seed in range(20):
+        rng = random.Random(seed)
+        graph = rectangle(9, 9)
+        edges = set(random_loop(graph, rng, 0.7))
+        on_loop = {i for e in edges for i in e}
+        off_loop = [i for i in range(len(graph)) if i not in on_loop]
+        black = random_black(graph, off_loop, rng, 0.5)
+        numbers = _numbers(graph, set(off_loop) - black, frozenset(black))
+        deductions = Deductions(graph, dict(numbers))
+        deductions.run()
+        for i, state in enumerate(deductions.cell):
+            assert state != BLACK or i in black
+            assert state != LOOP or i in on_loop
+        for e, state in deductions.link.items():
+            assert state != ON or e in edges
+            assert state != OFF or e not in edges
+        decided += sum(1 for s in deductions.cell if s != 0)
+    assert decided > 0

@@ -5,9 +5,13 @@
    square with it becomes a-c-d-b) until no link can be bumped.
 2. Black cells: a random set of the cells off the loop, no two side by side; the other
    cells off the loop are numbered, their numbers read off the black cells.
-3. Every number is shown. While the solver finds a second solution, one change rules
-   it out: while many cells are numbered (:data:`MOST_NUMBERED`), a numbered cell near
-   the difference turns black (the second solution has it numbered, so it breaks);
+3. Every number is shown. What the numbers force by a hand-solver's rules
+   (:class:`Deductions`, pure Python) is decided first; when that decides everything the
+   puzzle is unique without asking the solver. Otherwise the solver, told what was
+   decided, looks for a second solution, first one window of the grid at a time (the
+   rest held as ours: a small, fast question), then over the whole grid. Each group of
+   places where a second solution differs gets one change that rules it out: while
+   many cells are numbered (:data:`MOST_NUMBERED`), a numbered cell nearby turns black;
    otherwise our loop is dented there, or a cell near it is numbered.
 4. Up to ``max_unknown`` of the numbers are hidden as ``?``, each only where the others
    still allow no second solution: one incremental solver, each number guarded by a
@@ -248,37 +252,149 @@ def _until_unique(
     ctx: z3.Context,
     most_numbered: float,
 ) -> tuple[set[int], Solution] | None:
-    """Change ``ours`` until its numbers, all shown, have no other solution. Where a
-    second solution differs, one change rules it out: while more than ``most_numbered``
-    of the cells are numbered, a numbered cell near the difference turns black (the
-    other solution has it numbered, neither black nor on the loop); otherwise our loop
-    is dented there or a cell near it numbered. The numbered cells and the answer, or
-    ``None``."""
-    while True:
-        values = _numbers(graph, numbered, ours.black)
-        search = Search(Koburin(graph, {i: None for i in numbered}), CONNECTIVITY, ctx=ctx)
-        search.block(ours)
-        search.add(_says(search, values))
-        other = search.next(budget, None)
-        if other == "unsat":
-            return numbered, ours
-        if other == "unknown":
-            return None
-        assert isinstance(other, Solution)
-        blackened = None
+    """Change ``ours`` until its numbers, all shown, have no other solution: window by
+    window (a second solution that differs only inside one), then the whole grid, each
+    second solution ruled out by :func:`_rule_out` (or :func:`_reroute`). The numbered
+    cells and the answer, or ``None``."""
+    for window in [*_windows(graph), None]:
+        for _ in range(WINDOW_TRIES if window else len(graph)):
+            values = _numbers(graph, numbered, ours.black)
+            deductions = Deductions(graph, dict(values))
+            if deductions.run():
+                return numbered, ours
+            search = Search(Koburin(graph, {i: None for i in numbered}), CONNECTIVITY, ctx=ctx)
+            search.block(ours)
+            search.add(_says(search, values))
+            search.add(_decided(search, deductions))
+            if window is not None:
+                search.add(_outside(search, ours, window))
+            other = search.next(budget, None)
+            if other == "unsat":
+                break
+            if other == "unknown":
+                return None
+            assert isinstance(other, Solution)
+            changed = _rule_out(graph, numbered, ours, other, most_numbered)
+            if changed is None:
+                rerouted = _reroute(graph, numbered, values, ours, other, budget, ctx)
+                if rerouted is None:
+                    return None
+                changed = numbered | rerouted[1], rerouted[0]
+            numbered, ours = changed
+        else:
+            if window is None:
+                return None
+    return numbered, ours
+
+
+#: Windows' sides (cells) and how far apart they start: a second solution that differs
+#: only inside a window is found in a fraction of the time a whole large grid takes.
+WINDOW, WINDOW_STEP = 8, 6
+
+#: Changes tried in one window before going on to the next.
+WINDOW_TRIES = 6
+
+
+def _windows(graph: Graph) -> list[set[int]]:
+    """Overlapping square windows covering a grid (none for a grid that fits in one)."""
+    rows, cols = graph.rows, graph.cols
+    assert rows is not None and cols is not None
+    if rows <= WINDOW + 2 and cols <= WINDOW + 2:
+        return []
+
+    def starts(n: int) -> list[int]:
+        return sorted({*range(0, max(n - WINDOW, 0) + 1, WINDOW_STEP), max(n - WINDOW, 0)})
+
+    windows = []
+    for r0 in starts(rows):
+        for c0 in starts(cols):
+            cells = {
+                graph.at(r, c)
+                for r in range(r0, min(r0 + WINDOW, rows))
+                for c in range(c0, min(c0 + WINDOW, cols))
+            }
+            windows.append({i for i in cells if i is not None})
+    return windows
+
+
+def _outside(search: Search, ours: Solution, window: set[int]) -> Block:
+    """Every cell and link outside ``window`` as in our solution (a local question)."""
+    enc = search.enc
+    terms = [
+        enc.b(i) if i in ours.black else f"(not {enc.b(i)})"
+        for i in search.puzzle.empty
+        if i not in window
+    ]
+    edges = {(min(e), max(e)) for e in ours.edges}
+    for e in enc.link:
+        if e[0] not in window and e[1] not in window:
+            terms.append(enc.v(e) if (min(e), max(e)) in edges else f"(not {enc.v(e)})")
+    return Block("outside the window", "Cells and links outside the window as ours.", terms)
+
+
+def _rule_out(
+    graph: Graph, numbered: set[int], ours: Solution, other: Solution, most_numbered: float
+) -> tuple[set[int], Solution] | None:
+    """One change for each group of places where ``other`` differs from ours: while
+    more than ``most_numbered`` of the cells are numbered, a numbered cell nearby turns
+    black; otherwise our loop is dented there. ``None`` if no group got a change."""
+    changed = False
+    for places in _regions(graph, _differ(graph, ours, other)):
         if len(numbered) > most_numbered * len(graph):
-            blackened = _numbered_nearest(graph, numbered, ours, other)
-        if blackened is not None:
-            ours = Solution(ours.black | {blackened}, ours.edges)
-            numbered = numbered - {blackened}
+            blackened = _numbered_nearest(graph, numbered, ours, places)
+            if blackened is not None:
+                ours = Solution(ours.black | {blackened}, ours.edges)
+                numbered = numbered - {blackened}
+                changed = True
+                continue
+        dented = _dent_where(graph, ours, places)
+        if dented is not None:
+            ours, freed = dented
+            numbered = numbered | freed
+            changed = True
+    return (numbered, ours) if changed else None
+
+
+def _decided(search: Search, deductions: Deductions) -> Block:
+    """What the deductions decided, told to the solver (implied by the numbers, so the
+    solver's answer stays the same; it only has less to search)."""
+    enc = search.enc
+    terms = []
+    for i, state in enumerate(deductions.cell):
+        if state != UNKNOWN and i not in deductions.clues:
+            terms.append(enc.b(i) if state == BLACK else f"(not {enc.b(i)})")
+    for e in enc.link:
+        state = deductions.link.get((min(e), max(e)), UNKNOWN)
+        if state != UNKNOWN:
+            terms.append(enc.v(e) if state == ON else f"(not {enc.v(e)})")
+    return Block(
+        "what the numbers force",
+        "Cells and links the deductions decided from the numbers shown.",
+        terms,
+    )
+
+
+def _regions(graph: Graph, places: list[tuple[int, int]]) -> list[list[tuple[int, int]]]:
+    """``places`` in groups within two steps of each other: one change a group settles
+    many places at once."""
+    left = set(places)
+    steps = [(dr, dc) for dr in range(-2, 3) for dc in range(-2, 3) if 0 < abs(dr) + abs(dc) <= 2]
+    groups = []
+    for first in sorted(places):
+        if first not in left:
             continue
-        changed = _dent_where(graph, ours, other) or _reroute(
-            graph, numbered, values, ours, other, budget, ctx
-        )
-        if changed is None:
-            return None
-        ours, freed = changed
-        numbered = numbered | freed
+        left.discard(first)
+        group, queue = [first], [first]
+        while queue:
+            r, c = queue.pop()
+            for dr, dc in steps:
+                p = (r + dr, c + dc)
+                if p in left:
+                    left.discard(p)
+                    group.append(p)
+                    queue.append(p)
+        groups.append(sorted(group))
+    return groups
 
 
 def _hidden(
@@ -341,7 +457,7 @@ def _reroute(
             return redrawn, {cell}
         if redrawn == "unknown":
             return None
-    black = _black_nearest(graph, ours, other)
+    black = _black_nearest(graph, ours, _differ(graph, ours, other))
     if black is None:
         return None
     return Solution(ours.black - {black}, ours.edges), {black}
@@ -371,10 +487,11 @@ def _distance(graph: Graph, cells: tuple[int, ...], places: list[tuple[int, int]
     return min(abs(coords[i][0] - r) + abs(coords[i][1] - c) for i in cells for r, c in places)
 
 
-def _dent_where(graph: Graph, ours: Solution, other: Solution) -> tuple[Solution, set[int]] | None:
-    """Our loop dented where ``other`` differs (its two freed cells become numbered, so
-    ``other`` breaks), if it runs round three sides of a 2x2 square there."""
-    places = _differ(graph, ours, other)
+def _dent_where(
+    graph: Graph, ours: Solution, places: list[tuple[int, int]]
+) -> tuple[Solution, set[int]] | None:
+    """Our loop dented at one of ``places`` (its two freed cells become numbered), if it
+    runs round three sides of a 2x2 square there."""
     for a, c, d, b in _dents(graph, ours.edges):
         if _distance(graph, (c, d), places) == 0:
             gone = {(min(a, c), max(a, c)), (min(c, d), max(c, d)), (min(d, b), max(d, b))}
@@ -384,19 +501,16 @@ def _dent_where(graph: Graph, ours: Solution, other: Solution) -> tuple[Solution
 
 
 def _numbered_nearest(
-    graph: Graph, numbered: set[int], ours: Solution, other: Solution
+    graph: Graph, numbered: set[int], ours: Solution, places: list[tuple[int, int]]
 ) -> int | None:
-    """Our numbered cell nearest to where ``other`` differs that may turn black (no
-    black cell beside it), or ``None``."""
-    places = _differ(graph, ours, other)
+    """Our numbered cell nearest to ``places`` that may turn black (no black cell
+    beside it), or ``None``."""
     free = [i for i in numbered if not ours.black.intersection(graph.out[i])]
     return min(free, key=lambda i: (_distance(graph, (i,), places), i), default=None)
 
 
-def _black_nearest(graph: Graph, ours: Solution, other: Solution) -> int | None:
-    """Our black cell nearest to where ``other`` differs (numbering it breaks ``other``,
-    which has it black or on its loop)."""
-    places = _differ(graph, ours, other)
+def _black_nearest(graph: Graph, ours: Solution, places: list[tuple[int, int]]) -> int | None:
+    """Our black cell nearest to ``places``."""
     return min(ours.black, key=lambda i: (_distance(graph, (i,), places), i), default=None)
 
 
@@ -419,6 +533,163 @@ def _dents(graph: Graph, edges: frozenset[Edge]) -> list[tuple[int, int, int, in
             if a is not None and b is not None and a in linked[c] and b in linked[d]:
                 found.append((a, c, d, b))
     return found
+
+
+#: A cell's state while deducing: not yet known, black, or on the loop.
+UNKNOWN, BLACK, LOOP = 0, 1, 2
+#: A link's state while deducing.
+OFF, ON = 1, 2
+
+
+class Contradiction(Exception):
+    """The deductions met a cell or link that can be nothing."""
+
+
+class Deductions:
+    """What the numbers force, found by rules a solver by hand uses, each sound on its
+    own: a black cell's neighbours are on the loop; a number counting its black
+    neighbours (all found: the rest are on the loop; as many as its open neighbours:
+    all black); a loop cell has two links (two found: no other; two possible: both);
+    a cell with fewer than two possible links is black; a link that would close a loop
+    while loop cells lie outside it is off. When they decide every cell and link, the
+    solution is the only one. Pure Python, far cheaper than a solver's check at size."""
+
+    def __init__(self, graph: Graph, clues: dict[int, int | None]) -> None:
+        self.graph = graph
+        self.clues = clues
+        n = len(graph)
+        self.cell = [UNKNOWN] * n
+        self.links: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+        self.link: dict[tuple[int, int], int] = {}
+        for i in range(n):
+            if i in clues:
+                continue
+            for j in graph.out[i]:
+                if j not in clues and i < j:
+                    self.link[(i, j)] = UNKNOWN
+                    self.links[i].append((i, j))
+                    self.links[j].append((i, j))
+        self.parent = list(range(n))
+        self.size = [1] * n
+        self.on_loop = 0
+        self.queue: list[int] = [i for i in range(n) if i not in clues]
+        self.queue += list(clues)
+
+    def run(self) -> bool:
+        """Deduce until nothing more follows; ``True`` when every cell and link is
+        decided (``Contradiction`` if the numbers allow no solution)."""
+        while True:
+            while self.queue:
+                i = self.queue.pop()
+                if i in self.clues:
+                    self._number(i)
+                else:
+                    self._cell(i)
+            if not self._closing():
+                break
+        cells = (s for i, s in enumerate(self.cell) if i not in self.clues)
+        return all(s != UNKNOWN for s in cells) and UNKNOWN not in self.link.values()
+
+    def _find(self, i: int) -> int:
+        while self.parent[i] != i:
+            self.parent[i] = self.parent[self.parent[i]]
+            i = self.parent[i]
+        return i
+
+    def _set_cell(self, i: int, state: int) -> None:
+        if self.cell[i] == state:
+            return
+        if self.cell[i] != UNKNOWN:
+            raise Contradiction(i)
+        self.cell[i] = state
+        if state == LOOP:
+            self.on_loop += 1
+        self.queue.append(i)
+        self.queue.extend(self.graph.out[i])
+
+    def _set_link(self, e: tuple[int, int], state: int) -> None:
+        if self.link[e] == state:
+            return
+        if self.link[e] != UNKNOWN:
+            raise Contradiction(e)
+        self.link[e] = state
+        if state == ON:
+            a, b = self._find(e[0]), self._find(e[1])
+            if a == b:
+                if self.size[a] < self.on_loop:
+                    raise Contradiction(e)
+            else:
+                self.parent[a] = b
+                self.size[b] += self.size[a]
+        self.queue.extend(e)
+
+    def _number(self, i: int) -> None:
+        wanted = self.clues[i]
+        if wanted is None:
+            return
+        around = [j for j in self.graph.out[i] if j not in self.clues]
+        black = sum(1 for j in around if self.cell[j] == BLACK)
+        open_ = [j for j in around if self.cell[j] == UNKNOWN]
+        if black > wanted or black + len(open_) < wanted:
+            raise Contradiction(i)
+        if open_ and black == wanted:
+            for j in open_:
+                self._set_cell(j, LOOP)
+        elif open_ and black + len(open_) == wanted:
+            for j in open_:
+                self._set_cell(j, BLACK)
+
+    def _cell(self, i: int) -> None:
+        state = self.cell[i]
+        links = self.links[i]
+        if state == BLACK:
+            for e in links:
+                self._set_link(e, OFF)
+            for j in self.graph.out[i]:
+                if j not in self.clues:
+                    self._set_cell(j, LOOP)
+            return
+        on = sum(1 for e in links if self.link[e] == ON)
+        possible = [e for e in links if self.link[e] != OFF]
+        if on and state == UNKNOWN:
+            self._set_cell(i, LOOP)
+            state = LOOP
+        if len(possible) < 2:
+            self._set_cell(i, BLACK)
+            return
+        if any(self.cell[j] == BLACK for j in self.graph.out[i] if j not in self.clues):
+            self._set_cell(i, LOOP)
+            state = LOOP
+        if state != LOOP:
+            return
+        if on > 2:
+            raise Contradiction(i)
+        if on == 2:
+            for e in possible:
+                if self.link[e] == UNKNOWN:
+                    self._set_link(e, OFF)
+        elif len(possible) == 2:
+            for e in possible:
+                self._set_link(e, ON)
+
+    def _closing(self) -> bool:
+        """Links that would close a loop through fewer cells than are known to be on
+        the loop are off. ``True`` if any was found."""
+        found = False
+        for e, state in self.link.items():
+            if state != UNKNOWN:
+                continue
+            a, b = self._find(e[0]), self._find(e[1])
+            if a == b and self.size[a] < self.on_loop:
+                self._set_link(e, OFF)
+                found = True
+        return found
+
+    def undecided(self) -> list[int]:
+        """Cells not decided, and the cells of links not decided."""
+        cells = {i for i, s in enumerate(self.cell) if s == UNKNOWN and i not in self.clues}
+        cells |= {i for e, s in self.link.items() if s == UNKNOWN for i in e}
+        return sorted(cells)
 
 
 def solution_text(puzzle: Koburin, solution: Solution) -> str:
