@@ -21,8 +21,8 @@ from oracles import koburin as koburin_oracle  # noqa: E402
 from oracles import nurikabe as nurikabe_oracle  # noqa: E402
 
 from smtpuzzles.graph import rectangle  # noqa: E402
-from smtpuzzles.puzzles.koburin import Koburin, Solution  # noqa: E402
-from smtpuzzles.puzzles.nurikabe.model import Nurikabe  # noqa: E402
+from smtpuzzles.puzzles.koburin import KoburinInstance, Solution  # noqa: E402
+from smtpuzzles.puzzles.nurikabe.model import NurikabeInstance  # noqa: E402
 
 #: The largest puzzles brute force is asked about (Flood-It: cells; the others: cells
 #: without a clue, fewer when a ``?`` makes every count of white cells possible).
@@ -135,7 +135,7 @@ def _nurikabe(truth: dict[str, Any], argv: list[str], code: int, obj: Any) -> li
         if truth["pools"]
         else ()
     )
-    puzzle = Nurikabe(graph, {index[rc]: v for rc, v in clues.items()}, pools)
+    puzzle = NurikabeInstance(graph, {index[rc]: v for rc, v in clues.items()}, pools)
     answers = nurikabe_oracle.brute_force(puzzle)
     found = _counts(len(answers), obj)
     if code == 1 and answers:
@@ -157,7 +157,9 @@ def _koburin(truth: dict[str, Any], argv: list[str], code: int, obj: Any) -> lis
         return None
     graph = rectangle(rows, cols)
     index = {rc: i for i, rc in enumerate(graph.coords)}
-    answers = koburin_oracle.brute_force(Koburin(graph, {index[rc]: v for rc, v in clues.items()}))
+    answers = koburin_oracle.brute_force(
+        KoburinInstance(graph, {index[rc]: v for rc, v in clues.items()})
+    )
     found = _counts(len(answers), obj)
     if code == 1 and answers:
         found.append(f"no solution claimed; brute force finds {len(answers)}")

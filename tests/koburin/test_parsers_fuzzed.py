@@ -13,7 +13,7 @@ from oracles.fuzzing import inputs
 
 from smtpuzzles.graph import rectangle
 from smtpuzzles.puzzles.koburin.formats import parse, to_grid_text, to_puzzlink
-from smtpuzzles.puzzles.koburin.model import Koburin
+from smtpuzzles.puzzles.koburin.model import KoburinInstance
 
 #: A thousand inputs a parser: part of the whole suite, not of the quick loop.
 pytestmark = pytest.mark.slow
@@ -25,7 +25,7 @@ def puzzles(
     unknown: bool = True,
     variants: tuple[str, ...] = ("four", "eight"),
     top: int = 8,
-) -> Koburin:
+) -> KoburinInstance:
     """Puzzles on a rectangle (URLs hold numbers 0..4 only: pzprjs's 4-cell code)."""
     rows, cols = draw(st.integers(1, 7)), draw(st.integers(1, 7))
     variant = draw(st.sampled_from(variants))
@@ -33,10 +33,10 @@ def puzzles(
     number = st.integers(0, top) | st.none() if unknown else st.integers(0, top)
     graph = rectangle(rows, cols)
     clues = {i: draw(number) for i in range(len(graph)) if draw(st.integers(0, 3)) == 0}
-    return Koburin(graph, clues, variant)
+    return KoburinInstance(graph, clues, variant)
 
 
-def seeds_text(p: Koburin) -> str:
+def seeds_text(p: KoburinInstance) -> str:
     """One character a cell, ``_`` empty (numbers only, no ``?``)."""
     g = p.graph
     return "".join(
@@ -49,11 +49,11 @@ def seeds_text(p: Koburin) -> str:
     )
 
 
-def janko_text(p: Koburin) -> str:
+def janko_text(p: KoburinInstance) -> str:
     return f"[begin]\n[problem]\n{to_grid_text(p).split(chr(10), 1)[1]}[end]\n"
 
 
-def table_text(p: Koburin) -> str:
+def table_text(p: KoburinInstance) -> str:
     g = p.graph
     lines = [f"{g.names[i]}: {' '.join(g.names[j] for j in g.out[i])}" for i in range(len(g))]
     lines += [f"{g.names[i]} = {'?' if v is None else v}" for i, v in sorted(p.clues.items())]
@@ -69,7 +69,7 @@ FORMAT_TEXTS = {
 }
 
 
-def well_formed(p: Koburin) -> None:
+def well_formed(p: KoburinInstance) -> None:
     """What every parsed puzzle promises the encoder."""
     n = len(p.graph)
     assert n >= 1
@@ -114,7 +114,7 @@ def test_table_parser(text: str, fmt: str, variant: str | None) -> None:
 
 @settings(max_examples=100)
 @given(puzzles())
-def test_valid_texts_read_back_exactly(p: Koburin) -> None:
+def test_valid_texts_read_back_exactly(p: KoburinInstance) -> None:
     cases = [("grid", to_grid_text(p), p.variant), ("janko", janko_text(p), p.variant)]
     if all(v is None or v <= 4 for v in p.clues.values()):
         cases.append(("puzzlink", to_puzzlink(p), None))

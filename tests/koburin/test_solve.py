@@ -14,7 +14,7 @@ import pytest
 from oracles.koburin import brute_force, random_puzzle
 
 from smtpuzzles.graph import parse_adjacency, rectangle, torus
-from smtpuzzles.puzzles.koburin import Koburin, problems, solve
+from smtpuzzles.puzzles.koburin import KoburinInstance, problems, solve
 from smtpuzzles.puzzles.koburin.formats import parse
 
 SEED_EXAMPLE = "2____\n_____\n__1__\n_____\n1___0\n"
@@ -31,7 +31,7 @@ def test_seed_example_has_its_unique_answer() -> None:
         assert len(loop) == 25 - 4 - 5
 
 
-def _compare(puzzle: Koburin, connectivity: str) -> None:
+def _compare(puzzle: KoburinInstance, connectivity: str) -> None:
     expected = brute_force(puzzle)
     outcome = solve(puzzle, count=len(expected) + 1, connectivity=connectivity)
     assert len(outcome.solutions) == len(expected) and outcome.count_complete
@@ -88,13 +88,13 @@ def test_brute_force_agrees_on_a_torus_and_a_table() -> None:
 
 def test_empty_grid_counts_match_brute_force() -> None:
     """No numbers: every loop-and-black picture counts (3x3 has a handful)."""
-    puzzle = Koburin(rectangle(3, 3), {})
+    puzzle = KoburinInstance(rectangle(3, 3), {})
     assert len(brute_force(puzzle)) > 1
     _compare(puzzle, "distance")
 
 
 def test_no_empty_cell_means_no_loop_and_no_solution() -> None:
-    puzzle = Koburin(rectangle(1, 2), {0: 0, 1: 0})
+    puzzle = KoburinInstance(rectangle(1, 2), {0: 0, 1: 0})
     assert solve(puzzle).status == "unsat"
 
 
@@ -107,7 +107,7 @@ def test_checker_rejects_broken_answers() -> None:
     worse_black = set(good.black) | {g.at(0, 2)}
     assert any("touch" in p for p in problems(puzzle, worse_black, good.edges))
     assert any("sees" in p for p in problems(puzzle, good.black - {g.at(0, 1)}, good.edges))
-    two = Koburin(rectangle(2, 5), {2: None, 7: None})
+    two = KoburinInstance(rectangle(2, 5), {2: None, 7: None})
     links = {(0, 1), (0, 5), (1, 6), (5, 6), (3, 4), (3, 8), (4, 9), (8, 9)}
     assert any("pieces" in p for p in problems(two, set(), links))
     assert any("order" in p for p in problems(puzzle, good.black, good.edges, good.loop()[:-1]))

@@ -20,7 +20,7 @@ from oracles.nurikabe import (
 )
 
 from smtpuzzles.engines import Stats
-from smtpuzzles.puzzles.nurikabe import Nurikabe, deduce, solve
+from smtpuzzles.puzzles.nurikabe import NurikabeInstance, deduce, solve
 from smtpuzzles.puzzles.nurikabe.formats import parse
 from smtpuzzles.puzzles.nurikabe.presolve.backtrack import backtrack
 from smtpuzzles.puzzles.nurikabe.presolve.deduce import wall_size
@@ -29,7 +29,7 @@ from smtpuzzles.puzzles.nurikabe.search import DETOURS, Search
 
 
 @pytest.mark.parametrize("puzzle", as_params(PUZZLES))
-def test_a_whole_search_finds_every_solution_once(puzzle: Nurikabe) -> None:
+def test_a_whole_search_finds_every_solution_once(puzzle: NurikabeInstance) -> None:
     """From the deductions and from the hypotheses, whichever way the guesses go."""
     solutions = solutions_of(puzzle.name)
     for known in starts(puzzle):

@@ -16,12 +16,12 @@ import pytest
 from oracles.nurikabe import CASES, brute_force, keeps_the_rules
 
 from smtpuzzles.graph import parse_adjacency, rectangle
-from smtpuzzles.puzzles.nurikabe import Nurikabe, problems, solve
+from smtpuzzles.puzzles.nurikabe import NurikabeInstance, problems, solve
 from smtpuzzles.puzzles.nurikabe.presolve.deduce import _cut_cells, deduce, distances_within
 
 
 @pytest.mark.parametrize("puzzle", CASES, ids=[p.name for p in CASES])
-def test_solution_sets_match_brute_force(puzzle: Nurikabe) -> None:
+def test_solution_sets_match_brute_force(puzzle: NurikabeInstance) -> None:
     expected = brute_force(puzzle)
     for strategy in ("distance", "lazy"):
         outcome, _ = solve(puzzle, strategy, count=len(expected) + 2)
@@ -31,7 +31,9 @@ def test_solution_sets_match_brute_force(puzzle: Nurikabe) -> None:
 
 
 @pytest.mark.parametrize("puzzle", CASES[::2], ids=[p.name for p in CASES[::2]])
-def test_the_package_checker_agrees_with_the_rules_on_random_pictures(puzzle: Nurikabe) -> None:
+def test_the_package_checker_agrees_with_the_rules_on_random_pictures(
+    puzzle: NurikabeInstance,
+) -> None:
     """The checker every answer passes before it is printed, against the oracle's rules,
     on the solutions and on random pictures (most of which break some rule)."""
     rng = random.Random(puzzle.name)
@@ -47,7 +49,7 @@ def test_the_package_checker_agrees_with_the_rules_on_random_pictures(puzzle: Nu
 
 
 @pytest.mark.parametrize("puzzle", CASES[::3], ids=[p.name for p in CASES[::3]])
-def test_fixed_cells_match_brute_force(puzzle: Nurikabe) -> None:
+def test_fixed_cells_match_brute_force(puzzle: NurikabeInstance) -> None:
     expected = brute_force(puzzle)
     outcome, _ = solve(puzzle, "distance", unique=True)
     if not expected:
@@ -71,7 +73,7 @@ def test_a_cell_the_island_cannot_do_without_is_deduced_white() -> None:
     """Clue a (3) reaches b only, and b leads on to c and d: without b the island stays
     one cell, so b is a's before the solver runs; c and d stay open."""
     graph = parse_adjacency("a: b\nb: a c d\nc: b d e\nd: b c e\ne: c d\n")
-    puzzle = Nurikabe(graph, {graph.index["a"]: 3})
+    puzzle = NurikabeInstance(graph, {graph.index["a"]: 3})
     known = deduce(puzzle)
     names = {graph.names[i] for i, k in known.owner.items() if k == graph.index["a"]}
     assert names == {"a", "b"}
@@ -84,7 +86,7 @@ def test_cut_cells_skip_only_cells_the_full_search_would_pass() -> None:
     for _ in range(400):
         rows, cols = rng.randint(2, 7), rng.randint(2, 7)
         graph = rectangle(rows, cols)
-        puzzle = Nurikabe(graph, {})
+        puzzle = NurikabeInstance(graph, {})
         nbrs = puzzle.neighbours
         clue = rng.randrange(len(graph))
         size = rng.randint(2, len(graph))
@@ -113,7 +115,7 @@ def test_a_cell_the_wall_cannot_do_without_is_deduced_black() -> None:
     """p and q are black (no island reaches them) and only x joins them: x is black, and
     then clue k (2) has only r left to grow into."""
     graph = parse_adjacency("p: x\nx: p q k\nq: x\nk: x r\nr: k\n")
-    puzzle = Nurikabe(graph, {graph.index["k"]: 2})
+    puzzle = NurikabeInstance(graph, {graph.index["k"]: 2})
     known = deduce(puzzle)
     assert {graph.names[i] for i in known.black} == {"p", "q", "x"}
     assert {graph.names[i] for i in known.owner} == {"k", "r"}
@@ -126,7 +128,7 @@ def test_an_island_may_surround_a_wall_that_touches_no_border(strategy: str) -> 
     white cells' Euler count (cells - links + white 2x2 blocks) is then one less than
     their single region: the wall is a hole in the island."""
     graph = rectangle(3, 3)
-    puzzle = Nurikabe(graph, {0: 8}, tuple(graph.squares()))
+    puzzle = NurikabeInstance(graph, {0: 8}, tuple(graph.squares()))
     outcome, _ = solve(puzzle, strategy, count=10)
     assert set(outcome.solutions) == {tuple(i == b for i in range(9)) for b in range(1, 9)}
 
@@ -135,7 +137,7 @@ def test_an_island_may_surround_a_wall_that_touches_no_border(strategy: str) -> 
 def test_an_unknown_clue_may_take_every_cell(strategy: str) -> None:
     """With a ``?`` clue alone the wall may be empty: then it makes no hole."""
     graph = rectangle(2, 3)
-    puzzle = Nurikabe(graph, {0: None}, tuple(graph.squares()))
+    puzzle = NurikabeInstance(graph, {0: None}, tuple(graph.squares()))
     expected = brute_force(puzzle)
     assert (False,) * 6 in expected
     outcome, _ = solve(puzzle, strategy, count=len(expected) + 1)
@@ -148,7 +150,7 @@ RECTANGLES = [p for p in CASES if p.graph.kind == "square" and len(p) >= 6]
 @pytest.mark.parametrize("puzzle", RECTANGLES, ids=[p.name for p in RECTANGLES])
 @pytest.mark.slow
 def test_starting_over_without_the_count_keeps_what_was_found(
-    puzzle: Nurikabe, monkeypatch: pytest.MonkeyPatch
+    puzzle: NurikabeInstance, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """With one conflict for each of the first two phases, most searches start over
     once or twice, some after pictures were blocked or while the fixed cells are

@@ -17,7 +17,7 @@ from smtpuzzles.limits import Budget
 from smtpuzzles.puzzles.nurikabe.explain import problem
 from smtpuzzles.puzzles.nurikabe.formats import parse
 from smtpuzzles.puzzles.nurikabe.generate import generate, shape_graph
-from smtpuzzles.puzzles.nurikabe.model import Nurikabe
+from smtpuzzles.puzzles.nurikabe.model import NurikabeInstance
 
 INSTANCES = Path(__file__).resolve().parents[2] / "instances" / "nurikabe"
 SHIPPED = sorted(INSTANCES.glob("*.txt"))
@@ -33,7 +33,9 @@ def _solution(path: Path) -> dict[str, bool]:
     return {puzzle.cell(i): bool(black) for i, black in enumerate(result.answer)}
 
 
-def assert_sound_and_minimal(puzzle: Nurikabe, steps: list[Step], answer: dict[str, bool]) -> None:
+def assert_sound_and_minimal(
+    puzzle: NurikabeInstance, steps: list[Step], answer: dict[str, bool]
+) -> None:
     """Each fact holds in the answer; the premises force it, and no smaller subset does
     (each premise dropped in turn leaves it open), asked of a fresh solver."""
     forcing = Forcing(problem(puzzle), Budget())
@@ -151,7 +153,7 @@ def test_cli_bad_state_is_one_line() -> None:
     assert result.exit_code == 2
 
 
-def _presolve_level(puzzle: Nurikabe) -> int:
+def _presolve_level(puzzle: NurikabeInstance) -> int:
     """A human-solving proxy: 0 when the package's rules of thumb (presolve.deduce)
     decide every cell, 1 when one level of hypotheses (presolve.probe) is needed too,
     2 when cells stay open after both."""

@@ -20,7 +20,7 @@ from smtpuzzles.puzzles.nurikabe.generate import (
     grown_picture,
     shape_graph,
 )
-from smtpuzzles.puzzles.nurikabe.model import Nurikabe
+from smtpuzzles.puzzles.nurikabe.model import NurikabeInstance
 from smtpuzzles.puzzles.nurikabe.search import solve
 
 
@@ -39,14 +39,14 @@ def test_drawn_pictures_have_clues_like_published_puzzles() -> None:
     """Over many drawings (no uniqueness asked): density near the janko median, few 1s,
     islands of many sizes, every picture valid."""
     graph = rectangle(20, 20)
-    shape = Nurikabe(graph, {}, tuple(graph.squares()))
+    shape = NurikabeInstance(graph, {}, tuple(graph.squares()))
     rng = random.Random(5)
     for _ in range(5):
         drawn = grown_picture(shape, rng)
         assert drawn is not None
         picture, clue_at = drawn
         sizes: dict[int, int | None] = {c: len(_island(graph, picture, c)) for c in clue_at}
-        puzzle = Nurikabe(graph, sizes, shape.pools)
+        puzzle = NurikabeInstance(graph, sizes, shape.pools)
         assert problems(graph, puzzle.clues, puzzle.pools, picture) == []
         stats = clue_statistics(puzzle)
         assert 0.08 <= stats["density"] <= 0.16, stats

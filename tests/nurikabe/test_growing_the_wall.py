@@ -25,7 +25,7 @@ from smtpuzzles.graph import rectangle
 from smtpuzzles.puzzles.nurikabe import deduce, solve
 from smtpuzzles.puzzles.nurikabe.formats import parse
 from smtpuzzles.puzzles.nurikabe.generate import clues_of, random_picture
-from smtpuzzles.puzzles.nurikabe.model import Nurikabe
+from smtpuzzles.puzzles.nurikabe.model import NurikabeInstance
 from smtpuzzles.puzzles.nurikabe.presolve import grow as grow_module
 from smtpuzzles.puzzles.nurikabe.presolve.deduce import wall_size
 from smtpuzzles.puzzles.nurikabe.presolve.grow import MOST_OPEN, grow_wall
@@ -38,7 +38,7 @@ SIZED = [p for p in PUZZLES if wall_size(p) is not None]
 
 
 @pytest.mark.parametrize("puzzle", as_params(SIZED))
-def test_a_whole_search_finds_every_solution_once(puzzle: Nurikabe) -> None:
+def test_a_whole_search_finds_every_solution_once(puzzle: NurikabeInstance) -> None:
     """From the deductions and from the hypotheses: every wall is grown once."""
     solutions = solutions_of(puzzle.name)
     for known in starts(puzzle):
@@ -110,14 +110,14 @@ def test_growing_the_wall_solves_a_puzzle_of_four_big_islands(data_dir: Path) ->
     proves_the_answer(path, grow_wall(puzzle, known), "growing the wall")
 
 
-def thin_walled_puzzles(count: int) -> list[Nurikabe]:
+def thin_walled_puzzles(count: int) -> list[NurikabeInstance]:
     """Random rectangles of 5x5 to 7x7 with big islands, one clue in three nudged by
     one: puzzles with one solution, several and none, beyond brute force's sizes."""
     rng = random.Random("thin walls")
     found = []
     while len(found) < count:
         graph = rectangle(rng.randint(5, 7), rng.randint(5, 7))
-        shape = Nurikabe(graph, {}, tuple(graph.squares()))
+        shape = NurikabeInstance(graph, {}, tuple(graph.squares()))
         picture = random_picture(shape, rng, max_island=30, density=rng.choice([0.4, 0.6]))
         if picture is None:
             continue
@@ -125,7 +125,7 @@ def thin_walled_puzzles(count: int) -> list[Nurikabe]:
         if rng.random() < 1 / 3:
             k = rng.choice(sorted(clues))
             clues[k] = max(1, clues[k] + rng.choice([-1, 1]))
-        found.append(Nurikabe(graph, clues, shape.pools, f"thin{len(found)}"))
+        found.append(NurikabeInstance(graph, clues, shape.pools, f"thin{len(found)}"))
     return found
 
 

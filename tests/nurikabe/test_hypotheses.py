@@ -18,14 +18,14 @@ from oracles.nurikabe import PUZZLES, as_params, solutions_of
 from smtpuzzles.engines import Stats
 from smtpuzzles.graph import rectangle
 from smtpuzzles.limits import Budget
-from smtpuzzles.puzzles.nurikabe import Nurikabe, deduce, prepare, solve
+from smtpuzzles.puzzles.nurikabe import NurikabeInstance, deduce, prepare, solve
 from smtpuzzles.puzzles.nurikabe.formats import parse
 from smtpuzzles.puzzles.nurikabe.formats import read_solution as expected_rows
 from smtpuzzles.puzzles.nurikabe.presolve.deduce import Contradiction, Deductions
 from smtpuzzles.puzzles.nurikabe.presolve.probe import probe
 
 
-def island_of(puzzle: Nurikabe, picture: tuple[bool, ...], cell: int) -> set[int]:
+def island_of(puzzle: NurikabeInstance, picture: tuple[bool, ...], cell: int) -> set[int]:
     """The white region of ``picture`` that holds ``cell``."""
     seen, queue = {cell}, deque([cell])
     while queue:
@@ -36,7 +36,9 @@ def island_of(puzzle: Nurikabe, picture: tuple[bool, ...], cell: int) -> set[int
     return seen
 
 
-def holds(puzzle: Nurikabe, picture: tuple[bool, ...], black: set[int], owner: dict) -> bool:
+def holds(
+    puzzle: NurikabeInstance, picture: tuple[bool, ...], black: set[int], owner: dict
+) -> bool:
     """Does the solution ``picture`` have these black cells and these island cells?"""
     return all(picture[i] for i in black) and all(
         not picture[i] and k in island_of(puzzle, picture, i) for i, k in owner.items()
@@ -44,7 +46,7 @@ def holds(puzzle: Nurikabe, picture: tuple[bool, ...], black: set[int], owner: d
 
 
 @pytest.mark.parametrize("puzzle", as_params(PUZZLES))
-def test_refuted_guesses_hold_in_no_solution(puzzle: Nurikabe) -> None:
+def test_refuted_guesses_hold_in_no_solution(puzzle: NurikabeInstance) -> None:
     """Every cell guessed black, and white in each island that may reach it."""
     solutions = solutions_of(puzzle.name)
     known = deduce(puzzle)
@@ -64,7 +66,7 @@ def test_refuted_guesses_hold_in_no_solution(puzzle: Nurikabe) -> None:
 
 
 @pytest.mark.parametrize("puzzle", as_params(PUZZLES))
-def test_hypotheses_hold_in_every_solution(puzzle: Nurikabe) -> None:
+def test_hypotheses_hold_in_every_solution(puzzle: NurikabeInstance) -> None:
     solutions = solutions_of(puzzle.name)
     try:
         known = probe(puzzle, deduce(puzzle))
@@ -94,7 +96,7 @@ def test_a_guess_that_parts_the_wall_is_refuted() -> None:
     open; guessed white, it joins one island and leaves the wall no way round, so it
     is black (the answers are the two diagonal-free crosses: centre black in both)."""
     graph = rectangle(3, 3)
-    puzzle = Nurikabe(graph, {0: 3, 8: 3}, tuple(graph.squares()))
+    puzzle = NurikabeInstance(graph, {0: 3, 8: 3}, tuple(graph.squares()))
     known = deduce(puzzle)
     assert 4 not in known.black
     assert 4 in probe(puzzle, known).black
@@ -140,7 +142,7 @@ def test_hypotheses_stop_at_their_time_limit() -> None:
     assert not refuted and (enc.known.black, enc.known.owner) == (known.black, known.owner)
 
 
-def _decides(puzzle: Nurikabe) -> bool:
+def _decides(puzzle: NurikabeInstance) -> bool:
     """Do hypotheses decide a cell of ``puzzle`` that the deductions leave open?"""
     known = deduce(puzzle)
     try:

@@ -15,7 +15,7 @@ from smtpuzzles.formats.puzzlink import encode_number16, format_url
 from smtpuzzles.formats.seed004 import format_seed004
 from smtpuzzles.graph import rectangle
 from smtpuzzles.puzzles.nurikabe.formats import format_table, parse
-from smtpuzzles.puzzles.nurikabe.model import Nurikabe
+from smtpuzzles.puzzles.nurikabe.model import NurikabeInstance
 
 #: A thousand inputs a parser: part of the whole suite, not of the quick loop.
 pytestmark = pytest.mark.slow
@@ -58,7 +58,7 @@ def table_text(layout: tuple[int, int, Clues]) -> str:
     rows, cols, clues = layout
     graph = rectangle(rows, cols)
     by_cell = {graph.at(r, c): (None if v == "?" else v) for (r, c), v in clues.items()}
-    return format_table(Nurikabe(graph, by_cell, tuple(graph.squares())))
+    return format_table(NurikabeInstance(graph, by_cell, tuple(graph.squares())))
 
 
 FORMAT_TEXTS = {
@@ -70,7 +70,7 @@ FORMAT_TEXTS = {
 }
 
 
-def well_formed(p: Nurikabe) -> None:
+def well_formed(p: NurikabeInstance) -> None:
     """What every parsed puzzle promises the encoder."""
     n = len(p.graph)
     assert n >= 1

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 from smtpuzzles.graph import Graph
-from smtpuzzles.puzzles.koburin import Koburin, Solution
+from smtpuzzles.puzzles.koburin import KoburinInstance, Solution
 
 
 def _touching(graph: Graph) -> list[set[int]]:
@@ -18,7 +18,7 @@ def _touching(graph: Graph) -> list[set[int]]:
     return both
 
 
-def _counted(puzzle: Koburin) -> list[set[int]]:
+def _counted(puzzle: KoburinInstance) -> list[set[int]]:
     """The cells each number counts: its neighbours, or all eight around it."""
     g = puzzle.graph
     if puzzle.variant == "four":
@@ -61,7 +61,7 @@ def _cycles(cells: set[int], near: list[set[int]]) -> list[frozenset[tuple[int, 
     return sorted(found, key=sorted)
 
 
-def brute_force(puzzle: Koburin) -> set[Solution]:
+def brute_force(puzzle: KoburinInstance) -> set[Solution]:
     """Every answer: black cells apart and numbers right, then each closed loop through
     all the remaining empty cells."""
     near = _touching(puzzle.graph)
@@ -79,10 +79,10 @@ def brute_force(puzzle: Koburin) -> set[Solution]:
     return answers
 
 
-def random_puzzle(rng: random.Random, graph: Graph, variant: str = "four") -> Koburin:
+def random_puzzle(rng: random.Random, graph: Graph, variant: str = "four") -> KoburinInstance:
     """About a quarter of the cells numbered (mostly 0-2, some ``?``)."""
     clues: dict[int, int | None] = {}
     for i in range(len(graph)):
         if rng.random() < 0.25:
             clues[i] = None if rng.random() < 0.15 else rng.choice([0, 0, 1, 1, 2])
-    return Koburin(graph, clues, variant)
+    return KoburinInstance(graph, clues, variant)

@@ -21,7 +21,7 @@ from typing import Any
 
 from smtpuzzles.engines import Stats
 from smtpuzzles.graph import Graph, hex_grid, rectangle, rectangle_with_holes, torus
-from smtpuzzles.puzzles.nurikabe import Nurikabe, deduce, solve
+from smtpuzzles.puzzles.nurikabe import NurikabeInstance, deduce, solve
 from smtpuzzles.puzzles.nurikabe.formats import parse
 from smtpuzzles.puzzles.nurikabe.formats import read_solution as expected_rows
 from smtpuzzles.puzzles.nurikabe.presolve.backtrack import Trial
@@ -40,7 +40,7 @@ SHAPES.update(
 )
 
 
-def keeps_the_rules(p: Nurikabe, black: tuple[bool, ...]) -> bool:
+def keeps_the_rules(p: NurikabeInstance, black: tuple[bool, ...]) -> bool:
     """Every clue cell white; every white region holds exactly one clue and, unless the
     clue is ``?``, that many cells; the black cells are connected; no pool is all black."""
     if any(black[c] for c in p.clues):
@@ -57,7 +57,7 @@ def keeps_the_rules(p: Nurikabe, black: tuple[bool, ...]) -> bool:
     return not any(all(black[i] for i in pool) for pool in p.pools)
 
 
-def brute_force(p: Nurikabe) -> set[tuple[bool, ...]]:
+def brute_force(p: NurikabeInstance) -> set[tuple[bool, ...]]:
     """All pictures that keep the rules (white count fixed when no clue is ``?``)."""
     n = len(p)
     free = [i for i in range(n) if i not in p.clues]
@@ -95,7 +95,9 @@ def components(graph: Graph, cells: set[int]) -> list[set[int]]:
     return parts
 
 
-def random_puzzles(name: str, graph: Graph, rng: random.Random, count: int) -> Iterator[Nurikabe]:
+def random_puzzles(
+    name: str, graph: Graph, rng: random.Random, count: int
+) -> Iterator[NurikabeInstance]:
     """``count`` puzzles named ``name#k``: even ones read off a random picture, odd ones
     with random clues."""
     pools = tuple(graph.squares())
@@ -110,7 +112,7 @@ def random_puzzles(name: str, graph: Graph, rng: random.Random, count: int) -> I
         else:  # random clues
             for cell in rng.sample(range(n), rng.randint(1, max(1, n // 3))):
                 clues[cell] = rng.randint(1, 4) if rng.random() > 0.1 else None
-        yield Nurikabe(graph, clues, pools, f"{name}#{k}")
+        yield NurikabeInstance(graph, clues, pools, f"{name}#{k}")
 
 
 #: The brute-force cases: a few random puzzles on each of :data:`SHAPES`.
@@ -137,7 +139,7 @@ BY_NAME = {p.name: p for p in PUZZLES}
 assert len(BY_NAME) == len(PUZZLES)
 
 
-def as_params(puzzles: list[Nurikabe]) -> list[Any]:
+def as_params(puzzles: list[NurikabeInstance]) -> list[Any]:
     """``puzzles`` as pytest parameters named by puzzle: those of :data:`MORE`, whose
     brute force and searches take most of the time, are marked ``slow``."""
     import pytest  # here: the fuzz imports this module where pytest is not installed
@@ -155,17 +157,17 @@ def solutions_of(name: str) -> set[tuple[bool, ...]]:
     return brute_force(BY_NAME[name])
 
 
-def pictures(puzzle: Nurikabe, found: list[Deductions]) -> list[tuple[bool, ...]]:
+def pictures(puzzle: NurikabeInstance, found: list[Deductions]) -> list[tuple[bool, ...]]:
     """The black/white pictures of a search's solutions, sorted."""
     return sorted(tuple(i in d.black for i in range(len(puzzle))) for d in found)
 
 
-def is_open(puzzle: Nurikabe, known: Deductions) -> bool:
+def is_open(puzzle: NurikabeInstance, known: Deductions) -> bool:
     """Do the facts in ``known`` leave some cell undecided?"""
     return len(known.black) + len(known.owner) < len(puzzle)
 
 
-def starts(puzzle: Nurikabe) -> list[Deductions]:
+def starts(puzzle: NurikabeInstance) -> list[Deductions]:
     """Where a search may start: the deductions, and the hypotheses unless they prove
     that there is no solution (which brute force must confirm)."""
     known = [deduce(puzzle)]

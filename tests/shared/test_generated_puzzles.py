@@ -15,7 +15,7 @@ from oracles.nurikabe import brute_force as nurikabe_brute_force
 from smtpuzzles.graph import hex_grid, rectangle, torus
 from smtpuzzles.puzzles.floodit.generate import random_board
 from smtpuzzles.puzzles.floodit.search import run_mode
-from smtpuzzles.puzzles.koburin import Koburin
+from smtpuzzles.puzzles.koburin import KoburinInstance
 from smtpuzzles.puzzles.koburin import problems as koburin_problems
 from smtpuzzles.puzzles.koburin import solve as koburin_solve
 from smtpuzzles.puzzles.koburin.generate import random_black, random_loop
@@ -23,7 +23,7 @@ from smtpuzzles.puzzles.koburin.model import Solution
 from smtpuzzles.puzzles.nurikabe import solve as nurikabe_solve
 from smtpuzzles.puzzles.nurikabe.check import problems as nurikabe_problems
 from smtpuzzles.puzzles.nurikabe.generate import clues_of, hex_pools, random_picture
-from smtpuzzles.puzzles.nurikabe.model import Nurikabe
+from smtpuzzles.puzzles.nurikabe.model import NurikabeInstance
 
 # -- Flood-It: generate, solve with min and solve, replay, compare with BFS ----------------
 
@@ -58,15 +58,17 @@ NURIKABE_SHAPES = {
 }
 
 
-def nurikabe_from(shape: str, seed: int) -> tuple[Nurikabe, tuple[bool, ...]] | None:
+def nurikabe_from(shape: str, seed: int) -> tuple[NurikabeInstance, tuple[bool, ...]] | None:
     graph, kind = NURIKABE_SHAPES[shape]
     pools = tuple(graph.squares()) if kind == "squares" else hex_pools(graph)
     rng = random.Random(seed)
-    blank = Nurikabe(graph, {}, pools)
+    blank = NurikabeInstance(graph, {}, pools)
     picture = random_picture(blank, rng, max_island=5, density=rng.choice([0.1, 0.3, 0.5]))
     if picture is None:
         return None
-    return Nurikabe(graph, clues_of(blank, picture, rng), pools, f"{shape} seed {seed}"), picture
+    return NurikabeInstance(
+        graph, clues_of(blank, picture, rng), pools, f"{shape} seed {seed}"
+    ), picture
 
 
 @pytest.mark.parametrize("shape", sorted(NURIKABE_SHAPES))
@@ -95,10 +97,10 @@ def test_nurikabe_generated_puzzles_agree_with_brute_force(shape: str) -> None:
 def test_nurikabe_larger_generated_puzzles_pass_the_checker(seed: int) -> None:
     graph = rectangle(9, 9)
     rng = random.Random(seed)
-    blank = Nurikabe(graph, {}, tuple(graph.squares()))
+    blank = NurikabeInstance(graph, {}, tuple(graph.squares()))
     pictures = (random_picture(blank, rng) for _ in range(20))
     picture = next(p for p in pictures if p is not None)
-    puzzle = Nurikabe(graph, clues_of(blank, picture, rng), blank.pools)
+    puzzle = NurikabeInstance(graph, clues_of(blank, picture, rng), blank.pools)
     outcome, _ = nurikabe_solve(puzzle, "distance")
     assert outcome.status == "solved"
     assert nurikabe_problems(graph, puzzle.clues, puzzle.pools, outcome.solutions[0]) == []
@@ -107,7 +109,7 @@ def test_nurikabe_larger_generated_puzzles_pass_the_checker(seed: int) -> None:
 # -- Koburin: draw black cells and a loop, read the numbers off, solve ---------------------
 
 
-def koburin_from(rows: int, cols: int, seed: int, variant: str = "four") -> Koburin:
+def koburin_from(rows: int, cols: int, seed: int, variant: str = "four") -> KoburinInstance:
     graph = rectangle(rows, cols)
     rng = random.Random(seed)
     edges = random_loop(graph, rng, fill=0.7)
@@ -116,11 +118,11 @@ def koburin_from(rows: int, cols: int, seed: int, variant: str = "four") -> Kobu
     black = random_black(graph, off_loop, rng, 0.5)
     answer = Solution(frozenset(black), frozenset(edges))
     numbered = set(off_loop) - black
-    blank = Koburin(graph, {i: None for i in numbered}, variant)
+    blank = KoburinInstance(graph, {i: None for i in numbered}, variant)
     clues = {i: len(set(blank.counted[i]) & answer.black) for i in numbered}
     # Hide a few numbers as '?' so unknown clues are exercised too.
     clues = {i: (None if rng.random() < 0.2 else n) for i, n in clues.items()}
-    return Koburin(graph, clues, variant)
+    return KoburinInstance(graph, clues, variant)
 
 
 @pytest.mark.parametrize("rows,cols", [(3, 3), (3, 4), (4, 4), (4, 3)])

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .check import problems
-from .model import VARIANTS, Koburin, Solution
+from .model import VARIANTS, KoburinInstance, Solution
 from .rules import PRESOLVE, RULES, Encoding, encode, script
 from .search import CONNECTIVITY, Outcome, Search, solve
 
@@ -11,7 +11,7 @@ __all__ = [
     "CONNECTIVITY",
     "VARIANTS",
     "Encoding",
-    "Koburin",
+    "KoburinInstance",
     "Outcome",
     "PRESOLVE",
     "RULES",

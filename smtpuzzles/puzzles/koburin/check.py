@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Sequence
 
-from .model import Koburin
+from .model import KoburinInstance
 
 
-def _neighbours(puzzle: Koburin) -> list[set[int]]:
+def _neighbours(puzzle: KoburinInstance) -> list[set[int]]:
     """Cells that touch: orthogonal steps on a grid (wrapping on a torus), else links."""
     g = puzzle.graph
     n = len(g.names)
@@ -26,7 +26,7 @@ def _neighbours(puzzle: Koburin) -> list[set[int]]:
     return both
 
 
-def _seen_by_number(puzzle: Koburin, neighbours: list[set[int]]) -> list[set[int]]:
+def _seen_by_number(puzzle: KoburinInstance, neighbours: list[set[int]]) -> list[set[int]]:
     """The cells a number counts: its own links, or the 3x3 block around it (``eight``)."""
     g = puzzle.graph
     if puzzle.variant == "four":
@@ -35,7 +35,7 @@ def _seen_by_number(puzzle: Koburin, neighbours: list[set[int]]) -> list[set[int
     return _around(puzzle, [(dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)])
 
 
-def _around(puzzle: Koburin, steps: Sequence[tuple[int, int]]) -> list[set[int]]:
+def _around(puzzle: KoburinInstance, steps: Sequence[tuple[int, int]]) -> list[set[int]]:
     """For each grid cell, the other cells at the given (row, column) offsets (wrapping
     on a torus), worked out from the coordinates rather than from the graph's links."""
     g = puzzle.graph
@@ -79,7 +79,7 @@ def walk_loop(links: Iterable[tuple[int, int]]) -> list[list[int]]:
 
 
 def problems(
-    puzzle: Koburin,
+    puzzle: KoburinInstance,
     black: Collection[int],
     links: Collection[tuple[int, int]],
     order: list[int] | None = None,
@@ -139,7 +139,7 @@ def problems(
 
 
 def _order_problems(
-    puzzle: Koburin, order: list[int], loop_cells: set[int], used: set[tuple[int, int]]
+    puzzle: KoburinInstance, order: list[int], loop_cells: set[int], used: set[tuple[int, int]]
 ) -> list[str]:
     names = puzzle.graph.names
     if sorted(order) != sorted(loop_cells):

@@ -13,7 +13,7 @@ from ... import render
 from ...errors import InputError
 from ...forced import Clue, Fact, Problem, Step, premise_cells
 from ...smtlib import count
-from .model import Koburin
+from .model import KoburinInstance
 from .rules import encode
 
 #: The numbers' rule group: here each number is a premise.
@@ -29,7 +29,7 @@ DROP_ORDER = (
 )
 
 
-def _neighbours(puzzle: Koburin) -> list[list[int]]:
+def _neighbours(puzzle: KoburinInstance) -> list[list[int]]:
     graph = puzzle.undirected
     both: list[set[int]] = [set(t) for t in graph.out]
     for i, targets in enumerate(graph.out):
@@ -38,7 +38,7 @@ def _neighbours(puzzle: Koburin) -> list[list[int]]:
     return [sorted(s) for s in both]
 
 
-def problem(puzzle: Koburin) -> Problem:
+def problem(puzzle: KoburinInstance) -> Problem:
     """The rules, numbers, cell and link variables of ``puzzle`` for the engine."""
     enc = encode(puzzle)
     blocks = {name: b for name, b in enc.blocks.items() if name != NUMBERS}
@@ -72,12 +72,10 @@ def problem(puzzle: Koburin) -> Problem:
         return Fact(var, value, cells, {"link": [a, b], "value": value}, words)
 
     connected = ("B loop connected",)
-    return Problem(
-        enc.declarations(), rules, clues, variables, _neighbours(puzzle), say, connected
-    )
+    return Problem(enc.declarations(), rules, clues, variables, _neighbours(puzzle), say, connected)
 
 
-def read_state(puzzle: Koburin, prob: Problem, text: str) -> list[Fact]:
+def read_state(puzzle: KoburinInstance, prob: Problem, text: str) -> list[Fact]:
     """The cell facts of a partly solved grid, one line a row: ``#`` or ``x`` black,
     ``o`` or ``+`` on the loop, ``-``, ``_`` or ``?`` open, a number a clue (cells may be
     separated by spaces)."""
@@ -106,7 +104,7 @@ def read_state(puzzle: Koburin, prob: Problem, text: str) -> list[Fact]:
     return facts
 
 
-def draw(puzzle: Koburin, known: dict[str, Fact], step: Step) -> tuple[str, str]:
+def draw(puzzle: KoburinInstance, known: dict[str, Fact], step: Step) -> tuple[str, str]:
     """The step as text (``#`` black, ``o`` loop, ``-`` open; ``X`` and ``O`` the cells it
     decides, ``*`` after a premise's cell) and as SVG."""
     cell = {f.cells[0]: f.value for f in known.values() if len(f.cells) == 1}

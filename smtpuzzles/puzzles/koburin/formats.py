@@ -22,7 +22,7 @@ from ...formats.janko import looks_like_janko, problem_grid
 from ...formats.puzzlink import decode_4cell, encode_4cell, format_url, looks_like_url, parse_url
 from ...graph import parse_adjacency, rectangle
 from ...sources import MAX_CELLS, check_size, parse_count
-from .model import Koburin, Solution
+from .model import KoburinInstance, Solution
 
 FORMATS = ("auto", "grid", "janko", "puzzlink", "table")
 URL_KIND = "koburin"
@@ -45,7 +45,7 @@ def detect(text: str) -> str:
 
 def parse(
     text: str, source: str = "<text>", fmt: str = "auto", variant: str | None = None
-) -> Koburin:
+) -> KoburinInstance:
     """A puzzle from text in any of :data:`FORMATS`; ``variant`` overrides the input's."""
     if fmt not in FORMATS:
         raise InputError(f"unknown format {fmt!r}; expected one of {', '.join(FORMATS)}", source)
@@ -66,11 +66,11 @@ def _max_clue(variant: str) -> int:
     return 8 if variant == "eight" else 4
 
 
-def _from_grid(grid: ClueGrid, variant: str) -> Koburin:
+def _from_grid(grid: ClueGrid, variant: str) -> KoburinInstance:
     check_size(grid.rows, grid.cols, grid.source)
     graph = rectangle(grid.rows, grid.cols)
     clues = {graph.at(r, c): _number(v) for (r, c), v in grid.clues.items()}
-    return Koburin(graph, clues, variant)  # type: ignore[arg-type]
+    return KoburinInstance(graph, clues, variant)  # type: ignore[arg-type]
 
 
 def _clue(number: int | None) -> int | str:
@@ -81,7 +81,7 @@ def _number(value: int | str) -> int | None:
     return None if value == UNKNOWN else int(value)
 
 
-def parse_puzzlink(text: str, source: str = "<url>", variant: str | None = None) -> Koburin:
+def parse_puzzlink(text: str, source: str = "<url>", variant: str | None = None) -> KoburinInstance:
     """``koburin/[m/]COLS/ROWS/BODY``: the flag ``m`` makes numbers count eight cells."""
     url = parse_url(text, source, kind=URL_KIND)
     if url.flags not in ("", "m"):
@@ -90,10 +90,10 @@ def parse_puzzlink(text: str, source: str = "<url>", variant: str | None = None)
     values = decode_4cell(url.body, url.rows * url.cols, source, url.at)
     graph = rectangle(url.rows, url.cols)
     clues = {i: _number(v) for i, v in enumerate(values) if v is not None}
-    return Koburin(graph, clues, variant or ("eight" if url.flags == "m" else "four"))
+    return KoburinInstance(graph, clues, variant or ("eight" if url.flags == "m" else "four"))
 
 
-def to_puzzlink(puzzle: Koburin) -> str:
+def to_puzzlink(puzzle: KoburinInstance) -> str:
     """The puzz.link URL of a puzzle on a plain rectangle."""
     g = puzzle.graph
     if g.kind != "square" or g.rows is None or g.cols is None:
@@ -106,7 +106,7 @@ def to_puzzlink(puzzle: Koburin) -> str:
     return format_url(URL_KIND, g.cols, g.rows, body, "m" if puzzle.variant == "eight" else "")
 
 
-def to_grid_text(puzzle: Koburin) -> str:
+def to_grid_text(puzzle: KoburinInstance) -> str:
     """The token grid with a ``ROWS COLS`` header (the corpus's form)."""
     g = puzzle.graph
     if g.coords is None or g.rows is None or g.cols is None:
@@ -122,7 +122,7 @@ def to_grid_text(puzzle: Koburin) -> str:
     return "\n".join(lines) + "\n"
 
 
-def parse_table(text: str, source: str = "<text>", variant: str = "four") -> Koburin:
+def parse_table(text: str, source: str = "<text>", variant: str = "four") -> KoburinInstance:
     """An adjacency table whose ``NAME = N`` lines number cells."""
     numbers: list[tuple[str, str, int, int]] = []
     kept = []
@@ -146,7 +146,7 @@ def parse_table(text: str, source: str = "<text>", variant: str = "four") -> Kob
             clues[graph.index[name]] = parse_count(value, "number", source, lineno, col, MAX_CELLS)
         else:
             raise InputError(f"expected a number or '?', found {value!r}", source, lineno, col)
-    return Koburin(graph, clues, variant)
+    return KoburinInstance(graph, clues, variant)
 
 
 _SIDES = {"n": (-1, 0), "s": (1, 0), "w": (0, -1), "e": (0, 1)}
@@ -175,7 +175,7 @@ def parse_solution_grid(
 
 
 def solution_positions(
-    puzzle: Koburin, solution: Solution
+    puzzle: KoburinInstance, solution: Solution
 ) -> tuple[set[tuple[int, int]], set[frozenset[tuple[int, int]]]]:
     """A solution in grid positions, to compare with :func:`parse_solution_grid`."""
     coords = puzzle.graph.coords

@@ -31,7 +31,7 @@ from ...graph import Graph, rectangle
 from ...limits import Budget
 from ...smtlib import Block
 from ...sources import check_size
-from .model import Koburin, Solution
+from .model import KoburinInstance, Solution
 from .search import Search
 
 Edge = tuple[int, int]
@@ -198,7 +198,7 @@ def generate(
     black_share: float = 0.5,
     attempts: int = 20,
     max_unknown: float = MAX_UNKNOWN,
-) -> tuple[Koburin, Solution, str] | None:
+) -> tuple[KoburinInstance, Solution, str] | None:
     """A puzzle with a unique solution, that solution, and the solution in ``.sol`` text
     (``None`` if the budget ran out). At most ``max_unknown`` of its numbers are ``?``,
     each hidden only where the solution stays unique without it."""
@@ -221,7 +221,7 @@ def generate(
             if hidden is not None:
                 values = _numbers(graph, numbered, ours.black)
                 clues = {i: None if i in hidden else v for i, v in values.items()}
-                puzzle = Koburin(graph, clues)
+                puzzle = KoburinInstance(graph, clues)
                 return puzzle, ours, solution_text(puzzle, ours)
         remaining = budget.remaining()
         if remaining is not None and remaining <= 0:
@@ -229,7 +229,7 @@ def generate(
     return None
 
 
-def clue_statistics(puzzle: Koburin) -> dict[str, float]:
+def clue_statistics(puzzle: KoburinInstance) -> dict[str, float]:
     """The figures that tell a published puzzle's numbers from a machine's: the share of
     cells numbered, and the share of numbers that are ``?``."""
     numbers = list(puzzle.clues.values())
@@ -262,7 +262,9 @@ def _until_unique(
             deductions = Deductions(graph, dict(values))
             if deductions.run():
                 return numbered, ours
-            search = Search(Koburin(graph, {i: None for i in numbered}), CONNECTIVITY, ctx=ctx)
+            search = Search(
+                KoburinInstance(graph, {i: None for i in numbered}), CONNECTIVITY, ctx=ctx
+            )
             search.block(ours)
             search.add(_says(search, values))
             search.add(_decided(search, deductions))
@@ -413,7 +415,7 @@ def _hidden(
     if most <= 0:
         return set()
     values = _numbers(graph, numbered, ours.black)
-    search = Search(Koburin(graph, {i: None for i in numbered}), CONNECTIVITY, ctx=ctx)
+    search = Search(KoburinInstance(graph, {i: None for i in numbered}), CONNECTIVITY, ctx=ctx)
     search.block(ours)
     guards = {i: f"shown_{i}" for i in values}
     says = _says(search, values)
@@ -449,7 +451,7 @@ def _reroute(
     theirs_cells = {i for e in other.edges for i in e}
     moved = sorted({i for e in ours.edges ^ other.edges for i in e} & ours_cells & theirs_cells)
     for cell in moved[:3]:
-        puzzle = Koburin(graph, {i: None for i in numbered | {cell}})
+        puzzle = KoburinInstance(graph, {i: None for i in numbered | {cell}})
         search = Search(puzzle, ctx=ctx)
         search.add(_says(search, shown))
         redrawn = search.next(budget, None)
@@ -692,7 +694,7 @@ class Deductions:
         return sorted(cells)
 
 
-def solution_text(puzzle: Koburin, solution: Solution) -> str:
+def solution_text(puzzle: KoburinInstance, solution: Solution) -> str:
     """The ``.sol`` form: ``x`` black, ``-`` numbered, loop cells by their two sides."""
     g = puzzle.graph
     assert g.rows is not None and g.cols is not None and g.coords is not None

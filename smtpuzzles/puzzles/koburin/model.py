@@ -23,7 +23,7 @@ EIGHT_KINDS = ("square", "square8", "holes", "torus")
 
 
 @dataclass(frozen=True)
-class Koburin:
+class KoburinInstance:
     """Cells of ``graph``; ``clues`` maps each numbered cell to its number (``None``: ``?``)."""
 
     graph: Graph

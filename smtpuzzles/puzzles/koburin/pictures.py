@@ -11,20 +11,20 @@ from __future__ import annotations
 from typing import Any
 
 from ...render import WALL, graph_svg, loop_box_chars
-from .model import Koburin, Solution
+from .model import KoburinInstance, Solution
 
 
-def is_grid(puzzle: Koburin) -> bool:
+def is_grid(puzzle: KoburinInstance) -> bool:
     g = puzzle.graph
     return g.coords is not None and g.rows is not None and g.cols is not None and g.kind != "hex"
 
 
-def _clue_text(puzzle: Koburin, i: int) -> str:
+def _clue_text(puzzle: KoburinInstance, i: int) -> str:
     number = puzzle.clues[i]
     return "?" if number is None else str(number)
 
 
-def draw(puzzle: Koburin, solution: Solution | None = None) -> str:
+def draw(puzzle: KoburinInstance, solution: Solution | None = None) -> str:
     """The grid (or, for a table, the lists of cells) with the answer if there is one."""
     if not is_grid(puzzle):
         return _listing(puzzle, solution)
@@ -56,7 +56,7 @@ def draw(puzzle: Koburin, solution: Solution | None = None) -> str:
     return "\n".join(lines)
 
 
-def _listing(puzzle: Koburin, solution: Solution | None) -> str:
+def _listing(puzzle: KoburinInstance, solution: Solution | None) -> str:
     names = puzzle.graph.names
     numbers = " ".join(f"{names[i]}={_clue_text(puzzle, i)}" for i in sorted(puzzle.clues))
     lines = [f"numbers: {numbers or '(none)'}"]
@@ -67,7 +67,7 @@ def _listing(puzzle: Koburin, solution: Solution | None) -> str:
 
 
 def svg(
-    puzzle: Koburin,
+    puzzle: KoburinInstance,
     solution: Solution | None,
     title: str | None = None,
     fixed: dict[int, bool] | None = None,
@@ -81,7 +81,7 @@ def svg(
     return graph_svg(puzzle.graph, fill=fill, label=label, loops=loops, title=title, marks=marks)
 
 
-def cell_json(puzzle: Koburin, i: int) -> Any:
+def cell_json(puzzle: KoburinInstance, i: int) -> Any:
     """``[row, col]`` on a grid, the cell's name on a table."""
     coords = puzzle.graph.coords
     if coords is not None and is_grid(puzzle):
@@ -89,7 +89,7 @@ def cell_json(puzzle: Koburin, i: int) -> Any:
     return puzzle.graph.names[i]
 
 
-def solution_json(puzzle: Koburin, solution: Solution | None) -> dict[str, Any]:
+def solution_json(puzzle: KoburinInstance, solution: Solution | None) -> dict[str, Any]:
     """The ``black`` and ``loop`` keys of the JSON answer (loop in order)."""
     if solution is None:
         return {"black": [], "loop": []}

@@ -14,7 +14,7 @@ from . import pictures
 from .check import problems
 from .formats import FORMATS, parse, to_grid_text, to_puzzlink
 from .model import VARIANTS, Solution
-from .model import Koburin as Model
+from .model import KoburinInstance as Model
 from .rules import PRESOLVE
 from .search import CONNECTIVITY
 

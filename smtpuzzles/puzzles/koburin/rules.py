@@ -32,7 +32,7 @@ from ... import z3lazy as z3
 from ...connectivity import RegionText, connected_smtlib
 from ...engines import parse_terms
 from ...smtlib import Block, Script, count, escape
-from .model import Koburin
+from .model import KoburinInstance
 
 Edge = tuple[int, int]
 
@@ -44,7 +44,7 @@ PRESOLVE = ("none", "full")
 class Encoding:
     """The variables of one puzzle and its rules as blocks of SMT-LIB."""
 
-    puzzle: Koburin
+    puzzle: KoburinInstance
     link: list[Edge] = field(default_factory=list)
     incident: dict[int, list[Edge]] = field(default_factory=dict)
     blocks: dict[str, Block] = field(default_factory=dict)  #: by rule name, in order
@@ -83,7 +83,7 @@ class Encoding:
         return parse_terms(self.script().body(), ctx)
 
 
-def declare(puzzle: Koburin) -> Encoding:
+def declare(puzzle: KoburinInstance) -> Encoding:
     """Rules A and H: a black variable per cell, a loop variable per link of empty cells."""
     enc = Encoding(puzzle)
     enc.link = list(puzzle.edges())
@@ -194,7 +194,9 @@ RULES: tuple[Callable[[Encoding], Block], ...] = (
 )
 
 
-def encode(puzzle: Koburin, connectivity: str = "distance", presolve: str = "full") -> Encoding:
+def encode(
+    puzzle: KoburinInstance, connectivity: str = "distance", presolve: str = "full"
+) -> Encoding:
     """Every rule of ``puzzle``; with ``connectivity="lazy"`` rule B's distances are left
     out (the lazy search adds cuts instead). ``presolve``: see :data:`PRESOLVE`."""
     if presolve not in PRESOLVE:
@@ -208,7 +210,7 @@ def encode(puzzle: Koburin, connectivity: str = "distance", presolve: str = "ful
     return enc
 
 
-def script(puzzle: Koburin, presolve: str = "full", title: Sequence[str] = ()) -> Script:
+def script(puzzle: KoburinInstance, presolve: str = "full", title: Sequence[str] = ()) -> Script:
     """The whole formula of ``puzzle`` (rule B by distances) as a
     :class:`~smtpuzzles.smtlib.Script`."""
     return encode(puzzle, "distance", presolve).script(title)

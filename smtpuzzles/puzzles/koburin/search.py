@@ -18,7 +18,7 @@ from ...limits import Budget
 from ...outcome import Outcome
 from ...smtlib import Block, Script
 from .check import problems, walk_loop
-from .model import Koburin, Solution
+from .model import KoburinInstance, Solution
 from .rules import CONNECTED, Encoding, encode
 
 #: ``lazy`` (the default; faster on the janko corpus and the 30x30): solve without rule B's
@@ -52,7 +52,7 @@ class Search(runner.Search[Solution]):
 
     def __init__(
         self,
-        puzzle: Koburin,
+        puzzle: KoburinInstance,
         connectivity: str = "lazy",
         engine: str | None = None,
         ctx: z3.Context | None = None,
@@ -179,7 +179,7 @@ def blocking_term(enc: Encoding, solution: Solution) -> str:
 
 
 def solve(
-    puzzle: Koburin,
+    puzzle: KoburinInstance,
     budget: Budget | None = None,
     stats: Stats | None = None,
     *,

@@ -1,7 +1,7 @@
 """Nurikabe: parse, deduce, probe, encode (rules as named functions), solve, check."""
 
 from .check import problems
-from .model import Nurikabe, Picture
+from .model import NurikabeInstance, Picture
 from .presolve.deduce import Deductions, deduce
 from .rules import PRESOLVE, RULES, Encoding, encode
 from .search import CONNECTIVITY, Outcome, Search, prepare, solve, starting_formula
@@ -10,7 +10,7 @@ __all__ = [
     "CONNECTIVITY",
     "Deductions",
     "Encoding",
-    "Nurikabe",
+    "NurikabeInstance",
     "Outcome",
     "PRESOLVE",
     "Picture",

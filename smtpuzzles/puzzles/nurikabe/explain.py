@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from ...errors import InputError
 from ...forced import Clue, Fact, Problem, Step, premise_cells, steps_from
 from ...smtlib import count, escape
-from .model import Nurikabe
+from .model import NurikabeInstance
 from .pictures import step_svg, step_text
 from .rules import COUNT, encode
 
@@ -36,7 +36,7 @@ DROP_ORDER = (
 )
 
 
-def problem(puzzle: Nurikabe) -> Problem:
+def problem(puzzle: NurikabeInstance) -> Problem:
     """The rules, clues and cell variables of ``puzzle`` for the forcing engine."""
     enc = encode(puzzle)
     blocks = {name: b for name, b in enc.blocks.items() if name not in (COUNT, SIZES)}
@@ -77,7 +77,7 @@ def problem(puzzle: Nurikabe) -> Problem:
     return Problem(enc.declarations(), rules, clues, variables, puzzle.neighbours, say)
 
 
-def _open_neighbours(puzzle: Nurikabe, clue: int) -> Sequence[Sequence[int]]:
+def _open_neighbours(puzzle: NurikabeInstance, clue: int) -> Sequence[Sequence[int]]:
     """The neighbours an island of ``clue`` can grow through: no other clue, and no cell
     beside another clue (islands never touch)."""
     blocked = {k for k in puzzle.clues if k != clue}
@@ -85,7 +85,7 @@ def _open_neighbours(puzzle: Nurikabe, clue: int) -> Sequence[Sequence[int]]:
     return [() if i in blocked else puzzle.neighbours[i] for i in range(len(puzzle))]
 
 
-def read_state(puzzle: Nurikabe, prob: Problem, text: str) -> list[Fact]:
+def read_state(puzzle: NurikabeInstance, prob: Problem, text: str) -> list[Fact]:
     """The facts of a partly solved grid, one line a row: ``#`` or ``x`` black, ``.`` or
     ``o`` white, ``-``, ``_`` or ``?`` open, a number a clue (cells may be separated by
     spaces). Only plain rectangles."""
@@ -116,7 +116,7 @@ def read_state(puzzle: Nurikabe, prob: Problem, text: str) -> list[Fact]:
     return [prob.say(var_of[i], black) for i, black in sorted(marks.items()) if i in var_of]
 
 
-def draw(puzzle: Nurikabe, known: dict[str, Fact], step: Step) -> tuple[str, str]:
+def draw(puzzle: NurikabeInstance, known: dict[str, Fact], step: Step) -> tuple[str, str]:
     """The step's text picture and SVG (:mod:`.pictures`)."""
     before = {f.cells[0]: f.value for f in known.values()}
     new = {f.cells[0]: f.value for f in step.facts}

@@ -33,7 +33,7 @@ from ...formats.puzzlink import (
 from ...formats.seed004 import looks_like_seed004, parse_seed004
 from ...graph import Graph, parse_adjacency, rectangle
 from ...sources import MAX_CELLS, check_size, parse_count, read_source
-from .model import Nurikabe
+from .model import NurikabeInstance
 
 FORMATS = ("auto", "grid", "janko", "puzzlink", "seed004", "table")
 
@@ -54,7 +54,7 @@ def detect(text: str) -> str:
     return "grid"
 
 
-def parse(text: str, source: str = "<text>", fmt: str = "auto", index: int = 1) -> Nurikabe:
+def parse(text: str, source: str = "<text>", fmt: str = "auto", index: int = 1) -> NurikabeInstance:
     """A puzzle from text in format ``fmt`` (``auto``: detect)."""
     if fmt == "auto":
         fmt = detect(text)
@@ -74,14 +74,14 @@ def parse(text: str, source: str = "<text>", fmt: str = "auto", index: int = 1) 
 
 def on_rectangle(
     rows: int, cols: int, clues: dict[tuple[int, int], int | None], name: str
-) -> Nurikabe:
+) -> NurikabeInstance:
     check_size(rows, cols, name)
     graph = rectangle(rows, cols)
     by_cell = {graph.at(r, c): size for (r, c), size in clues.items()}
-    return Nurikabe(graph, by_cell, tuple(graph.squares()), name)  # type: ignore[arg-type]
+    return NurikabeInstance(graph, by_cell, tuple(graph.squares()), name)  # type: ignore[arg-type]
 
 
-def from_clue_grid(grid: ClueGrid, name: str) -> Nurikabe:
+def from_clue_grid(grid: ClueGrid, name: str) -> NurikabeInstance:
     clues: dict[tuple[int, int], int | None] = {}
     for cell, value in grid.clues.items():
         if value == 0:
@@ -90,7 +90,7 @@ def from_clue_grid(grid: ClueGrid, name: str) -> Nurikabe:
     return on_rectangle(grid.rows, grid.cols, clues, name)
 
 
-def from_url(text: str, source: str) -> Nurikabe:
+def from_url(text: str, source: str) -> NurikabeInstance:
     link = parse_url(text, source, kind="nurikabe")
     values = decode_number16(link.body, link.rows * link.cols, source, link.at)
     clues: dict[tuple[int, int], int | None] = {}
@@ -103,7 +103,7 @@ def from_url(text: str, source: str) -> Nurikabe:
     return on_rectangle(link.rows, link.cols, clues, source)
 
 
-def to_puzzlink(puzzle: Nurikabe) -> str:
+def to_puzzlink(puzzle: NurikabeInstance) -> str:
     """The puzz.link URL of a rectangular grid puzzle."""
     g = puzzle.graph
     if not puzzle.is_grid or g.rows is None or g.cols is None:
@@ -121,7 +121,7 @@ def to_puzzlink(puzzle: Nurikabe) -> str:
 _DIRECTIVE = re.compile(r"\s*(clue|pool)(\s|$)")
 
 
-def from_table(text: str, source: str) -> Nurikabe:
+def from_table(text: str, source: str) -> NurikabeInstance:
     """An adjacency table plus ``clue CELL SIZE`` and ``pool CELL...`` lines."""
     table_lines: list[str] = []
     directives: list[tuple[int, str]] = []
@@ -170,10 +170,10 @@ def from_table(text: str, source: str) -> Nurikabe:
             if len(set(cells)) < 2:
                 raise InputError("a pool needs at least two cells", source, lineno, tokens[0][1])
             pools.append(tuple(cells))
-    return Nurikabe(graph, clues, tuple(pools), source)
+    return NurikabeInstance(graph, clues, tuple(pools), source)
 
 
-def format_table(puzzle: Nurikabe) -> str:
+def format_table(puzzle: NurikabeInstance) -> str:
     """The table text of any puzzle (inverse of :func:`from_table`)."""
     g = puzzle.graph
     lines = [f"{g.names[i]}: {' '.join(g.names[j] for j in g.out[i])}" for i in range(len(g))]

@@ -28,7 +28,7 @@ from ...graph import Graph, hex_grid, rectangle, rectangle_with_holes, torus
 from ...limits import Budget, Interrupted, TimeUp, interrupts_seen
 from ...sources import check_size
 from .check import problems
-from .model import Nurikabe, Picture
+from .model import NurikabeInstance, Picture
 from .presolve.backtrack import backtrack
 from .presolve.deduce import Contradiction, deduce
 from .presolve.probe import probe
@@ -59,7 +59,7 @@ def _island(nbrs: tuple[tuple[int, ...], ...], white: set[int], start: int) -> s
 
 
 def random_picture(
-    shape: Nurikabe, rng: random.Random, max_island: int = 6, density: float = 0.15
+    shape: NurikabeInstance, rng: random.Random, max_island: int = 6, density: float = 0.15
 ) -> Picture | None:
     """A picture with a connected wall and no black pool (``None`` if stuck).
 
@@ -94,7 +94,9 @@ def random_picture(
     return tuple(i in black for i in range(n))
 
 
-def clues_of(shape: Nurikabe, picture: Picture, rng: random.Random) -> dict[int, int | None]:
+def clues_of(
+    shape: NurikabeInstance, picture: Picture, rng: random.Random
+) -> dict[int, int | None]:
     nbrs = shape.neighbours
     white = {i for i, b in enumerate(picture) if not b}
     clues: dict[int, int | None] = {}
@@ -184,7 +186,7 @@ def _wall_stays_linked(nbrs: tuple[tuple[int, ...], ...], black: list[bool], i: 
 class _Drawing:
     """A picture being drawn: black cells, and the island each white cell is in."""
 
-    def __init__(self, shape: Nurikabe) -> None:
+    def __init__(self, shape: NurikabeInstance) -> None:
         self.nbrs = shape.neighbours
         self.black = [True] * len(shape)
         self.island: dict[int, int] = {}
@@ -230,7 +232,7 @@ def _rotated(graph: Graph) -> list[int] | None:
 
 
 def grown_picture(
-    shape: Nurikabe,
+    shape: NurikabeInstance,
     rng: random.Random,
     density: float = DENSITY,
     max_island: int = MAX_ISLAND,
@@ -271,7 +273,7 @@ def grown_picture(
 
 
 def _break_pools(
-    shape: Nurikabe,
+    shape: NurikabeInstance,
     drawing: _Drawing,
     rng: random.Random,
     sizes: tuple[list[int], list[int]],
@@ -316,7 +318,9 @@ def _break_pools(
     return False
 
 
-def _grow_into(shape: Nurikabe, drawing: _Drawing, cells: list[int], max_island: int) -> bool:
+def _grow_into(
+    shape: NurikabeInstance, drawing: _Drawing, cells: list[int], max_island: int
+) -> bool:
     """Grow the one island beside one of ``cells`` into it, if one may."""
     for i in cells:
         near = {drawing.island[j] for j in shape.neighbours[i] if j in drawing.island}
@@ -328,9 +332,7 @@ def _grow_into(shape: Nurikabe, drawing: _Drawing, cells: list[int], max_island:
     return False
 
 
-def _take_back(
-    drawing: _Drawing, clue_at: dict[int, int], k: int, turn: list[int] | None
-) -> None:
+def _take_back(drawing: _Drawing, clue_at: dict[int, int], k: int, turn: list[int] | None) -> None:
     """Make island ``k`` black again (with ``turn``, its mate too, so clues stay paired)."""
     doomed = {k}
     if turn is not None:
@@ -345,7 +347,7 @@ def _take_back(
             del clue_at[c]
 
 
-def decided(puzzle: Nurikabe, hypotheses: bool = True) -> Picture | None:
+def decided(puzzle: NurikabeInstance, hypotheses: bool = True) -> Picture | None:
     """The picture the deductions of :mod:`.presolve` prove, cell by cell, when they
     decide every cell (``hypotheses``: with one level of hypotheses); else ``None``."""
     try:
@@ -359,7 +361,7 @@ def decided(puzzle: Nurikabe, hypotheses: bool = True) -> Picture | None:
     return tuple(i in known.black for i in range(len(puzzle)))
 
 
-def grade(puzzle: Nurikabe) -> str:
+def grade(puzzle: NurikabeInstance) -> str:
     """How hard the puzzle is, by what proves its solution: ``easy`` when the plain
     deductions decide every cell, ``medium`` when one level of hypotheses is needed
     too, ``hard`` when only a search settles it."""
@@ -370,7 +372,7 @@ def grade(puzzle: Nurikabe) -> str:
     return "hard"
 
 
-def clue_statistics(puzzle: Nurikabe) -> dict[str, float]:
+def clue_statistics(puzzle: NurikabeInstance) -> dict[str, float]:
     """The figures that tell a published puzzle's clues from a machine's: clues per
     cell, the share of clues that are 1, the mean and largest clue, and how many
     island sizes occur."""
@@ -389,16 +391,21 @@ def clue_statistics(puzzle: Nurikabe) -> dict[str, float]:
 class _Layout:
     """A picture being made unique: its black cells, its islands, the clue cell of each."""
 
-    def __init__(self, shape: Nurikabe, picture: Picture, islands: list[list[int]],
-                 clue_at: dict[int, int]) -> None:
+    def __init__(
+        self,
+        shape: NurikabeInstance,
+        picture: Picture,
+        islands: list[list[int]],
+        clue_at: dict[int, int],
+    ) -> None:
         self.shape = shape
         self.black = list(picture)
         self.islands = [list(cells) for cells in islands]
         self.clue = {k: c for c, k in clue_at.items()}
 
-    def puzzle(self, name: str) -> Nurikabe:
+    def puzzle(self, name: str) -> NurikabeInstance:
         clues: dict[int, int | None] = {c: len(self.islands[k]) for k, c in self.clue.items()}
-        return Nurikabe(self.shape.graph, clues, self.shape.pools, name)
+        return NurikabeInstance(self.shape.graph, clues, self.shape.pools, name)
 
     def picture(self) -> Picture:
         return tuple(self.black)
@@ -501,7 +508,7 @@ def _killers(
     return found
 
 
-def _backtracked(puzzle: Nurikabe) -> list[Picture] | None:
+def _backtracked(puzzle: NurikabeInstance) -> list[Picture] | None:
     """Up to two solutions, by backtracking over the deductions (:mod:`.presolve`),
     when that search settles the question within :data:`BACKTRACK_NODES` nodes: the
     two it found, or all there are (``None``: cut short, the question stays open)."""
@@ -527,7 +534,7 @@ RELAX_AFTER = 10
 BACKTRACK_NODES = 300
 
 
-def _another(puzzle: Nurikabe, ours: Picture, budget: Budget) -> Picture | None:
+def _another(puzzle: NurikabeInstance, ours: Picture, budget: Budget) -> Picture | None:
     """A solution other than ``ours``, or ``None`` when there is none: first by
     backtracking over the deductions, which settles small puzzles and finds a second
     solution of many others at once, then by the solver. The search
@@ -556,7 +563,7 @@ def generate(
     budget: Budget | None = None,
     max_ones: float = MAX_ONES,
     tries: int = 200,
-) -> tuple[Nurikabe, Picture] | None:
+) -> tuple[NurikabeInstance, Picture] | None:
     """A puzzle whose only solution is a picture drawn at random (of ``wanted_grade``
     if given), or ``None`` after ``tries`` pictures (on a grid of under :data:`SMALL`
     cells, the later ones with more clues and any share of 1s). Raises :class:`TimeUp` when the
@@ -567,7 +574,7 @@ def generate(
         raise InputError(f"--density {density}: expected a share of cells above 0, up to 0.5")
     budget = budget or Budget()
     rng = random.Random(seed)
-    shape = Nurikabe(graph, {}, pools)
+    shape = NurikabeInstance(graph, {}, pools)
     name = f"seed {seed}"
     for attempt in range(tries):
         if budget.expired():
@@ -594,7 +601,7 @@ def _numbered(clue_at: dict[int, int]) -> list[tuple[int, int]]:
     return sorted(clue_at.items())
 
 
-def _islands(shape: Nurikabe, picture: Picture, clue_at: dict[int, int]) -> list[list[int]]:
+def _islands(shape: NurikabeInstance, picture: Picture, clue_at: dict[int, int]) -> list[list[int]]:
     """The cells of each island, indexed as ``clue_at`` numbers them."""
     white = {i for i, b in enumerate(picture) if not b}
     islands: list[list[int]] = [[] for _ in range(max(clue_at.values(), default=-1) + 1)]

@@ -16,7 +16,7 @@ Picture = tuple[bool, ...]
 
 
 @dataclass(frozen=True)
-class Nurikabe:
+class NurikabeInstance:
     """Cells of ``graph``; ``clues`` maps a cell to its island size (``None`` = ``?``)."""
 
     graph: Graph

@@ -11,14 +11,14 @@ from collections.abc import Mapping, Sequence
 
 from ... import render
 from ...graph import Graph, hex_grid, rectangle_with_holes, torus
-from .model import Nurikabe, Picture
+from .model import NurikabeInstance, Picture
 
 _RC = re.compile(r"r([0-9]+)c([0-9]+)")
 
 WALL, ISLAND = "#", "."
 
 
-def positions(puzzle: Nurikabe) -> list[tuple[int, int]] | None:
+def positions(puzzle: NurikabeInstance) -> list[tuple[int, int]] | None:
     """Each cell's (row, col), from the graph or from ``r<R>c<C>`` names."""
     if puzzle.graph.coords is not None:
         return list(puzzle.graph.coords)
@@ -28,7 +28,7 @@ def positions(puzzle: Nurikabe) -> list[tuple[int, int]] | None:
     return None
 
 
-def json_solution(puzzle: Nurikabe, picture: Picture) -> list[str] | dict[str, str]:
+def json_solution(puzzle: NurikabeInstance, picture: Picture) -> list[str] | dict[str, str]:
     """One string per row (one character per cell) for grids, else ``{cell: "#"|"."}``."""
     mark = [WALL if b else ISLAND for b in picture]
     if puzzle.graph.coords is None:
@@ -37,7 +37,7 @@ def json_solution(puzzle: Nurikabe, picture: Picture) -> list[str] | dict[str, s
 
 
 def text_picture(
-    puzzle: Nurikabe, picture: Picture | None, fixed: dict[int, bool] | None = None
+    puzzle: NurikabeInstance, picture: Picture | None, fixed: dict[int, bool] | None = None
 ) -> str:
     """The answer as text; with ``fixed``, cells not fixed in every solution show ``?``."""
     marks = {}
@@ -60,7 +60,7 @@ def text_picture(
 
 
 def svg(
-    puzzle: Nurikabe,
+    puzzle: NurikabeInstance,
     picture: Sequence[bool] | None,
     fixed: Mapping[int, bool] | None = None,
 ) -> str:
@@ -78,12 +78,12 @@ def svg(
     return render.graph_svg(drawable(puzzle.graph), fill=fill, label=label, marks=marks)
 
 
-def shaped(puzzle: Nurikabe) -> Nurikabe:
+def shaped(puzzle: NurikabeInstance) -> NurikabeInstance:
     """The puzzle over :func:`drawable`'s graph, so text pictures shift hex rows too."""
     graph = drawable(puzzle.graph)
     if graph is puzzle.graph:
         return puzzle
-    return Nurikabe(graph, puzzle.clues, puzzle.pools, puzzle.name)
+    return NurikabeInstance(graph, puzzle.clues, puzzle.pools, puzzle.name)
 
 
 def drawable(graph: Graph) -> Graph:
@@ -114,7 +114,7 @@ def _links(graph: Graph) -> set[frozenset[str]]:
 
 
 def step_text(
-    puzzle: Nurikabe, known: Mapping[int, bool], new: Mapping[int, bool], premises: set[int]
+    puzzle: NurikabeInstance, known: Mapping[int, bool], new: Mapping[int, bool], premises: set[int]
 ) -> str:
     """One step of an explanation as text: ``#`` and ``.`` the cells decided before it,
     ``-`` open cells, ``X`` and ``O`` the cells it decides (black, white), ``*`` after a
@@ -124,7 +124,7 @@ def step_text(
 
 
 def step_svg(
-    puzzle: Nurikabe, known: Mapping[int, bool], new: Mapping[int, bool], premises: set[int]
+    puzzle: NurikabeInstance, known: Mapping[int, bool], new: Mapping[int, bool], premises: set[int]
 ) -> str:
     """One step as SVG: decided cells dark or white, open cells grey, the cells it
     decides marked ``!``, its premises ``*``."""

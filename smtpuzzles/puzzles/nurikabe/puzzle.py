@@ -13,7 +13,7 @@ from ...puzzle import Formula, Puzzle, Request, Source
 from . import pictures
 from .check import problems
 from .formats import FORMATS, parse, to_puzzlink
-from .model import Nurikabe as Model
+from .model import NurikabeInstance as Model
 from .model import Picture
 from .rules import PRESOLVE
 from .search import CONNECTIVITY

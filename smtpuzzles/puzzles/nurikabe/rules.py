@@ -33,7 +33,7 @@ from ... import z3lazy as z3
 from ...connectivity import connected_smtlib
 from ...engines import parse_terms
 from ...smtlib import Block, Script, and_, count, escape, or_
-from .model import Nurikabe
+from .model import NurikabeInstance
 from .presolve.deduce import Deductions, _reach, distances_within, wall_size
 
 #: Presolve levels: ``none`` gives the solver the rules alone; ``full`` adds what the
@@ -46,7 +46,7 @@ CONNECTIVITY_RULES = ("islands connected", "wall connected")
 COUNT = "islands counted"
 
 
-def reach(puzzle: Nurikabe) -> Deductions:
+def reach(puzzle: NurikabeInstance) -> Deductions:
     """The breadth-first reach of every clue, and nothing else: the cells within its size
     less one steps through cells that are neither another clue nor beside one (a ``?``
     clue: any number of steps). What defines the island variables; no cell decided."""
@@ -66,7 +66,7 @@ class Encoding:
     """Variables and rules of one puzzle (as blocks of text), and the facts presolving
     proved (``known``; the plain reach when nothing was presolved)."""
 
-    puzzle: Nurikabe
+    puzzle: NurikabeInstance
     #: the reach of every clue, which defines the island variables: the plain
     #: breadth-first reach, or what presolving left of it
     base: Deductions
@@ -136,7 +136,7 @@ class Encoding:
         return {k: {i: z3.Bool(n, ctx) for i, n in c.items()} for k, c in self.island.items()}
 
 
-def variables(puzzle: Nurikabe, base: Deductions, known: Deductions | None) -> Encoding:
+def variables(puzzle: NurikabeInstance, base: Deductions, known: Deductions | None) -> Encoding:
     name = [escape(n) for n in puzzle.graph.names]
     black_names = [f"black_{n}" for n in name]
     island_names = {
@@ -384,7 +384,7 @@ RULES: tuple[Callable[[Encoding], Block], ...] = (
 )
 
 
-def encode(puzzle: Nurikabe, known: Deductions | None = None) -> Encoding:
+def encode(puzzle: NurikabeInstance, known: Deductions | None = None) -> Encoding:
     """Every rule of ``puzzle``, and the facts ``known`` (none when it is ``None``).
 
     The island variables range over each clue's reach: the plain breadth-first reach

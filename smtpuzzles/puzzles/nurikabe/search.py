@@ -28,7 +28,7 @@ from ...limits import Budget
 from ...outcome import Outcome
 from ...smtlib import Block, Script, or_
 from .check import problems
-from .model import Nurikabe, Picture
+from .model import NurikabeInstance, Picture
 from .presolve.backtrack import Trial, backtrack
 from .presolve.deduce import Contradiction, deduce
 from .presolve.grow import grow_wall
@@ -76,7 +76,7 @@ PROBE_SHARE = 2 / 3
 
 
 def prepare(
-    puzzle: Nurikabe,
+    puzzle: NurikabeInstance,
     budget: Budget | None = None,
     stats: Stats | None = None,
     presolve: str = "full",
@@ -130,7 +130,7 @@ class Search(runner.Search[Picture]):
 
     def __init__(
         self,
-        puzzle: Nurikabe,
+        puzzle: NurikabeInstance,
         strategy: str = "distance",
         budget: Budget | None = None,
         stats: Stats | None = None,
@@ -364,7 +364,7 @@ def _rim(nbrs, part: list[int]) -> list[int]:
 
 
 def solve(
-    puzzle: Nurikabe,
+    puzzle: NurikabeInstance,
     connectivity: str = "distance",
     budget: Budget | None = None,
     stats: Stats | None = None,

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ..check import problems
-from ..model import Nurikabe
+from ..model import NurikabeInstance
 from .deduce import Contradiction, Deductions, deduce
 
 #: Nodes a search may visit: enough for the puzzles the solver's first phase leaves
@@ -36,7 +36,7 @@ class Trial:
 
 
 def backtrack(
-    puzzle: Nurikabe,
+    puzzle: NurikabeInstance,
     known: Deductions,
     nodes: int = NODES,
     most: int = 2,
@@ -58,7 +58,7 @@ def backtrack(
     return Trial(found, True, visited)
 
 
-def _depth_first(puzzle: Nurikabe, known: Deductions) -> Iterator[Deductions | None]:
+def _depth_first(puzzle: NurikabeInstance, known: Deductions) -> Iterator[Deductions | None]:
     """Every node of the search tree in depth-first order: a solution as itself, any
     other node as ``None`` (so that the caller can count them and stop)."""
     stack: list[Iterator[Deductions]] = [iter([known])]
@@ -76,7 +76,7 @@ def _depth_first(puzzle: Nurikabe, known: Deductions) -> Iterator[Deductions | N
         stack.append(_children(puzzle, node, cell))
 
 
-def _children(puzzle: Nurikabe, known: Deductions, i: int) -> Iterator[Deductions]:
+def _children(puzzle: NurikabeInstance, known: Deductions, i: int) -> Iterator[Deductions]:
     """The guesses on cell ``i`` that do not break a rule, each with what it deduces:
     black first, then white in each island that can reach it."""
     guesses: list[tuple[set[int], dict[int, int]]] = [({i}, {})]
@@ -88,7 +88,7 @@ def _children(puzzle: Nurikabe, known: Deductions, i: int) -> Iterator[Deduction
             continue
 
 
-def _branch_cell(puzzle: Nurikabe, known: Deductions) -> int | None:
+def _branch_cell(puzzle: NurikabeInstance, known: Deductions) -> int | None:
     """The open cell to guess on next (``None``: every cell is decided): one beside a
     decided cell, where a guess meets the known cells' rules at once, and of those one
     with the fewest guesses."""

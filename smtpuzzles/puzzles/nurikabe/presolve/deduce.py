@@ -10,7 +10,7 @@ from collections import Counter, deque
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from ..model import Nurikabe
+from ..model import NurikabeInstance
 
 
 @dataclass
@@ -64,7 +64,7 @@ class Contradiction(Exception):
     """The facts given to :func:`deduce` break a rule: no solution extends them."""
 
 
-def wall_size(puzzle: Nurikabe) -> int | None:
+def wall_size(puzzle: NurikabeInstance) -> int | None:
     """Cells the wall must have (unknown when a clue is ``?``)."""
     if any(size is None for size in puzzle.clues.values()):
         return None
@@ -72,7 +72,7 @@ def wall_size(puzzle: Nurikabe) -> int | None:
 
 
 def deduce(
-    puzzle: Nurikabe,
+    puzzle: NurikabeInstance,
     start: Deductions | None = None,
     black: Iterable[int] = (),
     owner: dict[int, int] | None = None,
@@ -101,7 +101,7 @@ def deduce(
 class _Deducer:
     """One run of :func:`deduce`: the facts so far and the rules that add to them."""
 
-    def __init__(self, puzzle: Nurikabe, start: Deductions | None, strict: bool) -> None:
+    def __init__(self, puzzle: NurikabeInstance, start: Deductions | None, strict: bool) -> None:
         self.puzzle = puzzle
         self.nbrs = puzzle.neighbours
         self.strict = strict

@@ -30,7 +30,7 @@ from collections import deque
 from collections.abc import Iterator
 
 from ..check import problems
-from ..model import Nurikabe
+from ..model import NurikabeInstance
 from .backtrack import Trial
 from .deduce import Contradiction, Deductions, deduce, wall_size
 
@@ -52,7 +52,7 @@ class _Stop(Exception):
 
 
 def grow_wall(
-    puzzle: Nurikabe,
+    puzzle: NurikabeInstance,
     known: Deductions,
     nodes: int = NODES,
     most: int = 2,
@@ -79,7 +79,7 @@ class _Grower:
 
     def __init__(
         self,
-        puzzle: Nurikabe,
+        puzzle: NurikabeInstance,
         known: Deductions,
         size: int,
         nodes: int,
@@ -374,7 +374,7 @@ class _Span:
     cycles than the whole. So the wall needs at least ``R + C - 1`` cells over the
     rows and columns it must span, plus the cycles of the part grown so far."""
 
-    def __init__(self, puzzle: Nurikabe, known: Deductions) -> None:
+    def __init__(self, puzzle: NurikabeInstance, known: Deductions) -> None:
         coords = puzzle.graph.coords
         assert coords is not None
         self.row = [r for r, _ in coords]

@@ -16,14 +16,14 @@ from __future__ import annotations
 
 import time
 
-from ..model import Nurikabe
+from ..model import NurikabeInstance
 from .deduce import Contradiction, Deductions, deduce
 
 #: How far from a newly decided cell a guess is tried again in the next pass.
 AGAIN_WITHIN = 3
 
 
-def probe(puzzle: Nurikabe, known: Deductions, seconds: float | None = None) -> Deductions:
+def probe(puzzle: NurikabeInstance, known: Deductions, seconds: float | None = None) -> Deductions:
     """``known`` and the facts one level of hypotheses adds to it: a pass over every
     open cell, then passes over the cells near what the last pass decided, until one
     decides nothing or ``seconds`` have passed.
@@ -47,7 +47,7 @@ def probe(puzzle: Nurikabe, known: Deductions, seconds: float | None = None) -> 
     return known
 
 
-def _near_news(puzzle: Nurikabe, before: Deductions, after: Deductions) -> set[int]:
+def _near_news(puzzle: NurikabeInstance, before: Deductions, after: Deductions) -> set[int]:
     """The cells within :data:`AGAIN_WITHIN` steps of a cell decided since ``before``.
     A guess elsewhere met the same facts around it last time, so it is not tried again:
     it might go another way now, through the wall or an island's reach, but seldom, and
@@ -58,7 +58,7 @@ def _near_news(puzzle: Nurikabe, before: Deductions, after: Deductions) -> set[i
     return near
 
 
-def _open_cells(puzzle: Nurikabe, known: Deductions, cells) -> list[int]:
+def _open_cells(puzzle: NurikabeInstance, known: Deductions, cells) -> list[int]:
     """Which of ``cells`` have an unknown colour, those beside a known cell first:
     guesses there meet the known cells' rules at once."""
     decided = known.black | known.owner.keys()
@@ -66,7 +66,7 @@ def _open_cells(puzzle: Nurikabe, known: Deductions, cells) -> list[int]:
     return sorted(open_cells, key=lambda i: decided.isdisjoint(puzzle.neighbours[i]))
 
 
-def _forced(puzzle: Nurikabe, known: Deductions, i: int) -> Deductions | None:
+def _forced(puzzle: NurikabeInstance, known: Deductions, i: int) -> Deductions | None:
     """What the hypotheses on cell ``i`` prove beyond ``known``, if anything: the
     deductions of the one guess not refuted, or when it is white in one of several
     islands, the facts their deductions share. Black is tried first: a cell that can
@@ -97,7 +97,7 @@ def _forced(puzzle: Nurikabe, known: Deductions, i: int) -> Deductions | None:
 
 
 def _outcome(
-    puzzle: Nurikabe, known: Deductions, black: set[int], owner: dict[int, int]
+    puzzle: NurikabeInstance, known: Deductions, black: set[int], owner: dict[int, int]
 ) -> Deductions | None:
     """The deductions from a guess, or None if they break a rule."""
     try:
