@@ -194,6 +194,7 @@ def generate(
     cols: int,
     seed: int,
     budget: Budget | None = None,
+    *,
     fill: float = 0.7,
     black_share: float = 0.5,
     attempts: int = 20,
@@ -217,7 +218,7 @@ def generate(
         if made is not None:
             numbered, ours = made
             most = int(max_unknown * len(numbered))
-            hidden = _hidden(graph, numbered, ours, rng, budget, ctx, most)
+            hidden = _hidden(graph, numbered, ours, rng, budget, ctx, most=most)
             if hidden is not None:
                 values = _numbers(graph, numbered, ours.black)
                 clues = {i: None if i in hidden else v for i, v in values.items()}
@@ -278,7 +279,7 @@ def _until_unique(
             assert isinstance(other, Solution)
             changed = _rule_out(graph, numbered, ours, other, most_numbered)
             if changed is None:
-                rerouted = _reroute(graph, numbered, values, ours, other, budget, ctx)
+                rerouted = _reroute(graph, numbered, values, ours, other, budget=budget, ctx=ctx)
                 if rerouted is None:
                     return None
                 changed = numbered | rerouted[1], rerouted[0]
@@ -406,6 +407,7 @@ def _hidden(
     rng: random.Random,
     budget: Budget,
     ctx: z3.Context,
+    *,
     most: int,
 ) -> set[int] | None:
     """Up to ``most`` numbers that can be hidden (``?``) together with the solution
@@ -441,6 +443,7 @@ def _reroute(
     shown: dict[int, int],
     ours: Solution,
     other: Solution,
+    *,
     budget: Budget,
     ctx: z3.Context,
 ) -> tuple[Solution, set[int]] | None:
