@@ -4,7 +4,7 @@ decided before any solving, written atomically.
 An output is only ever a regular file, or a folder of regular files. A device, FIFO,
 socket or folder at a file's path (or behind a symlink) is refused, and so is an
 existing file unless the user forces it: a rename over it would replace a device node
-or a link, and silently drop a read-only file's protection. :func:`check_outputs` says
+or a link, and silently drop a read-only file's protection. :func:`refuse_bad_outputs` says
 all of this up front, so a run that will be refused never prints its answer first;
 :func:`write_output` then writes through a temporary file in the same folder and a
 rename, so a reader never sees half a file.
@@ -91,7 +91,7 @@ def _check_one(path: Path, force: bool) -> None:
         raise InputError("cannot write in this folder (permission denied)", name)
 
 
-def check_outputs(
+def refuse_bad_outputs(
     paths: Sequence[Path | None],
     inputs: Sequence[str],
     force: bool,
@@ -199,7 +199,7 @@ def make_folder(folder: Path) -> None:
 
 def write_output(path: Path, text: str, force: bool = False) -> None:
     """Write ``text`` to the regular file ``path`` atomically (a temporary file in the
-    same folder, then a rename), after the same checks as :func:`check_outputs`.
+    same folder, then a rename), after the same checks as :func:`refuse_bad_outputs`.
 
     A forced replacement keeps the old file's permission bits; a new file gets the
     usual ``0666`` less the umask. Raises :class:`InputError` (one line) when the file

@@ -13,7 +13,7 @@ import typer
 
 from ..errors import InputError
 from ..limits import Budget, clock_started, deadline, limit_memory, parse_memory, parse_timeout
-from ..output import check_outputs, write_output
+from ..output import refuse_bad_outputs, write_output
 from . import run
 from .common import error_line
 from .options import Shared
@@ -58,7 +58,7 @@ def check_files(shared: Shared, *others: Path | None, batch: bool = False) -> No
     given = [p for p in paths if p is not None]
     if len({str(Path(p).resolve()) for p in given}) < len(given):
         raise InputError("two outputs name the same file; give each its own")
-    check_outputs(paths, [], shared.force)
+    refuse_bad_outputs(paths, [], shared.force)
 
 
 def emit(shared: Shared, text: str) -> None:

@@ -88,7 +88,7 @@ def solve(
     budget = Budget(parse_timeout(shared.timeout), started=clock_started())
     limit_memory(parse_memory(shared.memory))
     inputs = [source]
-    check_outputs(shared, inputs, output_stem(source, shared.index))
+    refuse_bad_run_outputs(shared, inputs, output_stem(source, shared.index))
     stopped = functools.partial(_say_stopped, kind, mode, source, budget, shared)
     with _Watchdog(budget, stopped):
         _solve(
@@ -492,12 +492,12 @@ def output_stem(source: str, index: int | None) -> str:
     return f"{stem}-{index}" if index is not None else stem
 
 
-def check_outputs(shared: Shared, inputs: list[str], stem: str = "") -> None:
+def refuse_bad_run_outputs(shared: Shared, inputs: list[str], stem: str = "") -> None:
     """Refuse unusable output paths and folders before any work is done (``stem``
     starts the names of the files written into ``--smtlib`` and ``--proof``)."""
-    from ..output import check_outputs as check
+    from ..output import refuse_bad_outputs
 
-    check(
+    refuse_bad_outputs(
         [shared.output, shared.svg, shared.cnf],
         inputs,
         shared.force,

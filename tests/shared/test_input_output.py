@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from smtpuzzles.errors import InputError
-from smtpuzzles.output import _umask, check_outputs, write_output
+from smtpuzzles.output import _umask, refuse_bad_outputs, write_output
 from smtpuzzles.sources import MAX_INPUT_BYTES, decode_text, read_source
 
 
@@ -52,10 +52,10 @@ def test_outputs_never_overwrite_an_input(tmp_path: Path) -> None:
     source = tmp_path / "in.txt"
     source.write_text("puzzle")
     with pytest.raises(InputError, match="input"):
-        check_outputs([source], [str(source)], force=True)
+        refuse_bad_outputs([source], [str(source)], force=True)
     assert source.read_text() == "puzzle"
     target = tmp_path / "out.txt"
-    check_outputs([target], [str(source)], force=False)
+    refuse_bad_outputs([target], [str(source)], force=False)
     write_output(target, "answer")
     assert target.read_text() == "answer"
     assert target.stat().st_mode & 0o777 == 0o666 & ~_umask()

@@ -443,7 +443,7 @@ def test_a_stop_outside_the_guarded_steps_still_prints_the_json(
         "import smtpuzzles.cli.run as run\n"
         "def stop(*args, **kwargs):\n"
         f"    raise {raised}\n"
-        "run.check_outputs = stop\n"
+        "run.refuse_bad_run_outputs = stop\n"
         "from smtpuzzles import entry\n"
         "sys.argv = ['smtpuzzles', 'floodit', 'min', sys.argv[1], '--json', '--memory', '500']\n"
         "entry.main()\n"
