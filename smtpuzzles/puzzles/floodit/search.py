@@ -192,7 +192,6 @@ class Search:
         start: tuple[int, int] = (0, 0),
         *,
         engine: str = "sat",
-        timeout_s: float | None = None,
         counting: bool = True,
         mode: str = "min",
         bound_nodes: int | None = BOUND_NODES,
@@ -219,7 +218,7 @@ class Search:
         self.start = start
         self.engine = engine
         self.counting = counting
-        self.budget = budget if budget is not None else Budget(timeout_s)
+        self.budget = budget if budget is not None else Budget()
         self.outcome = FloodOutcome(mode=mode)
         self.graph: ClusterGraph = graph or cluster_graph(board.grid, start)
         self.outcome.clusters = len(self.graph)
@@ -731,7 +730,6 @@ def run_mode(
     *,
     start: tuple[int, int] = (0, 0),
     engine: str = "auto",
-    timeout_s: float | None = None,
     counting: bool = True,
     print_asserts: bool = False,
     bound_nodes: int | None = BOUND_NODES,
@@ -749,10 +747,11 @@ def run_mode(
     ``unknown``, the best solution found and the proven bounds, and ``stopped`` says
     why. Everything runs under the deadline: the cluster graph, the bounds, the
     playouts and their checks, the formula text and the scripts of the questions.
-    ``budget`` (else a new one of ``timeout_s``) lets a front end count from its start.
+    ``budget`` (else one without a time limit) holds the limits; a front end makes it at
+    its start, so that the clock counts from there.
     """
     began = time.monotonic()
-    budget = budget if budget is not None else Budget(timeout_s)
+    budget = budget if budget is not None else Budget()
     outcome = FloodOutcome(mode=mode)
     opt: Script | None = None
     s: Search | None = None
@@ -761,7 +760,6 @@ def run_mode(
             board,
             start,
             engine=engine,
-            timeout_s=timeout_s,
             counting=counting,
             mode=mode,
             bound_nodes=bound_nodes,

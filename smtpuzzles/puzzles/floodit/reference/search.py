@@ -37,14 +37,13 @@ def run_reference(
     args: tuple[int, ...] = (),
     *,
     start: tuple[int, int] = (0, 0),
-    timeout_s: float | None = None,
     print_asserts: bool = False,
     budget: Budget | None = None,
 ) -> FloodOutcome:
     """Run ``mode`` the way color-flood-rs does; never raises on a limit (see run_mode),
     and like it runs everything (building its formulas too) under the deadline."""
     began = time.monotonic()
-    budget = budget if budget is not None else Budget(timeout_s)
+    budget = budget if budget is not None else Budget()
     out = FloodOutcome(mode=mode)
     out.strategy = "reference"
     with runner.stopping(budget) as stop:  # a half-built formula is freed after the answer
