@@ -19,7 +19,7 @@ from ..output import check_folder, make_folder, write_output
 from ..puzzle import KINDS
 from ..smtlib import CATEGORIES, Source, benchmark, is_standard
 from .common import EXIT_LIMIT, EXIT_OK, cli_errors, error_line
-from .options import choice
+from .options import Memory, Timeout, choice
 
 #: Names in a corpus folder that are not puzzles (answers, manifests, notes).
 SKIPPED = (".sol", ".answer", ".json", ".md", ".csv", ".jsonl")
@@ -81,14 +81,8 @@ def export(
     category: Annotated[
         choice(*CATEGORIES), typer.Option("--category", help="The files' :category.")
     ] = "crafted",
-    timeout: Annotated[
-        float | None,
-        typer.Option("--timeout", help="Wall-clock limit in seconds for the whole run; exit 3."),
-    ] = None,
-    memory: Annotated[
-        int | None,
-        typer.Option("--memory", min=16, help="Memory cap in MB for the whole run; exit 3."),
-    ] = None,
+    timeout: Timeout = None,
+    memory: Memory = None,
     force: Annotated[
         bool, typer.Option("--force", help="Replace a family folder that exists.")
     ] = False,

@@ -190,6 +190,11 @@ OUTPUT = {
         False,
     ),
 }
+#: ``--timeout`` and ``--memory`` as a type, for commands declared without
+#: :func:`command` (``verify``, ``export``).
+Timeout = LIMITS["timeout"][0]
+Memory = LIMITS["memory"][0]
+
 #: Everything a solving command shares.
 SOLVING = {**INPUT, **LIMITS, **FORMULA, **OUTPUT}
 

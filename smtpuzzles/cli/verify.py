@@ -19,6 +19,7 @@ from ..limits import (
     parse_timeout,
 )
 from .common import EXIT_LIMIT, EXIT_OK, cli_errors, dump_json, error_line
+from .options import Memory, Timeout
 
 #: Exit code of a proof that does not refute its CNF.
 EXIT_REJECTED = 1
@@ -38,14 +39,8 @@ def _read(path: Path, what: str) -> bytes:
 def verify(
     cnf: Annotated[Path, typer.Argument(help="The CNF (DIMACS) the proof is about.")],
     proof: Annotated[Path, typer.Argument(help="Its DRAT proof, text or binary.")],
-    timeout: Annotated[
-        float | None,
-        typer.Option("--timeout", help="Wall-clock limit in seconds; exit 3 if reached."),
-    ] = None,
-    memory: Annotated[
-        int | None,
-        typer.Option("--memory", min=16, help="Memory cap in MB; exit 3 if reached."),
-    ] = None,
+    timeout: Timeout = None,
+    memory: Memory = None,
     json: Annotated[bool, typer.Option("--json", help="Print exactly one JSON object.")] = False,
 ) -> None:
     """Check that a DRAT proof shows a CNF unsatisfiable.
