@@ -25,6 +25,16 @@ def note_said(what: str) -> None:
     _said.add(what)
 
 
+def forget_said() -> None:
+    """Forget what a run in this process has said and who held the voice: a warm
+    process that ran a sample command runs its case as a fresh process would (else a
+    case's error would find its ``--json`` object already printed, and print none)."""
+    global _contested
+    _said.clear()
+    _speaker.clear()
+    _contested = False
+
+
 #: Once a command has a second thread that may say how it ended (the watchdog of its time
 #: limit, the watch of its Ctrl-C), the first thread to begin holds the voice and ends
 #: the process; the others keep quiet.

@@ -448,10 +448,12 @@ def deadline(budget: Budget) -> Iterator[None]:
         _held.clear()  # what an earlier run left: freed now, at the start of this one
     pending: list[type[BaseException]] = []
     _pending.append(pending)
+    inside = [False]  # until the block runs, a signal waits: raised here, nothing catches it
 
     def deliver(frame: Any) -> None:
         # A time limit waits for our own code: the caller may go on with Z3 after it.
-        if _lost_here(frame) if pending[0] is KeyboardInterrupt else _in_z3(frame):
+        lost = _lost_here(frame) if pending[0] is KeyboardInterrupt else _in_z3(frame)
+        if lost or not inside[0]:
             signal.setitimer(signal.ITIMER_REAL, 0.001)
             return
         raise pending[0]()
@@ -474,6 +476,7 @@ def deadline(budget: Budget) -> Iterator[None]:
     arm = [t for t in (outer, None if left is None else max(left, 0.001)) if t]
     signal.setitimer(signal.ITIMER_REAL, min(arm) if arm else 0)
     try:
+        inside[0] = True
         yield
     except BaseException as exc:
         if isinstance(exc, MemoryError):  # room to unwind and report: malloc near the cap

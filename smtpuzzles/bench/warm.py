@@ -45,6 +45,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import IO, Any
 
+from ..exits import forget_said
 from ..limits import started_now
 from .child import die_with_parent, exit_code
 
@@ -380,6 +381,7 @@ def _solve_sample(kind: str, mode: str) -> None:
         asked = mode if mode in cls.modes else cls.modes[0]
         command.main([kind, asked, "-", "--json"], prog_name="smtpuzzles", standalone_mode=False)
     sys.stdin, sys.stdout, sys.stderr = streams
+    forget_said()
 
 
 def _command() -> int:

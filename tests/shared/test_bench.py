@@ -453,3 +453,17 @@ def test_the_api_returns_the_rows_of_the_command_line() -> None:
     ):
         with pytest.raises(InputError):
             smtpuzzles.bench("koburin", folder, **bad)
+
+
+def test_a_sample_run_in_a_warm_process_leaves_its_case_the_json_object(capsys) -> None:
+    """The warm parent (and a Nurikabe case forked ahead) runs a sample command with
+    ``--json`` before its case; the case then found its JSON object marked as printed,
+    and an error ended it with no object on stdout."""
+    from smtpuzzles import exits
+    from smtpuzzles.bench import warm
+
+    warm._solve_sample("floodit", "min")
+    capsys.readouterr()
+    exits.error_json(["floodit", "min", "x.txt", "--json"], 0.1, "x.txt: no such file", True)
+    obj = json.loads(capsys.readouterr().out)
+    assert obj["status"] == "error" and obj["error"] == "x.txt: no such file"

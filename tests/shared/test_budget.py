@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import signal
 import time
 
 import z3
 
 from smtpuzzles.engines import Stats, check_sat, new_solver
 from smtpuzzles.limits import Budget
+from smtpuzzles.runner import stopping
 
 
 def test_budget_limits_a_hard_check() -> None:
@@ -29,3 +31,25 @@ def test_budget_limits_a_hard_check() -> None:
     assert time.monotonic() - began < 3.0
     assert stats.checks == 1 and stats.probes[0]["label"] == "php"
     assert check_sat(solver, Budget(0.0)) == z3.unknown
+
+
+def test_a_limit_signalled_as_a_block_is_entered_stops_the_block(monkeypatch) -> None:
+    """The timer's signal landing after the deadline is armed but before the block
+    begins: raised there, no handler caught it and the run ended in a traceback
+    ("generator didn't yield"). It now waits for the block and stops it there."""
+    real = signal.setitimer
+    fired: list[int] = []
+
+    def at_once(which: int, seconds: float, interval: float = 0.0) -> tuple[float, float]:
+        before = real(which, seconds, interval)
+        if seconds > 0 and not fired:
+            fired.append(1)
+            signal.raise_signal(signal.SIGALRM)  # handled as this call returns
+        return before
+
+    monkeypatch.setattr(signal, "setitimer", at_once)
+    ran = False
+    with stopping(Budget(10.0)) as stop:
+        ran = True
+    assert fired and ran
+    assert stop.why == "timeout"
