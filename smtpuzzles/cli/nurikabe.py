@@ -150,7 +150,17 @@ def generate(
 
     def make(s: int, budget: Budget) -> generating.Made:
         graph, pools = shape_graph(shape, rows, cols, s)
-        made = make_puzzle(graph, pools, s, max_island, density, symmetry, grade, budget, max_ones)
+        made = make_puzzle(
+            graph,
+            pools,
+            s,
+            max_island,
+            density=density,
+            symmetry=symmetry,
+            wanted_grade=grade,
+            budget=budget,
+            max_ones=max_ones,
+        )
         if made is None:
             raise InputError(f"no unique puzzle found for seed {s}; try another seed")
         p, picture = made
