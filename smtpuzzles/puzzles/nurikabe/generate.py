@@ -476,6 +476,18 @@ class _Layout:
         pools, at = self.shape.pools, self.shape.pools_at[i]
         return not any(all(self.black[j] or j == i for j in pools[p]) for p in at)
 
+    def merged(self, k: int, m: int, i: int) -> _Layout | None:
+        """The layout with islands ``k`` and ``m`` joined through the black cell ``i``,
+        with ``k``'s clue (``None``: too large, or the clue goes out of the range)."""
+        if len(self.islands[k]) + len(self.islands[m]) + 1 > self.max_island:
+            return None
+        new = self.copy()
+        new.black[i] = False
+        new.islands[k] = [*self.islands[k], *self.islands[m], i]
+        new.islands[m] = []
+        del new.clue[m]
+        return new
+
     def shrunk(self, k: int, i: int) -> _Layout:
         """The layout with cell ``i`` of island ``k`` black."""
         new = self.copy()
@@ -573,60 +585,97 @@ def _improve(
     layout: _Layout, rng: random.Random, max_ones: float, turn: list[int] | None, name: str
 ) -> tuple[int, _Layout] | None:
     """The best of a few small changes near the cells the deductions leave open, with
-    how many cells the deductions decide after it: a clue moved onto an open cell of
-    its island, an island grown into an open black cell beside it, an island's open
-    cell made black, or (while 1-clues are few enough) a new island of one cell."""
+    how many cells the deductions decide after it (:func:`_changes_at`). Changes that
+    each do better than none, far enough apart not to meet, are made together when
+    together they do better still: on a large grid, many places at once."""
     known = deduce(layout.puzzle(name))
     undecided = [i for i in range(len(layout.black)) if i not in known.black | known.owner.keys()]
     if not undecided:
         return None
-    changes: list[_Layout] = []
+    now = len(layout.black) - len(undecided)
+    tries: list[tuple[int, int, str, _Layout]] = []
     for u in rng.sample(undecided, min(len(undecided), 3 * TRIES)):
         found = _changes_at(layout, u, rng, max_ones, turn)
         if found is not None:
-            changes.append(found)
-        if len(changes) >= TRIES:
+            kind, changed = found
+            tries.append((_decided_count(changed, name), u, kind, changed))
+        if len(tries) >= TRIES:
             break
-    if not changes:
+    if not tries:
         return None
-    return max(((_decided_count(c, name), c) for c in changes), key=lambda t: t[0])
+    tries.sort(key=lambda t: -t[0])
+    best = tries[0]
+    coords = layout.shape.graph.coords
+    if coords is None or best[0] <= now:
+        return best[0], best[3]
+    together, spots = best[3], [coords[best[1]]]
+    for score, u, kind, _ in tries[1:]:
+        (r, c) = coords[u]
+        if score <= now or any(abs(r - r2) + abs(c - c2) <= APART for r2, c2 in spots):
+            continue
+        found = _changes_at(together, u, rng, max_ones, turn, (kind,))
+        if found is not None:
+            together = found[1]
+            spots.append((r, c))
+    if len(spots) > 1:
+        score = _decided_count(together, name)
+        if score > best[0]:
+            return score, together
+    return best[0], best[3]
+
+
+#: How far apart (steps along rows and columns) changes made together lie.
+APART = 6
 
 
 def _changes_at(
-    layout: _Layout, u: int, rng: random.Random, max_ones: float, turn: list[int] | None
-) -> _Layout | None:
-    """One random change the layout allows at the open cell ``u`` (``None``: none)."""
+    layout: _Layout,
+    u: int,
+    rng: random.Random,
+    max_ones: float,
+    turn: list[int] | None,
+    kinds: tuple[str, ...] = ("move", "shrink", "split", "grow", "merge", "new"),
+) -> tuple[str, _Layout] | None:
+    """One random change of ``kinds`` the layout allows at the open cell ``u``, and its
+    kind (``None``: none): a clue moved onto ``u`` in its island, ``u`` made black
+    (its island shrunk, or split in two with a clue on the new part), an island beside
+    ``u`` grown into it, two islands beside it joined through it (one clue fewer), or
+    (while 1-clues are few enough) a new island of one cell."""
     home = layout.home()
     nbrs = layout.shape.neighbours
     if u in home:
         k = home[u]
-        kinds = ["move", "shrink", "split"]
-        rng.shuffle(kinds)
-        for kind in kinds:
+        order = [kind for kind in ("move", "shrink", "split") if kind in kinds]
+        rng.shuffle(order)
+        for kind in order:
             if kind == "split" and turn is None and len(layout.clue) < layout.most_clues:
                 for i in rng.sample(layout.islands[k], len(layout.islands[k])):
                     parted = layout.split(k, i, rng) if i != layout.clue[k] else None
                     if parted is not None and parted.ones() <= max_ones * len(parted.clue):
-                        return parted
+                        return kind, parted
             if kind == "move" and u != layout.clue[k]:
                 if turn is None:
-                    return _changed(layout, ("move", k, u))
+                    return kind, _changed(layout, ("move", k, u))
                 c0 = layout.clue[k]
                 if turn[c0] != c0 and turn[u] != u and home.get(turn[u]) == home.get(turn[c0]):
-                    return _changed(layout, ("move", k, u), turn)
+                    return kind, _changed(layout, ("move", k, u), turn)
             if kind == "shrink" and u != layout.clue[k] and layout.can_shrink(k, u):
                 shrunk = layout.shrunk(k, u)
                 if shrunk.ones() <= max(layout.ones(), max_ones * len(shrunk.clue)):
-                    return shrunk
+                    return kind, shrunk
         return None
     near = sorted({home[j] for j in nbrs[u] if j in home})
-    if len(near) == 1 and len(layout.islands[near[0]]) < layout.max_island:
-        k = near[0]
+    if "grow" in kinds and len(near) == 1 and len(layout.islands[near[0]]) < layout.max_island:
         if _wall_stays_linked(nbrs, layout.black, u):
-            return layout.grown(k, u)
-    if not near and turn is None and layout.ones() + 1 <= max_ones * (len(layout.clue) + 1):
+            return "grow", layout.grown(near[0], u)
+    if "merge" in kinds and len(near) == 2 and turn is None:
+        merged = layout.merged(near[0], near[1], u)
+        if merged is not None and _wall_stays_linked(nbrs, layout.black, u):
+            return "merge", merged
+    ones_left = layout.ones() + 1 <= max_ones * (len(layout.clue) + 1)
+    if "new" in kinds and not near and turn is None and ones_left:
         if _wall_stays_linked(nbrs, layout.black, u):
-            return _changed(layout, ("new", -1, u))
+            return "new", _changed(layout, ("new", -1, u))
     return None
 
 
@@ -679,7 +728,12 @@ SMALL = 64
 #: Pictures drawn with the asked look on a small grid before the look is relaxed.
 RELAX_AFTER = 10
 
-#: Rounds of :func:`settle` on one picture before another is drawn.
+#: Seconds the ``generate`` command spends on a seed when no time limit is given: it
+#: then stops at the time limit (exit 3) rather than search on without end.
+UNTIMED_S = 50.0
+
+#: Rounds of :func:`settle` on one picture before another is drawn (and one more for
+#: every two cells).
 STEPS = 200
 
 #: Nodes the backtracking over the deductions may visit before the solver is asked.
@@ -741,7 +795,8 @@ def generate(
         islands = _islands(shape, picture, clue_at)
         layout = _Layout(shape, picture, islands, clue_at, max_island)
         turn = _rotated(graph) if symmetry == "rot180" else None
-        made = settle(layout, rng, budget, max_ones=max_ones, name=name, turn=turn, steps=STEPS)
+        steps = STEPS + len(graph) // 2
+        made = settle(layout, rng, budget, max_ones=max_ones, name=name, turn=turn, steps=steps)
         if made is None:
             continue
         puzzle = made.puzzle(name)
