@@ -110,4 +110,4 @@ def test_nurikabe_generate_without_a_timeout_ends() -> None:
     if run.returncode == 3:
         assert run.stderr.count("\n") == 1 and "time limit" in run.stderr, run.stderr
     else:
-        assert run.stdout.count("\n") == 10, run.stdout
+        assert run.stdout.startswith("10 10\n") and run.stdout.count("\n") == 11, run.stdout
