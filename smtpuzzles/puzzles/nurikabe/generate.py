@@ -527,7 +527,8 @@ def settle(
     steps: int = 40,
 ) -> _Layout | None:
     """``layout`` changed until its picture is the only solution, or ``None`` after
-    ``steps`` rounds without success. Raises :class:`TimeUp` when the budget runs out.
+    ``steps`` rounds without success or :data:`STALE` without getting closer. Raises
+    :class:`TimeUp` when the budget runs out.
 
     Mostly by the deductions of :mod:`.presolve` alone (:func:`_improve`): each round
     tries small changes near the cells they leave open and keeps the one after which
@@ -537,11 +538,15 @@ def settle(
     out is made (:func:`_killers`), and the rounds go on."""
     score = _decided_count(layout, name)
     stalled = 0
+    best, since_best = score, 0
     for _ in range(steps):
         if budget.expired():
             raise TimeUp
         if score == len(layout.black):
             return layout
+        best, since_best = (score, 0) if score > best else (best, since_best + 1)
+        if since_best > STALE:
+            return None
         better = _improve(layout, rng, max_ones, turn, name)
         if better is not None and better[0] >= score:
             stalled = 0 if better[0] > score else stalled + 1
@@ -566,6 +571,9 @@ def settle(
         score, layout = max(((_decided_count(c, name), c) for c in changed), key=lambda t: t[0])
     return None
 
+
+#: Rounds of :func:`settle` without a new best before the picture is given up.
+STALE = 60
 
 #: Rounds of :func:`settle` without progress before hypotheses and a search are tried.
 PATIENCE = 8
