@@ -92,7 +92,7 @@ def solve(puzzle: Puzzle, *, shared: Shared, own: dict[str, Any]) -> None:
     "generate",
     "Make a random puzzle with a unique solution (a grid, or a table for other shapes), "
     "on stdout or to -o FILE; with --count N, N puzzles and their answers into the folder "
-    "-o names. By default its clues look like published puzzles': about 0.12 clues a "
+    "-o names. By default its clues look like published puzzles': 0.12 to 0.16 clues a "
     "cell, few of them 1s, islands of many sizes.",
     {**LIMITS, "output": OUTPUT["output"], "force": generating.FORCE},
     "smtpuzzles nurikabe generate 10 10 --seed 3 --answer",
@@ -112,7 +112,11 @@ def generate(
     ] = 9,
     density: Annotated[
         float,
-        typer.Option("--density", help="Clues per cell to aim for (published puzzles: 0.08-0.16)."),
+        typer.Option(
+            "--density",
+            help="Clues per cell to start from; more are added, up to 0.16, where needed "
+            "(published puzzles: 0.08-0.16).",
+        ),
     ] = 0.12,
     max_ones: Annotated[
         float,
