@@ -26,6 +26,7 @@ from ...errors import InputError
 from ...graph import Graph, hex_grid, rectangle, rectangle_with_holes, torus
 from ...limits import Budget, Interrupted, TimeUp, interrupts_seen
 from ...sources import check_size
+from .check import problems
 from .model import NurikabeInstance, Picture
 from .presolve.backtrack import backtrack
 from .presolve.deduce import Contradiction, deduce
@@ -808,6 +809,8 @@ def generate(
         if made is None:
             continue
         puzzle = made.puzzle(name)
+        if problems(graph, puzzle.clues, pools, made.picture()):  # a change broke a rule
+            continue
         if wanted_grade is not None and grade(puzzle) != wanted_grade:
             continue
         return puzzle, made.picture()
