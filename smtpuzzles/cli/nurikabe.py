@@ -92,7 +92,7 @@ def solve(puzzle: Puzzle, *, shared: Shared, own: dict[str, Any]) -> None:
     "generate",
     "Make a random puzzle with a unique solution (a grid, or a table for other shapes), "
     "on stdout or to -o FILE; with --count N, N puzzles and their answers into the folder "
-    "-o names. By default its clues look like published puzzles': about 0.12 clues a "
+    "-o names. By default its clues look like published puzzles': 0.12 to 0.16 clues a "
     "cell, few of them 1s, islands of many sizes.",
     {**LIMITS, "output": OUTPUT["output"], "force": generating.FORCE},
     "smtpuzzles nurikabe generate 10 10 --seed 3 --answer",
@@ -112,7 +112,11 @@ def generate(
     ] = 9,
     density: Annotated[
         float,
-        typer.Option("--density", help="Clues per cell to aim for (published puzzles: 0.08-0.16)."),
+        typer.Option(
+            "--density",
+            help="Clues per cell to start from; more are added, up to 0.16, where needed "
+            "(published puzzles: 0.08-0.16).",
+        ),
     ] = 0.12,
     max_ones: Annotated[
         float,
@@ -137,7 +141,7 @@ def generate(
     shared: Shared,
     own: dict[str, Any],
 ) -> None:
-    from ..puzzles.nurikabe.generate import clue_statistics, shape_graph
+    from ..puzzles.nurikabe.generate import UNTIMED_S, clue_statistics, shape_graph
     from ..puzzles.nurikabe.generate import generate as make_puzzle
     from ..puzzles.nurikabe.generate import grade as grade_of
     from ..puzzles.nurikabe.pictures import text_picture
@@ -150,7 +154,19 @@ def generate(
 
     def make(s: int, budget: Budget) -> generating.Made:
         graph, pools = shape_graph(shape, rows, cols, s)
-        made = make_puzzle(graph, pools, s, max_island, density, symmetry, grade, budget, max_ones)
+        if budget.timeout_s is None:  # a run without --timeout ends too, each seed in time
+            budget = Budget(UNTIMED_S)
+        made = make_puzzle(
+            graph,
+            pools,
+            s,
+            max_island,
+            density=density,
+            symmetry=symmetry,
+            wanted_grade=grade,
+            budget=budget,
+            max_ones=max_ones,
+        )
         if made is None:
             raise InputError(f"no unique puzzle found for seed {s}; try another seed")
         p, picture = made

@@ -3,6 +3,7 @@ look like published puzzles', and a batch folder reads back into bench."""
 
 from __future__ import annotations
 
+import inspect
 import random
 from pathlib import Path
 
@@ -15,9 +16,11 @@ from smtpuzzles.limits import Budget
 from smtpuzzles.puzzles.nurikabe.check import problems
 from smtpuzzles.puzzles.nurikabe.formats import parse, solution_rows
 from smtpuzzles.puzzles.nurikabe.generate import (
+    _break_pools,
     clue_statistics,
     generate,
     grown_picture,
+    settle,
     shape_graph,
 )
 from smtpuzzles.puzzles.nurikabe.model import NurikabeInstance
@@ -105,3 +108,26 @@ def test_a_small_torus_gets_a_unique_puzzle(seed: int) -> None:
     puzzle, picture = made
     assert problems(graph, puzzle.clues, puzzle.pools, picture) == []
     assert nurikabe_brute_force(puzzle) == {picture}
+
+
+@pytest.mark.parametrize("function", [generate, settle, _break_pools])
+def test_options_are_keyword_only(function: object) -> None:
+    """At most six parameters may be given by position; the options go by name."""
+    kinds = [p.kind for p in inspect.signature(function).parameters.values()]  # type: ignore[arg-type]
+    assert kinds.count(inspect.Parameter.POSITIONAL_OR_KEYWORD) <= 6
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [1, 3])
+def test_a_larger_puzzle_is_unique_and_looks_published(seed: int) -> None:
+    """A 12x12 puzzle: its only solution is the picture drawn, and its clues stay in
+    the published range (density 0.08-0.16, at most a quarter 1s, many sizes)."""
+    graph = rectangle(12, 12)
+    made = generate(graph, tuple(graph.squares()), seed, budget=Budget(120))
+    assert made is not None
+    puzzle, picture = made
+    stats = clue_statistics(puzzle)
+    assert 0.08 <= stats["density"] <= 0.16 and stats["ones"] <= 0.25, stats
+    assert stats["sizes"] >= 4, stats
+    outcome, _ = solve(puzzle, "distance", unique=True)
+    assert outcome.unique is True and outcome.solutions[0] == picture

@@ -98,3 +98,16 @@ def test_time_limit_during_the_uniqueness_search_is_exit_3_not_ctrl_c() -> None:
     run = run_process(["nurikabe", "generate", "12", "12", "--timeout", "3"], hard_limit_s=60)
     assert run.returncode in (0, 3), (run.returncode, run.stderr)
     assert "interrupted" not in run.stderr and "Traceback" not in run.stderr
+
+
+@pytest.mark.slow
+def test_nurikabe_generate_without_a_timeout_ends() -> None:
+    """A seed whose search once ran on without end (10x10 seed 7): without --timeout the
+    command still ends on its own, with a puzzle or the one-line time-limit stop."""
+    run = run_process(["nurikabe", "generate", "10", "10", "--seed", "7"], hard_limit_s=150)
+    assert run.returncode in (0, 3), (run.returncode, run.stderr)
+    assert "Traceback" not in run.stderr
+    if run.returncode == 3:
+        assert run.stderr.count("\n") == 1 and "time limit" in run.stderr, run.stderr
+    else:
+        assert run.stdout.startswith("10 10\n") and run.stdout.count("\n") == 11, run.stdout

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import random
 from collections import deque
-from collections.abc import Callable
 
 from ...errors import InputError
 from ...graph import Graph, hex_grid, rectangle, rectangle_with_holes, torus
@@ -265,7 +264,9 @@ def grown_picture(
             k = drawing.whiten(i, -1)
             clue_at[i] = k
             drawing.grow(k, rng.choices(sizes, weights)[0], rng)
-    if not _break_pools(shape, drawing, rng, (sizes, weights), max_island, clue_at, turn):
+    if not _break_pools(
+        shape, drawing, rng, (sizes, weights), max_island=max_island, clue_at=clue_at, turn=turn
+    ):
         return None
     if turn is not None and any(turn[i] not in clue_at for i in clue_at):
         return None
@@ -277,6 +278,7 @@ def _break_pools(
     drawing: _Drawing,
     rng: random.Random,
     sizes: tuple[list[int], list[int]],
+    *,
     max_island: int,
     clue_at: dict[int, int],
     turn: list[int] | None,
@@ -397,11 +399,23 @@ class _Layout:
         picture: Picture,
         islands: list[list[int]],
         clue_at: dict[int, int],
+        max_island: int = MAX_ISLAND,
     ) -> None:
         self.shape = shape
         self.black = list(picture)
         self.islands = [list(cells) for cells in islands]
         self.clue = {k: c for c, k in clue_at.items()}
+        self.max_island = max_island
+        #: the most clues changes may make (a share of 0.16 of the cells)
+        self.most_clues = max(len(clue_at), int(0.16 * len(picture)))
+
+    def copy(self) -> _Layout:
+        """A copy to change (the island lists are shared: replace one, never edit it)."""
+        new = _Layout.__new__(_Layout)
+        new.shape, new.black, new.max_island = self.shape, list(self.black), self.max_island
+        new.most_clues = self.most_clues
+        new.islands, new.clue = list(self.islands), dict(self.clue)
+        return new
 
     def puzzle(self, name: str) -> NurikabeInstance:
         clues: dict[int, int | None] = {c: len(self.islands[k]) for k, c in self.clue.items()}
@@ -413,6 +427,75 @@ class _Layout:
     def ones(self) -> int:
         return sum(1 for k in self.clue if len(self.islands[k]) == 1)
 
+    def home(self) -> dict[int, int]:
+        """The island of each white cell."""
+        return {i: k for k in self.clue for i in self.islands[k]}
+
+    def grown(self, k: int, i: int) -> _Layout:
+        """The layout with island ``k`` grown into the black cell ``i``."""
+        new = self.copy()
+        new.black[i] = False
+        new.islands[k] = [*self.islands[k], i]
+        return new
+
+    def can_shrink(self, k: int, i: int) -> bool:
+        """May cell ``i`` of island ``k`` turn black? The island stays in one piece, the
+        cell touches the wall (so the wall stays in one piece) and fills no pool."""
+        cells = self.islands[k]
+        if len(cells) < 2 or not self.can_blacken(i):
+            return False
+        return _linked(self.shape.neighbours, set(cells) - {i})
+
+    def split(self, k: int, i: int, rng: random.Random) -> _Layout | None:
+        """The layout with cell ``i`` of island ``k`` black and the island parted in two
+        or more, each new part with a clue on a random cell (``None``: it does not part)."""
+        if not self.can_blacken(i):
+            return None
+        rest = set(self.islands[k]) - {i}
+        parts: list[set[int]] = []
+        while rest:
+            part = _island(self.shape.neighbours, rest, next(iter(rest)))
+            parts.append(part)
+            rest -= part
+        if len(parts) < 2:
+            return None
+        new = self.copy()
+        new.black[i] = True
+        for part in parts:
+            if self.clue[k] in part:
+                new.islands[k] = sorted(part)
+            else:
+                new.islands.append(sorted(part))
+                new.clue[len(new.islands) - 1] = rng.choice(sorted(part))
+        return new
+
+    def can_blacken(self, i: int) -> bool:
+        """May white cell ``i`` turn black as far as the wall goes? It touches the wall
+        and fills no pool."""
+        if not any(self.black[j] for j in self.shape.neighbours[i]):
+            return False
+        pools, at = self.shape.pools, self.shape.pools_at[i]
+        return not any(all(self.black[j] or j == i for j in pools[p]) for p in at)
+
+    def merged(self, k: int, m: int, i: int) -> _Layout | None:
+        """The layout with islands ``k`` and ``m`` joined through the black cell ``i``,
+        with ``k``'s clue (``None``: too large, or the clue goes out of the range)."""
+        if len(self.islands[k]) + len(self.islands[m]) + 1 > self.max_island:
+            return None
+        new = self.copy()
+        new.black[i] = False
+        new.islands[k] = [*self.islands[k], *self.islands[m], i]
+        new.islands[m] = []
+        del new.clue[m]
+        return new
+
+    def shrunk(self, k: int, i: int) -> _Layout:
+        """The layout with cell ``i`` of island ``k`` black."""
+        new = self.copy()
+        new.black[i] = True
+        new.islands[k] = [j for j in self.islands[k] if j != i]
+        return new
+
 
 #: A change to a layout: ("move", island, cell) or ("new", -1, cell).
 Change = tuple[str, int, int]
@@ -421,9 +504,7 @@ Change = tuple[str, int, int]
 def _changed(layout: _Layout, change: Change, turn: list[int] | None = None) -> _Layout:
     """The layout after ``change`` (with ``turn``, a clue's move also moves its mate)."""
     kind, k, cell = change
-    new = _Layout.__new__(_Layout)
-    new.shape, new.black = layout.shape, list(layout.black)
-    new.islands, new.clue = list(layout.islands), dict(layout.clue)
+    new = layout.copy()
     if kind == "move":
         if turn is not None:  # the clue turned half round moves with it
             home = {i: m for m in layout.clue for i in layout.islands[m]}
@@ -440,45 +521,171 @@ def settle(
     layout: _Layout,
     rng: random.Random,
     budget: Budget,
+    *,
     max_ones: float,
     name: str,
     turn: list[int] | None = None,
     steps: int = 40,
 ) -> _Layout | None:
-    """``layout`` changed until its picture is the only solution: while the solver finds
-    another picture, a change that rules it out (and most of the pictures met before) is
-    made, a clue moved or an island of one cell added (:func:`_killers`). ``None`` when
-    no change rules the other picture out, or after ``steps``. Raises :class:`TimeUp`
-    when the budget runs out."""
-    others: list[Picture] = []
+    """``layout`` changed until its picture is the only solution, or ``None`` after
+    ``steps`` rounds without success or :data:`STALE` without getting closer. Raises
+    :class:`TimeUp` when the budget runs out.
+
+    Mostly by the deductions of :mod:`.presolve` alone (:func:`_improve`): each round
+    tries small changes near the cells they leave open and keeps the one after which
+    they decide the most cells; when every cell is decided the picture is the only
+    solution, no search needed. Where the deductions stall, one level of hypotheses,
+    then a search for another picture, our own forbidden: a change that rules that one
+    out is made (:func:`_killers`), and the rounds go on."""
+    score = _decided_count(layout, name)
+    stalled = 0
+    best, since_best = score, 0
     for _ in range(steps):
+        if budget.expired():
+            raise TimeUp
+        if score == len(layout.black):
+            return layout
+        best, since_best = (score, 0) if score > best else (best, since_best + 1)
+        if since_best > STALE:
+            return None
+        better = _improve(layout, rng, max_ones, turn, name)
+        if better is not None and better[0] >= score:
+            stalled = 0 if better[0] > score else stalled + 1
+            score, layout = better
+        else:
+            stalled += 1
+        if stalled < PATIENCE:
+            continue
+        stalled = 0
         puzzle = layout.puzzle(name)
-        if decided(puzzle, hypotheses=False) is not None:
+        if decided(puzzle) is not None:
             return layout
         other = _another(puzzle, layout.picture(), budget)
         if other is None:
             return layout
-        others.append(other)
         ones_left = layout.ones() + 1 <= max_ones * (len(layout.clue) + 1)
         options = _killers(layout, other, ones_left, turn)
         if not options:
             return None
         rng.shuffle(options)
-        changed = (_changed(layout, c, turn) for c in options[:30])
-        layout = max(changed, key=_ruling_out(others))
+        changed = [_changed(layout, c, turn) for c in options[:TRIES]]
+        score, layout = max(((_decided_count(c, name), c) for c in changed), key=lambda t: t[0])
     return None
 
 
-def _ruling_out(others: list[Picture]) -> Callable[[_Layout], tuple[int, int]]:
-    """How well a layout rules out ``others``: how many it does, and the fewer 1-clues
-    the better."""
+#: Rounds of :func:`settle` without a new best before the picture is given up.
+STALE = 60
 
-    def score(layout: _Layout) -> tuple[int, int]:
-        clues = layout.puzzle("").clues
-        graph, pools = layout.shape.graph, layout.shape.pools
-        return sum(1 for o in others if problems(graph, clues, pools, o)), -layout.ones()
+#: Rounds of :func:`settle` without progress before hypotheses and a search are tried.
+PATIENCE = 8
 
-    return score
+
+def _decided_count(layout: _Layout, name: str) -> int:
+    """How many cells the plain deductions decide from the layout's clues."""
+    known = deduce(layout.puzzle(name))
+    return len(known.black) + len(known.owner)
+
+
+#: Changes tried in a round of :func:`_improve`.
+TRIES = 12
+
+
+def _improve(
+    layout: _Layout, rng: random.Random, max_ones: float, turn: list[int] | None, name: str
+) -> tuple[int, _Layout] | None:
+    """The best of a few small changes near the cells the deductions leave open, with
+    how many cells the deductions decide after it (:func:`_changes_at`). Changes that
+    each do better than none, far enough apart not to meet, are made together when
+    together they do better still: on a large grid, many places at once."""
+    known = deduce(layout.puzzle(name))
+    undecided = [i for i in range(len(layout.black)) if i not in known.black | known.owner.keys()]
+    if not undecided:
+        return None
+    now = len(layout.black) - len(undecided)
+    tries: list[tuple[int, int, str, _Layout]] = []
+    for u in rng.sample(undecided, min(len(undecided), 3 * TRIES)):
+        found = _changes_at(layout, u, rng, max_ones, turn)
+        if found is not None:
+            kind, changed = found
+            tries.append((_decided_count(changed, name), u, kind, changed))
+        if len(tries) >= TRIES:
+            break
+    if not tries:
+        return None
+    tries.sort(key=lambda t: -t[0])
+    best = tries[0]
+    coords = layout.shape.graph.coords
+    if coords is None or best[0] <= now:
+        return best[0], best[3]
+    together, spots = best[3], [coords[best[1]]]
+    for score, u, kind, _ in tries[1:]:
+        (r, c) = coords[u]
+        if score <= now or any(abs(r - r2) + abs(c - c2) <= APART for r2, c2 in spots):
+            continue
+        found = _changes_at(together, u, rng, max_ones, turn, (kind,))
+        if found is not None:
+            together = found[1]
+            spots.append((r, c))
+    if len(spots) > 1:
+        score = _decided_count(together, name)
+        if score > best[0]:
+            return score, together
+    return best[0], best[3]
+
+
+#: How far apart (steps along rows and columns) changes made together lie.
+APART = 6
+
+
+def _changes_at(
+    layout: _Layout,
+    u: int,
+    rng: random.Random,
+    max_ones: float,
+    turn: list[int] | None,
+    kinds: tuple[str, ...] = ("move", "shrink", "split", "grow", "merge", "new"),
+) -> tuple[str, _Layout] | None:
+    """One random change of ``kinds`` the layout allows at the open cell ``u``, and its
+    kind (``None``: none): a clue moved onto ``u`` in its island, ``u`` made black
+    (its island shrunk, or split in two with a clue on the new part), an island beside
+    ``u`` grown into it, two islands beside it joined through it (one clue fewer), or
+    (while 1-clues are few enough) a new island of one cell."""
+    home = layout.home()
+    nbrs = layout.shape.neighbours
+    if u in home:
+        k = home[u]
+        order = [kind for kind in ("move", "shrink", "split") if kind in kinds]
+        rng.shuffle(order)
+        for kind in order:
+            if kind == "split" and turn is None and len(layout.clue) < layout.most_clues:
+                for i in rng.sample(layout.islands[k], len(layout.islands[k])):
+                    parted = layout.split(k, i, rng) if i != layout.clue[k] else None
+                    if parted is not None and parted.ones() <= max_ones * len(parted.clue):
+                        return kind, parted
+            if kind == "move" and u != layout.clue[k]:
+                if turn is None:
+                    return kind, _changed(layout, ("move", k, u))
+                c0 = layout.clue[k]
+                if turn[c0] != c0 and turn[u] != u and home.get(turn[u]) == home.get(turn[c0]):
+                    return kind, _changed(layout, ("move", k, u), turn)
+            if kind == "shrink" and u != layout.clue[k] and layout.can_shrink(k, u):
+                shrunk = layout.shrunk(k, u)
+                if shrunk.ones() <= max(layout.ones(), max_ones * len(shrunk.clue)):
+                    return kind, shrunk
+        return None
+    near = sorted({home[j] for j in nbrs[u] if j in home})
+    if "grow" in kinds and len(near) == 1 and len(layout.islands[near[0]]) < layout.max_island:
+        if _wall_stays_linked(nbrs, layout.black, u):
+            return "grow", layout.grown(near[0], u)
+    if "merge" in kinds and len(near) == 2 and turn is None:
+        merged = layout.merged(near[0], near[1], u)
+        if merged is not None and _wall_stays_linked(nbrs, layout.black, u):
+            return "merge", merged
+    ones_left = layout.ones() + 1 <= max_ones * (len(layout.clue) + 1)
+    if "new" in kinds and not near and turn is None and ones_left:
+        if _wall_stays_linked(nbrs, layout.black, u):
+            return "new", _changed(layout, ("new", -1, u))
+    return None
 
 
 def _killers(
@@ -530,6 +737,14 @@ SMALL = 64
 #: Pictures drawn with the asked look on a small grid before the look is relaxed.
 RELAX_AFTER = 10
 
+#: Seconds the ``generate`` command spends on a seed when no time limit is given: it
+#: then stops at the time limit (exit 3) rather than search on without end.
+UNTIMED_S = 50.0
+
+#: Rounds of :func:`settle` on one picture before another is drawn (and one more for
+#: every two cells).
+STEPS = 200
+
 #: Nodes the backtracking over the deductions may visit before the solver is asked.
 BACKTRACK_NODES = 300
 
@@ -557,6 +772,7 @@ def generate(
     pools: tuple[tuple[int, ...], ...],
     seed: int,
     max_island: int = MAX_ISLAND,
+    *,
     density: float = DENSITY,
     symmetry: str = "none",
     wanted_grade: str | None = None,
@@ -585,12 +801,16 @@ def generate(
         if drawn is None:
             continue
         picture, clue_at = drawn
-        layout = _Layout(shape, picture, _islands(shape, picture, clue_at), clue_at)
+        islands = _islands(shape, picture, clue_at)
+        layout = _Layout(shape, picture, islands, clue_at, max_island)
         turn = _rotated(graph) if symmetry == "rot180" else None
-        made = settle(layout, rng, budget, max_ones, name, turn, min(40, len(graph)))
+        steps = STEPS + len(graph) // 2
+        made = settle(layout, rng, budget, max_ones=max_ones, name=name, turn=turn, steps=steps)
         if made is None:
             continue
         puzzle = made.puzzle(name)
+        if problems(graph, puzzle.clues, pools, made.picture()):  # a change broke a rule
+            continue
         if wanted_grade is not None and grade(puzzle) != wanted_grade:
             continue
         return puzzle, made.picture()
