@@ -162,12 +162,13 @@ def _solve(
         _emit(smtlib or "", shared, inputs)
     dimacs = None
     with stopping(budget) as stop:
-        if shared.print_dimacs or shared.cnf:
-            dimacs = _dimacs(questions, budget)
-            if shared.cnf is not None and dimacs is not None:
-                write_output(shared.cnf, dimacs, shared.force)
-        if shared.proof is not None:
-            _proofs(questions, shared.proof, stem, budget, shared.force)
+        if result.stopped is None:  # a search a limit or Ctrl-C ended starts no more work
+            if shared.print_dimacs or shared.cnf:
+                dimacs = _dimacs(questions, budget)
+                if shared.cnf is not None and dimacs is not None:
+                    write_output(shared.cnf, dimacs, shared.force)
+            if shared.proof is not None:
+                _proofs(questions, shared.proof, stem, budget, shared.force)
     if stop.why is not None:
         result.outcome.stopped = stop.why
         dimacs = None

@@ -223,3 +223,15 @@ def test_print_dimacs_stopped_by_the_limit_leaves_stdout_to_the_cnf() -> None:
     assert result.returncode == 3, result.stderr
     assert result.stdout == "", result.stdout[:200]
     assert "limit reached; the CNF or proofs not written" in result.stderr
+
+
+def test_ctrl_c_during_the_search_makes_no_cnf_after_it(data_dir: Path) -> None:
+    """Ctrl-C while Z3 searches ends the run at once with exit 130: the CNF of
+    ``--print-dimacs`` is not started after the search (it was, and ran on to the time
+    limit, which then reported exit 3)."""
+    board = corpus_file(data_dir / "floodit" / "99problems" / "20_20_08_003")
+    argv = ["floodit", "exact", "32", str(board), "--engine", "sat", "--presolve", "none"]
+    result = run_process([*argv, "--print-dimacs", "--timeout", "30"], interrupt_after=1.0)
+    assert result.returncode == 130, result.stderr
+    assert result.stdout == ""
+    assert result.cpu_s < 1.0 + 1.5, result.cpu_s
