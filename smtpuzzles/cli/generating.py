@@ -130,6 +130,11 @@ def progress(count: int, what: str) -> Iterator[Callable[[], None]]:
 Made = tuple[dict[str, str], dict[str, Any]] | None
 
 
+#: Seconds ``generate`` spends on a seed when no time limit is given: it then stops as
+#: at a time limit (exit 3) rather than search on without end.
+UNTIMED_S = 50.0
+
+
 def make_each(
     shared: Shared, count: int | None, seed: int, what: str, make: Callable[[int, Budget], Made]
 ) -> tuple[dict[str, str], list[dict[str, Any]]]:
@@ -140,7 +145,12 @@ def make_each(
     entries: list[dict[str, Any]] = []
     with limited(shared) as budget, progress(count or 1, what) as step:
         for s in range(seed, seed + (count or 1)):
-            made = make(s, budget)
+            if budget.timeout_s is None:  # without --timeout, each seed still ends
+                seed_budget = Budget(UNTIMED_S)
+                with deadline(seed_budget):
+                    made = make(s, seed_budget)
+            else:
+                made = make(s, budget)
             if made is None:
                 break
             more, entry = made

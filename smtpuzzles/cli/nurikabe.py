@@ -141,7 +141,7 @@ def generate(
     shared: Shared,
     own: dict[str, Any],
 ) -> None:
-    from ..puzzles.nurikabe.generate import UNTIMED_S, clue_statistics, shape_graph
+    from ..puzzles.nurikabe.generate import clue_statistics, shape_graph
     from ..puzzles.nurikabe.generate import generate as make_puzzle
     from ..puzzles.nurikabe.generate import grade as grade_of
     from ..puzzles.nurikabe.pictures import text_picture
@@ -154,8 +154,6 @@ def generate(
 
     def make(s: int, budget: Budget) -> generating.Made:
         graph, pools = shape_graph(shape, rows, cols, s)
-        if budget.timeout_s is None:  # a run without --timeout ends too, each seed in time
-            budget = Budget(UNTIMED_S)
         made = make_puzzle(
             graph,
             pools,

@@ -737,10 +737,6 @@ SMALL = 64
 #: Pictures drawn with the asked look on a small grid before the look is relaxed.
 RELAX_AFTER = 10
 
-#: Seconds the ``generate`` command spends on a seed when no time limit is given: it
-#: then stops at the time limit (exit 3) rather than search on without end.
-UNTIMED_S = 50.0
-
 #: Rounds of :func:`settle` on one picture before another is drawn (and one more for
 #: every two cells).
 STEPS = 200
