@@ -1,7 +1,11 @@
 """DIMACS CNF of a formula, bit-blasted by Z3 from the same SMT-LIB text that is solved.
 
 Every bounded integer becomes a few bits of its own (``nla2bv`` turns the linear
-arithmetic into bit-vector circuits, ``bit-blast`` and ``tseitin-cnf`` into clauses);
+arithmetic into bit-vector circuits, ``bit-blast`` and ``tseitin-cnf`` into clauses).
+A sum of many terms (a count of cells, say) is first split into a balanced tree of
+partial sums, each a fresh integer bounded by its terms: ``nla2bv`` gives every term of
+a flat sum the width of the whole, so a flat count of n cells costs clauses quadratic
+in n, and the tree keeps it linear;
 no tactic that eliminates variables runs, so each puzzle variable keeps its literal.
 ``c`` lines map the puzzle's variables to literals: a Boolean to one literal
 (``c black_r3c4 12``), an integer of a small range to the literals that hold at each
@@ -12,8 +16,9 @@ bits 40 41 42``: the lowest value plus the bits' binary number). A SAT solver's 
 
 from __future__ import annotations
 
+import itertools
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 from . import z3lazy as z3
 from .engines import new_context, parse_terms
@@ -35,6 +40,12 @@ TACTICS = ("simplify", "nla2bv", "simplify", "bit-blast", "tseitin-cnf")
 SMALL_RANGE = 16
 
 _BIT = "{}!bit{}"
+
+#: The name of a partial sum (see :func:`_split_sums`).
+_PART = "sum!{}"
+
+#: Sums of more terms than this are split into a tree of partial sums.
+_FLAT_TERMS = 2
 
 #: The CNF of a formula the tactics refute on their own: one empty clause.
 UNSAT = "c the formula is unsatisfiable on its own\np cnf 0 1\n0\n"
@@ -79,21 +90,36 @@ def _is_var(e: z3.ExprRef) -> bool:
     return z3.is_const(e) and e.decl().kind() == z3.Z3_OP_UNINTERPRETED and z3.is_int(e)
 
 
+def _apps(goal: z3.Goal) -> Iterator[tuple[int, int]]:
+    """Each distinct application in ``goal``'s formulas, once, as ``(ast, kind)``: the raw
+    pointer and its declaration's kind. Walked through Z3's C API, as wrapping every
+    node in a Python object takes most of the time on large formulas."""
+    ref = goal.ctx.ref()
+    stack = [e.as_ast() for e in goal]
+    seen: set[int] = set()
+    while stack:
+        ast = stack.pop()
+        key = z3.Z3_get_ast_id(ref, ast)
+        if key in seen or z3.Z3_get_ast_kind(ref, ast) != z3.Z3_APP_AST:
+            continue
+        seen.add(key)
+        yield ast, z3.Z3_get_decl_kind(ref, z3.Z3_get_app_decl(ref, ast))
+        arity = z3.Z3_get_app_num_args(ref, ast)
+        stack.extend(z3.Z3_get_app_arg(ref, ast, k) for k in range(arity))
+
+
 def _variables(goal: z3.Goal) -> tuple[list[str], list[str]]:
     """The Boolean and integer variables of ``goal``, by name."""
+    ref = goal.ctx.ref()
     bools: set[str] = set()
     ints: set[str] = set()
-    seen: set[int] = set()
-    stack = list(goal)
-    while stack:
-        e = stack.pop()
-        if e.get_id() in seen:
+    for ast, kind in _apps(goal):
+        if kind != z3.Z3_OP_UNINTERPRETED or z3.Z3_get_app_num_args(ref, ast):
             continue
-        seen.add(e.get_id())
-        if z3.is_const(e) and e.decl().kind() == z3.Z3_OP_UNINTERPRETED:
-            (bools if z3.is_bool(e) else ints).add(str(e))
-            continue
-        stack.extend(e.children())
+        decl = z3.Z3_get_app_decl(ref, ast)
+        name = z3.Z3_get_symbol_string(ref, z3.Z3_get_decl_name(ref, decl))
+        boolean = z3.Z3_get_sort_kind(ref, z3.Z3_get_sort(ref, ast)) == z3.Z3_BOOL_SORT
+        (bools if boolean else ints).add(name)
     return sorted(bools), sorted(ints)
 
 
@@ -116,6 +142,7 @@ def to_dimacs(script_text: str, header: Sequence[str] = (), budget: Budget | Non
         return head + UNSAT
     bools, ints = _variables(goal)
     ranges = _bounds(simple)
+    goal = _split_sums(simple, ranges, ctx)
     widths: dict[str, tuple[int, int]] = {}
     for name in ints:
         low, high = ranges.get(name, [None, None])
@@ -159,6 +186,79 @@ def to_dimacs(script_text: str, header: Sequence[str] = (), budget: Budget | Non
         else:
             out.append(f"c {name} = {low} + bits {' '.join(map(str, lits))}")
     return "\n".join(out) + "\n" + dimacs[:names].rstrip("\n") + "\n"
+
+
+def _split_sums(goal: z3.Goal, ranges: dict[str, list[int | None]], ctx: z3.Context) -> z3.Goal:
+    """``goal`` with each sum of more than :data:`_FLAT_TERMS` bounded terms replaced by
+    a balanced tree of partial sums (fresh integers named ``sum!<k>``, each equal to its
+    two halves and bounded by them). Equisatisfiable, and every model keeps the values of
+    the goal's own variables. A sum holding another sum, or a term of unknown range, is
+    left as it is."""
+    ref = goal.ctx.ref()
+    sums = [
+        z3.ArithRef(ast, ctx)
+        for ast, kind in _apps(goal)
+        if kind == z3.Z3_OP_ADD and z3.Z3_get_app_num_args(ref, ast) > _FLAT_TERMS
+    ]
+    out = z3.Goal(ctx=ctx)
+    pairs = []
+    names = (z3.Int(_PART.format(k), ctx) for k in itertools.count())
+    for total in sums:
+        terms = total.children()
+        spans = [_span(t, ranges) for t in terms]
+        if any(span is None for span in spans) or any(z3.is_add(t) for t in terms):
+            continue
+        part, _ = _tree(list(zip(terms, spans)), out, ctx, names)
+        pairs.append((total, part))
+    if not pairs:
+        return goal
+    sources = (z3.Ast * len(pairs))(*(total.as_ast() for total, _ in pairs))
+    targets = (z3.Ast * len(pairs))(*(part.as_ast() for _, part in pairs))
+    for e in goal:
+        made = z3.Z3_substitute(ref, e.as_ast(), len(pairs), sources, targets)
+        out.add(z3.BoolRef(made, ctx))
+    return out
+
+
+def _tree(
+    terms: list[tuple[z3.ArithRef, tuple[int, int]]],
+    out: z3.Goal,
+    ctx: z3.Context,
+    names: Iterator[z3.ArithRef],
+) -> tuple[z3.ArithRef, tuple[int, int]]:
+    """The sum of ``terms`` (each with its range) as one partial sum whose definition,
+    with those of its halves, is added to ``out``."""
+    if len(terms) == 1:
+        return terms[0]
+    half = len(terms) // 2
+    (a, (alo, ahi)), (b, (blo, bhi)) = (
+        _tree(terms[:half], out, ctx, names),
+        _tree(terms[half:], out, ctx, names),
+    )
+    part = next(names)
+    low, high = alo + blo, ahi + bhi
+    out.add(part == a + b, part >= low, part <= high)
+    return part, (low, high)
+
+
+def _span(e: z3.ExprRef, ranges: dict[str, list[int | None]]) -> tuple[int, int] | None:
+    """The range of the integer term ``e`` (a constant, a bounded variable, a constant
+    times a term, or an if-then-else of such terms), or ``None`` when not known."""
+    if z3.is_int_value(e):
+        return e.as_long(), e.as_long()
+    if _is_var(e):
+        low, high = ranges.get(str(e), [None, None])
+        return None if low is None or high is None else (low, high)
+    if z3.is_app_of(e, z3.Z3_OP_ITE):
+        a, b = _span(e.arg(1), ranges), _span(e.arg(2), ranges)
+        return None if a is None or b is None else (min(a[0], b[0]), max(a[1], b[1]))
+    if z3.is_mul(e) and e.num_args() == 2 and z3.is_int_value(e.arg(0)):
+        k, inner = e.arg(0).as_long(), _span(e.arg(1), ranges)
+        if inner is None:
+            return None
+        ends = (k * inner[0], k * inner[1])
+        return min(ends), max(ends)
+    return None
 
 
 #: Room Z3's DIMACS text of one clause takes, with Python's copy of it.

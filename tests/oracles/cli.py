@@ -59,6 +59,14 @@ def benched(kind: str, folder: Path, rows: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in rows.read_text().splitlines()]
 
 
+def slow_cnf_nurikabe(folder: Path) -> Path:
+    """A 99x8 Nurikabe of one clue: refuted in a fraction of a second, while its CNF
+    takes seconds of CPU to make (for tests that stop or interrupt the translation)."""
+    puzzle = folder / "strip_99x8.txt"
+    puzzle.write_text("99,8 1,0,0\n99,8 1,0,0\n?")
+    return puzzle
+
+
 def assert_bad_input(result: Any) -> None:
     """Exit 2, exactly one line on stderr, and no traceback anywhere."""
     assert result.exit_code == 2, (result.exit_code, result.stdout, result.stderr)
