@@ -221,10 +221,20 @@ def started_now() -> None:
     _handed_over = time.monotonic()
 
 
-def process_started() -> float:
+#: Longer than the interpreter takes to reach the program's first line, even on a
+#: loaded machine: a longer gap means the process ran something else before (a shell
+#: that ``exec``s its last command), so its fork is not the run's start.
+_EXEC_GAP_S = 2.0
+
+
+def process_started(reached: float | None = None) -> float:
     """When this process started, as a ``time.monotonic()`` reading (for
     ``Budget(started=...)``: a ``--timeout`` then also covers Python's start-up and the
-    imports). Linux only, to 10 ms; elsewhere, now."""
+    imports). Linux only, to 10 ms; elsewhere, now. ``reached``: when the program's own
+    code began to run; if that is more than :data:`_EXEC_GAP_S` after the fork, the
+    process was a shell or another program before it (``bash -c "pip install ... &&
+    smtpuzzles ..."`` runs its last command in its own process), and ``reached`` is the
+    start."""
     if _handed_over is not None:
         return _handed_over
     try:
@@ -233,8 +243,11 @@ def process_started() -> float:
         ticks = int(fields[19])  # field 22 of stat(5): start time in clock ticks since boot
         age = time.clock_gettime(time.CLOCK_BOOTTIME) - ticks / os.sysconf("SC_CLK_TCK")
     except (OSError, ValueError, IndexError, AttributeError):
-        return time.monotonic()
-    return time.monotonic() - max(0.0, age)
+        return time.monotonic() if reached is None else reached
+    forked = time.monotonic() - max(0.0, age)
+    if reached is not None and reached - forked > _EXEC_GAP_S:
+        return reached
+    return forked
 
 
 #: When the command being run started (see :func:`start_clock`), or None.

@@ -103,7 +103,8 @@ def main() -> None:
     typer's boxed usage message; a command with nothing after it still shows its help.
     """
     with stopping(also=(Exception,)) as stop:  # a Ctrl-C while the commands are built
-        start_clock(process_started())
+        entry = sys.modules.get("smtpuzzles.entry")  # loaded first, when run as a command
+        start_clock(process_started(getattr(entry, "_STARTED", None)))
         app, command = built(_named_puzzles(sys.argv[1:]))
     if stop.why is not None:
         interrupted(sys.argv[1:], time.monotonic() - clock_started())

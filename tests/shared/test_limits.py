@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
-from oracles.cli import assert_bad_input, cli, run_process
+from oracles.cli import INSTANCES, assert_bad_input, cli, run_process
 
 from smtpuzzles.puzzles.floodit.generate import random_board
 
@@ -245,3 +248,19 @@ def test_output_over_standard_input_is_fine(tmp_path: Path) -> None:
     target = tmp_path / "out.txt"
     result = cli("floodit", "min", "-", "-o", str(target), stdin="0101\n1010\n")
     assert result.exit_code == 0 and target.read_text().strip() == result.stdout.strip()
+
+
+def test_a_run_exec_d_by_a_shell_counts_its_time_from_the_exec() -> None:
+    """A shell that ``exec``s its last command (``bash -c "pip install ... && smtpuzzles
+    ..."``) hands its process over: the run's time and ``--timeout`` start at the exec,
+    not at the shell's fork (a 0.5 s run once reported 41 s after an install)."""
+    board = INSTANCES / "floodit" / "b04x04c3.txt"
+    command = " ".join(
+        shlex.quote(part)
+        for part in [sys.executable, "-m", "smtpuzzles", "floodit", "min", str(board), "--json"]
+    )
+    done = subprocess.run(
+        ["sh", "-c", f"sleep 3; exec {command}"], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["elapsed_s"] < 2.5, done.stdout
