@@ -51,9 +51,16 @@ def test_ctrl_c_during_start_up_ends_the_run_with_its_json(
     time.sleep(after_s)
     sent = time.monotonic()
     proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=60)
+    try:
+        out, err = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out, err = proc.communicate()
+        pytest.fail(f"still running 60 s after Ctrl-C; out {out[-300:]!r}, err {err[-600:]!r}")
     if proc.returncode == 1 and "init_import_site" in err:
         pytest.skip("under load the signal came while Python itself started, before the program")
+    if proc.returncode == -signal.SIGINT and not err:
+        pytest.skip("under load the signal came before Python set its own handler: it ended")
     assert proc.returncode == 130, (proc.returncode, err)
     assert "Traceback" not in err
     assert err.strip().endswith("smtpuzzles: error: interrupted"), err
