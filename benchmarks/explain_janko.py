@@ -211,6 +211,16 @@ def summary(rows: list[dict]) -> dict:
     return out
 
 
+def shown(arg: str) -> str:
+    """A command-line word as the results record it: a path inside the project relative
+    to it, any other path by its name alone (the results never name the machine's
+    folders)."""
+    if "/" not in arg:
+        return arg
+    path = Path(arg).resolve()
+    return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else path.name
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--kind", default="nurikabe", choices=("nurikabe", "koburin"))
@@ -237,7 +247,7 @@ def main() -> None:
 
         result = {
             **environment(),
-            "command": "benchmarks/explain_janko.py " + " ".join(sys.argv[1:]),
+            "command": " ".join(["benchmarks/explain_janko.py", *map(shown, sys.argv[1:])]),
             "settings": [part["settings"] for part in parts],
             "summary": summary(rows),
             "rows": rows,
@@ -252,7 +262,7 @@ def main() -> None:
         r = rows[-1]
         print(r["name"], r.get("status"), r.get("grade"), r["cpu_s"], flush=True)
         result = {
-            "settings": vars(args) | {"out": str(out), "command": command},
+            "settings": vars(args) | {"out": shown(str(out)), "command": Path(command).name},
             "summary": summary(rows),
             "rows": rows,
         }
