@@ -103,6 +103,7 @@ def run(command: str, kind: str, path: Path, timeout: float, cpu: float | None =
         preexec_fn=cpu_capped(cpu),
     )
     row: dict = {"name": path.name, "side": side(path.name), "exit": done.returncode}
+    row["cpu_limit"] = cpu
     try:
         found = json.loads(done.stdout)
     except json.JSONDecodeError:
@@ -176,6 +177,7 @@ def band_summary(rows: list[dict]) -> dict:
         sizes.update({int(k): v for k, v in r.get("sizes", {}).items()})
     return {
         "puzzles": len(rows),
+        "cpu_limit_s": sorted({r["cpu_limit"] for r in rows if r.get("cpu_limit")}),
         "status": dict(statuses),
         "cpu_s": dist([r["cpu_s"] for r in rows]),
         "cpu_at_most_10_s": sum(r["cpu_s"] <= 10 for r in rows),
@@ -191,13 +193,20 @@ def band_summary(rows: list[dict]) -> dict:
     }
 
 
-def summary(rows: list[dict]) -> dict:
+def summary(rows: list[dict], kind: str | None = None) -> dict:
+    """Per size band (and all): statuses, CPU, grades, steps; with ``kind``, also how
+    many puzzles of the band the odd half holds."""
     out: dict = {"all": band_summary(rows)}
+    half = [side(p.name) for p in odd_half(kind, 0, 10**6)] if kind else []
+    if half:
+        out["all"]["in_half"] = len(half)
     low = 0
     for top, name in BANDS:
         band = [r for r in rows if low < r["side"] <= top]
         if band:
             out[name] = band_summary(band)
+            if half:
+                out[name]["in_half"] = sum(low < s <= top for s in half)
         low = top
     graded = [r for r in rows if r.get("status") == "complete" and r.get("proxy") is not None]
     if graded:
@@ -241,6 +250,11 @@ def main() -> None:
     out = args.out or ROOT / "benchmarks" / "results" / f"explain_janko_{args.kind}.json"
     if args.merge:
         parts = [json.loads(p.read_text()) for p in args.merge]
+        for part in parts:
+            for r in part["rows"]:
+                r.setdefault("cpu_limit", part["settings"].get("cpu"))
+            part["settings"]["out"] = shown(part["settings"]["out"])
+            part["settings"]["command"] = Path(part["settings"]["command"]).name
         rows = list({r["name"]: r for part in parts for r in part["rows"]}.values())
         rows.sort(key=lambda r: (r["side"], r["name"]))
         from _harness import environment
@@ -249,7 +263,7 @@ def main() -> None:
             **environment(),
             "command": " ".join(["benchmarks/explain_janko.py", *map(shown, sys.argv[1:])]),
             "settings": [part["settings"] for part in parts],
-            "summary": summary(rows),
+            "summary": summary(rows, args.kind),
             "rows": rows,
         }
         out.write_text(json.dumps(result, indent=1, default=str) + "\n")
