@@ -103,7 +103,7 @@ def run(command: str, kind: str, path: Path, timeout: float, cpu: float | None =
         preexec_fn=cpu_capped(cpu),
     )
     row: dict = {"name": path.name, "side": side(path.name), "exit": done.returncode}
-    row["cpu_limit"] = cpu
+    row["cpu_limit"], row["wall_limit"] = cpu, timeout
     try:
         found = json.loads(done.stdout)
     except json.JSONDecodeError:
@@ -178,6 +178,7 @@ def band_summary(rows: list[dict]) -> dict:
     return {
         "puzzles": len(rows),
         "cpu_limit_s": sorted({r["cpu_limit"] for r in rows if r.get("cpu_limit")}),
+        "wall_limit_s": sorted({r["wall_limit"] for r in rows if not r.get("cpu_limit")}),
         "status": dict(statuses),
         "cpu_s": dist([r["cpu_s"] for r in rows]),
         "cpu_at_most_10_s": sum(r["cpu_s"] <= 10 for r in rows),
@@ -253,6 +254,7 @@ def main() -> None:
         for part in parts:
             for r in part["rows"]:
                 r.setdefault("cpu_limit", part["settings"].get("cpu"))
+                r.setdefault("wall_limit", part["settings"].get("timeout"))
             part["settings"]["out"] = shown(part["settings"]["out"])
             part["settings"]["command"] = Path(part["settings"]["command"]).name
         rows = list({r["name"]: r for part in parts for r in part["rows"]}.values())
