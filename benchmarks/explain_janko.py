@@ -107,12 +107,18 @@ def run(command: str, kind: str, path: Path, timeout: float, cpu: float | None =
     try:
         found = json.loads(done.stdout)
     except json.JSONDecodeError:
+        found = None
+    if found is None:
         killed = done.returncode in (-signal.SIGXCPU, -signal.SIGKILL)
         row["status"] = "stopped" if killed and cpu is not None else "error"
         if killed and cpu is not None:
             row["stopped"] = f"cpu limit {cpu:g} s"
         else:
             row["error"] = done.stderr.strip()[-200:]
+    elif "steps" not in found:
+        # a limit reached before the explanation began (reading or encoding the puzzle)
+        row["status"] = "stopped" if done.returncode == 3 else "error"
+        row["error"] = str(found.get("error", found))[-200:]
     else:
         steps = found["steps"]
         row.update(
