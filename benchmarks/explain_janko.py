@@ -103,15 +103,22 @@ def run(command: str, kind: str, path: Path, timeout: float, cpu: float | None =
         preexec_fn=cpu_capped(cpu),
     )
     row: dict = {"name": path.name, "side": side(path.name), "exit": done.returncode}
+    row["cpu_limit"], row["wall_limit"] = cpu, timeout
     try:
         found = json.loads(done.stdout)
     except json.JSONDecodeError:
+        found = None
+    if found is None:
         killed = done.returncode in (-signal.SIGXCPU, -signal.SIGKILL)
         row["status"] = "stopped" if killed and cpu is not None else "error"
         if killed and cpu is not None:
             row["stopped"] = f"cpu limit {cpu:g} s"
         else:
             row["error"] = done.stderr.strip()[-200:]
+    elif "steps" not in found:
+        # a limit reached before the explanation began (reading or encoding the puzzle)
+        row["status"] = "stopped" if done.returncode == 3 else "error"
+        row["error"] = str(found.get("error", found))[-200:]
     else:
         steps = found["steps"]
         row.update(
@@ -176,6 +183,8 @@ def band_summary(rows: list[dict]) -> dict:
         sizes.update({int(k): v for k, v in r.get("sizes", {}).items()})
     return {
         "puzzles": len(rows),
+        "cpu_limit_s": sorted({r["cpu_limit"] for r in rows if r.get("cpu_limit")}),
+        "wall_limit_s": sorted({r["wall_limit"] for r in rows if not r.get("cpu_limit")}),
         "status": dict(statuses),
         "cpu_s": dist([r["cpu_s"] for r in rows]),
         "cpu_at_most_10_s": sum(r["cpu_s"] <= 10 for r in rows),
@@ -191,13 +200,20 @@ def band_summary(rows: list[dict]) -> dict:
     }
 
 
-def summary(rows: list[dict]) -> dict:
+def summary(rows: list[dict], kind: str | None = None) -> dict:
+    """Per size band (and all): statuses, CPU, grades, steps; with ``kind``, also how
+    many puzzles of the band the odd half holds."""
     out: dict = {"all": band_summary(rows)}
+    half = [side(p.name) for p in odd_half(kind, 0, 10**6)] if kind else []
+    if half:
+        out["all"]["in_half"] = len(half)
     low = 0
     for top, name in BANDS:
         band = [r for r in rows if low < r["side"] <= top]
         if band:
             out[name] = band_summary(band)
+            if half:
+                out[name]["in_half"] = sum(low < s <= top for s in half)
         low = top
     graded = [r for r in rows if r.get("status") == "complete" and r.get("proxy") is not None]
     if graded:
@@ -209,6 +225,16 @@ def summary(rows: list[dict]) -> dict:
             [r["grade"] for r in graded], [r["proxy"] for r in graded]
         )
     return out
+
+
+def shown(arg: str) -> str:
+    """A command-line word as the results record it: a path inside the project relative
+    to it, any other path by its name alone (the results never name the machine's
+    folders)."""
+    if "/" not in arg:
+        return arg
+    path = Path(arg).resolve()
+    return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else path.name
 
 
 def main() -> None:
@@ -231,15 +257,21 @@ def main() -> None:
     out = args.out or ROOT / "benchmarks" / "results" / f"explain_janko_{args.kind}.json"
     if args.merge:
         parts = [json.loads(p.read_text()) for p in args.merge]
+        for part in parts:
+            for r in part["rows"]:
+                r.setdefault("cpu_limit", part["settings"].get("cpu"))
+                r.setdefault("wall_limit", part["settings"].get("timeout"))
+            part["settings"]["out"] = shown(part["settings"]["out"])
+            part["settings"]["command"] = Path(part["settings"]["command"]).name
         rows = list({r["name"]: r for part in parts for r in part["rows"]}.values())
         rows.sort(key=lambda r: (r["side"], r["name"]))
         from _harness import environment
 
         result = {
             **environment(),
-            "command": "benchmarks/explain_janko.py " + " ".join(sys.argv[1:]),
+            "command": " ".join(["benchmarks/explain_janko.py", *map(shown, sys.argv[1:])]),
             "settings": [part["settings"] for part in parts],
-            "summary": summary(rows),
+            "summary": summary(rows, args.kind),
             "rows": rows,
         }
         out.write_text(json.dumps(result, indent=1, default=str) + "\n")
@@ -252,7 +284,7 @@ def main() -> None:
         r = rows[-1]
         print(r["name"], r.get("status"), r.get("grade"), r["cpu_s"], flush=True)
         result = {
-            "settings": vars(args) | {"out": str(out), "command": command},
+            "settings": vars(args) | {"out": shown(str(out)), "command": Path(command).name},
             "summary": summary(rows),
             "rows": rows,
         }

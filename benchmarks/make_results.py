@@ -228,9 +228,14 @@ def explain_janko(d: dict[str, Any]) -> str:
         if not isinstance(v, dict) or "puzzles" not in v:
             continue
         cpu, grade, steps = v["cpu_s"], v.get("grade") or {}, v.get("steps") or {}
+        limits = "/".join(f"{x:g}" for x in v.get("cpu_limit_s", []))
+        walls = "/".join(f"{x:g}" for x in v.get("wall_limit_s", []) if x)
+        limits = ", ".join(x for x in (limits, walls and f"{walls} wall") if x) or "-"
         out.append(
             [
                 band,
+                limits,
+                v.get("in_half", "-"),
                 v["puzzles"],
                 v["status"].get("complete", 0),
                 v.get("complete_within_10_cpu_s", "-"),
@@ -242,7 +247,9 @@ def explain_janko(d: dict[str, Any]) -> str:
                 (v.get("largest_step") or {}).get("median", "-"),
             ]
         )
-    head = ["puzzles", "run", "complete", "complete in 10 CPU s", "CPU median", "CPU p90"]
+    head = ["puzzles", "limit s", "in the half", "run", "complete", "complete in 10 CPU s"]
+    head += ["CPU median"]
+    head += ["CPU p90"]
     head += ["CPU max", "grade median", "steps median", "largest step median"]
     text = _table(head, out)
     sizes = d["summary"]["all"]["step_sizes"]

@@ -59,6 +59,16 @@ MODELS_KEPT = 400
 #: A step found over the whole grid with more premises than this is a case split.
 HARD = 6
 
+#: The open facts a premise is asked alone about, one at a time where a question about
+#: many stays undecided, lie within this many steps of it; the farther ones are asked
+#: together only (see :meth:`_Path._singles`).
+REACH = 4
+
+#: The conflicts a question about one premise alone may take: most such questions
+#: force nothing, and one premise leaves the grid so open that a model can be hard to
+#: find.
+SINGLE_EFFORT = 100
+
 
 @dataclass(frozen=True)
 class Fact:
@@ -260,10 +270,15 @@ class Forcing:
 
     def _remember(self) -> dict[str, bool]:
         """Keep the solver's model (of every rule) and return it."""
+        values = self._values()
+        self.models.append(values)
+        return values
+
+    def _values(self) -> dict[str, bool]:
+        """The solver's model: the value of every variable and clue."""
         model = self.solver.model()
         values = {v: _value(model, x) for v, x in self.vars.items()}
         values.update((k, _value(model, x)) for k, x in self.clue_lit.items())
-        self.models.append(values)
         return values
 
     def witness(self, fact: Fact, premises: Sequence[Premise]) -> bool:
@@ -412,24 +427,39 @@ class Forcing:
         return some
 
     def backbone(
-        self, premises: Sequence[Premise], candidates: Sequence[Fact], effort: int = 0
+        self,
+        premises: Sequence[Premise],
+        candidates: Sequence[Fact],
+        effort: int = 0,
+        label: str = "backbone",
+        split: Callable[[Fact], bool] | None = None,
+        rules: Sequence[str] | None = None,
     ) -> list[Fact]:
         """The ``candidates`` that ``premises`` force: ask for a model where one of them
         fails, drop those it breaks, until none can fail. Kept models drop candidates
         first. With ``effort``: a question that needs more conflicts than that is split
         into two halves of its candidates (one question about many facts can be far
-        harder than each alone); a single candidate left undecided is not returned."""
+        harder than each alone); a single candidate left undecided is not returned.
+        ``split``: only candidates it accepts are split off an undecided question (the
+        rest are not returned). ``rules``: only these rule groups (None: all); a model
+        of fewer rules is not kept."""
         left = [f for f in candidates if not self.witness(f, premises)]
-        lits = self._all_rules() + [self.lit(p) for p in premises]
+        kept = self.all_rules if rules is None else rules
+        every = len(kept) == len(self.all_rules)
+        lits = [self.rule_lit[r] for r in kept] + [self.lit(p) for p in premises]
         found: list[Fact] = []
         parts = [left] if left else []
         while parts:
             left = parts.pop()
             some = self._some_fails(left)
-            answer = self._check([*lits, some], "backbone", effort)
-            model = self._remember() if answer == z3.sat else None
+            answer = self._check([*lits, some], label, effort)
+            model = None
+            if answer == z3.sat:
+                model = self._remember() if every else self._values()
             self.solver.add(z3.Not(some))
             if answer == z3.unknown:
+                if split is not None:
+                    left = [f for f in left if split(f)]
                 half = len(left) // 2
                 parts += [part for part in (left[:half], left[half:]) if half]
             elif model is None:
@@ -696,18 +726,40 @@ class _Path:
             asked = self.asked.setdefault(key, set())
             todo = [f for f in facts if f.var not in asked]
             asked.update(f.var for f in todo)
-            for found in self.f.backbone(window, todo, WINDOW_EFFORT) if todo else ():
+            label = f"window {radius}"
+            for found in self.f.backbone(window, todo, WINDOW_EFFORT, label) if todo else ():
                 self._offer(found, self.f.core(found, window))
 
     def _singles(self) -> None:
         """Ask each premise alone (once: what it forces never changes) which open facts
-        it forces, so that no reason of one premise is missed however far it lies."""
+        it forces, so that no reason of one premise is missed however far it lies.
+
+        A question that stays undecided is split down to single facts only for facts
+        within :data:`REACH` steps of the premise. Where some rules are global, the
+        premise is asked first under the local rules alone (a model of them is quick to
+        find), then once more under every rule about the facts left, without splitting
+        (a model of every rule can be hard to find with one premise)."""
+        f = self.f
         for p in self.known:
             if p.key in self.single:
                 continue
             self.single.add(p.key)
-            for found in self.f.backbone([p], self.undecided(), WINDOW_EFFORT):
-                self._offer(found, self.f.core(found, [p]))
+            near = steps_from_within(f.problem.neighbours, premise_cells(p), REACH)
+
+            def split(fact: Fact, near: set[int] = near) -> bool:
+                return any(c in near for c in fact.cells)
+
+            todo = self.undecided()
+            found: list[Fact] = []
+            if len(f.local_rules) < len(f.all_rules):
+                found = f.backbone([p], todo, WINDOW_EFFORT, "single locally", split, f.local_rules)
+                done = {x.var for x in found}
+                todo = [x for x in todo if x.var not in done]
+                found += f.backbone([p], todo, SINGLE_EFFORT, "single", lambda _: False)
+            else:
+                found = f.backbone([p], todo, SINGLE_EFFORT, "single", split)
+            for fact in found:
+                self._offer(fact, f.core(fact, [p]))
 
     def _offer(self, fact: Fact, reason: list[Premise] | None) -> None:
         """Keep ``reason`` for ``fact`` when it is the smallest found."""

@@ -176,3 +176,15 @@ def test_grade_rises_with_the_human_proxy_on_the_shipped_puzzles() -> None:
     means = [sum(g) / len(g) for _, g in sorted(grades.items())]
     assert len(means) >= 2
     assert means == sorted(means) and len(set(means)) == len(means), grades
+
+
+@pytest.mark.parametrize("kind", ["nurikabe", "koburin"])
+def test_explain_results_name_no_folder_of_the_machine(kind: str) -> None:
+    """The results of the janko benchmark say how they were made in words a reader can
+    run from the project: no absolute path in a command or an output file."""
+    results = INSTANCES.parents[1] / "benchmarks" / "results" / f"explain_janko_{kind}.json"
+    found = json.loads(results.read_text())
+    words = found["command"].split()
+    for part in found["settings"]:
+        words += [str(part["command"]), str(part["out"])]
+    assert words and not [w for w in words if w.startswith("/")], words
