@@ -78,6 +78,9 @@ class Deduce:
         self.end = list(range(n))  #: a piece's end: the other end of its piece
         self.size = [1] * n  #: at a piece's end: the cells of its piece
         self.on_loop = 0
+        #: links that joined the two ends of a piece at some time (kept through undo:
+        #: :meth:`_closing` looks whether they still do)
+        self.closable: set[int] = set()
         self.trail: list[tuple[int, int, int]] = []  #: (what, index, old value)
         self.queue: list[int] = []
 
@@ -149,6 +152,9 @@ class Deduce:
         trail += [(2, ea, end[ea]), (2, eb, end[eb]), (3, ea, size[ea]), (3, eb, size[eb])]
         end[ea], end[eb] = eb, ea
         size[ea] = size[eb] = total
+        closing = self.index.get((ea, eb) if ea < eb else (eb, ea))
+        if closing is not None:
+            self.closable.add(closing)
         if a != ea:
             trail.append((2, a, end[a]))
             end[a] = -1  # no longer an end
@@ -253,13 +259,12 @@ class Deduce:
         """Links that would close a piece into a loop while loop cells lie outside it
         are off. ``True`` if any was found."""
         found = False
-        end, size, index = self.end, self.size, self.index
-        for a in range(len(end)):
-            b = end[a]
-            if b <= a or size[a] >= self.on_loop:
+        end, size, link = self.end, self.size, self.link
+        for e in self.closable:
+            if link[e] != UNKNOWN:
                 continue
-            e = index.get((a, b))
-            if e is not None and self.link[e] == UNKNOWN:
+            a, b = self.edges[e]
+            if end[a] == b and size[a] < self.on_loop:
                 self.set_link(e, OFF)
                 found = True
         return found

@@ -66,16 +66,18 @@ def _build(
     stuck = 0
     fewest = len(graph)  #: the fewest cells left open at a dead end since the last start
     probed = -1
+    dead: set[int] = set()  #: open cells no number fits (more numbers will not change it)
     while True:
         if budget.expired():
             return None
-        opened = [i for i, s in enumerate(d.cell) if s == UNKNOWN]
-        among = [i for i in focus if d.cell[i] == UNKNOWN] or opened
-        best = _best_number(d, rng, among, tries) if among else None
-        if best is not None:
-            d.add_clue(best[1], best[2])
-            d.propagate()
-            focus = []
+        opened = [i for i, s in enumerate(d.cell) if s == UNKNOWN and i not in dead]
+        among = [i for i in focus if d.cell[i] == UNKNOWN and i not in dead] or opened
+        if among:
+            best = _best_number(d, rng, among, tries, dead)
+            if best is not None:
+                d.add_clue(best[1], best[2])
+                d.propagate()
+                focus = []
             continue
         if d.decided():
             if _one_loop(d):
@@ -88,9 +90,10 @@ def _build(
             except Contradiction:
                 pass
         stuck += 1
-        region = _open_cells(d)
-        if len(region) < fewest:
-            fewest, stuck = len(region), 1
+        left = _open_cells(d)
+        if len(left) < fewest:
+            fewest, stuck = len(left), 1
+        region = left
         kept = {i: v for i, v in d.clues.items() if not _close(graph, i, region, 1 + stuck % 3)}
         d = Deduce(graph, {} if stuck >= RESTART else kept)
         try:
@@ -102,6 +105,7 @@ def _build(
         if stuck >= RESTART:
             stuck, fewest = 0, len(graph)
         probed = -1
+        dead = set()
         focus = [i for i in region if d.cell[i] == UNKNOWN]
 
 
@@ -115,16 +119,19 @@ def _close(graph: Graph, i: int, cells: list[int], reach: int) -> bool:
 
 
 def _best_number(
-    d: Deduce, rng: random.Random, opened: list[int], tries: int
+    d: Deduce, rng: random.Random, opened: list[int], tries: int, dead: set[int]
 ) -> tuple[float, int, int] | None:
-    """Of ``tries`` open cells, each with each number it could hold, the one after which
-    the rules decide most (``None``: each leads to a contradiction)."""
+    """Of ``tries`` open cells, each with the least and the most number it could hold
+    (those decide most: every open neighbour on the loop, or every one black), the one
+    after which the rules decide most (``None``: each leads to a contradiction; such
+    cells join ``dead``)."""
     out = d.graph.out
     best: tuple[float, int, int] | None = None
     for x in rng.sample(opened, min(tries, len(opened))):
         black = sum(1 for j in out[x] if d.cell[j] == BLACK)
         maybe = sum(1 for j in out[x] if d.cell[j] == UNKNOWN)
-        for number in range(black, black + maybe + 1):
+        fits = False
+        for number in {black, black + maybe}:
             mark = d.mark()
             try:
                 d.add_clue(x, number)
@@ -133,8 +140,11 @@ def _best_number(
             except Contradiction:
                 gain = -1.0
             d.undo(mark)
+            fits = fits or gain > 0
             if gain > 0 and (best is None or gain > best[0]):
                 best = (gain, x, number)
+        if not fits:
+            dead.add(x)
     return best
 
 
