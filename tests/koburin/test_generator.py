@@ -18,7 +18,7 @@ from smtpuzzles.puzzles.koburin.formats import (
     solution_positions,
     to_grid_text,
 )
-from smtpuzzles.puzzles.koburin.generate import generate, random_loop
+from smtpuzzles.puzzles.koburin.generate import generate, random_black, random_loop
 
 
 @pytest.mark.parametrize("rows, cols, seed", [(6, 6, 1), (5, 8, 2), (8, 8, 3)])
@@ -85,16 +85,10 @@ def test_batch_folder_reads_back_into_bench(tmp_path: Path) -> None:
 
 def test_deductions_agree_with_the_answer_they_come_from() -> None:
     """Each deduction is sound: from all the numbers of a random answer, every cell and
-    link decided is as in that answer (a wrong rule would decide against it)."""
-    from smtpuzzles.puzzles.koburin.generate import (
-        BLACK,
-        LOOP,
-        OFF,
-        ON,
-        Deductions,
-        _numbers,
-        random_black,
-    )
+    link decided (probing too) is as in that answer (a wrong rule would decide against
+    it)."""
+    from smtpuzzles.puzzles.koburin.deduce import BLACK, LOOP, OFF, ON
+    from smtpuzzles.puzzles.koburin.deduce import solve as deduce
 
     decided = 0
     for seed in range(20):
@@ -104,14 +98,17 @@ def test_deductions_agree_with_the_answer_they_come_from() -> None:
         on_loop = {i for e in edges for i in e}
         off_loop = [i for i in range(len(graph)) if i not in on_loop]
         black = random_black(graph, off_loop, rng, 0.5)
-        numbers = _numbers(graph, set(off_loop) - black, frozenset(black))
-        deductions = Deductions(graph, dict(numbers))
-        deductions.run()
+        numbers = {
+            i: sum(1 for j in graph.out[i] if j in black) for i in off_loop if i not in black
+        }
+        deductions = deduce(graph, numbers, probing=seed % 2 == 0)
+        assert deductions is not None
         for i, state in enumerate(deductions.cell):
             assert state != BLACK or i in black
             assert state != LOOP or i in on_loop
-        for e, state in deductions.link.items():
+        for k, state in enumerate(deductions.link):
+            e = deductions.edges[k]
             assert state != ON or e in edges
             assert state != OFF or e not in edges
-        decided += sum(1 for s in deductions.cell if s != 0)
+        decided += sum(1 for i, s in enumerate(deductions.cell) if s in (BLACK, LOOP))
     assert decided > 0

@@ -39,10 +39,12 @@ def test_memory_cap_holds(kind: str) -> None:
 
 
 def test_a_cap_too_small_for_a_z3_context_is_a_memory_stop() -> None:
-    """Koburin's generator made its Z3 context past the cap's check: a segfault."""
+    """Koburin's generator made its Z3 context past the cap's check: a segfault. (It now
+    needs no solver, so a tiny cap may also be enough.)"""
     run = run_process(["koburin", "generate", "10", "8", "--timeout", "5", "--memory", "16"])
-    assert run.returncode == 3, (run.returncode, run.stderr)
-    assert run.stderr.startswith("smtpuzzles: error: memory limit reached"), run.stderr
+    assert run.returncode in (0, 3), (run.returncode, run.stderr)
+    if run.returncode == 3:
+        assert run.stderr.startswith("smtpuzzles: error: memory limit reached"), run.stderr
 
 
 @pytest.mark.parametrize("kind", ["nurikabe", "koburin"])

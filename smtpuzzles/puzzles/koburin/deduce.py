@@ -1,0 +1,341 @@
+"""What a Koburin puzzle's numbers force, by the rules a solver by hand uses: pure
+Python, no solver, so that a generator can ask it thousands of times.
+
+Each rule is sound on its own (it only decides what every solution has), so when the
+rules decide every cell and link the solution is the only one:
+
+- a black cell's links are off and its neighbours are on the loop (black cells never
+  touch);
+- a number whose black neighbours are all found has the rest on the loop; one with as
+  many open neighbours as black cells still to find has them all black;
+- a loop cell has two links: two found, no other; two possible, both;
+- a cell with a link is on the loop; a cell with fewer than two possible links is black;
+- a link that would close a loop while loop cells lie outside it is off;
+- probing: a cell or link whose one value leads the rules above to a contradiction
+  takes the other (:meth:`Deduce.probe`).
+
+Every change is written to a trail, so that a probe is undone in the time it took.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from ...graph import Graph
+
+#: A cell's state: not yet known, black, on the loop, or numbered (given).
+UNKNOWN, BLACK, LOOP, NUMBER = 0, 1, 2, 3
+#: A link's state: not yet known, off, or on the loop.
+OFF, ON = 1, 2
+
+
+Links = tuple[list[tuple[int, int]], list[list[int]], dict[tuple[int, int], int]]
+
+_LINKS: dict[int, tuple[Graph, Links]] = {}
+
+
+def _links(graph: Graph) -> Links:
+    """The links between neighbouring cells, each cell's links, and each link's
+    index (kept for the last graph asked about: a generator asks of one grid often)."""
+    kept = _LINKS.get(id(graph))
+    if kept is not None and kept[0] is graph:
+        return kept[1]
+    edges: list[tuple[int, int]] = []
+    incident: list[list[int]] = [[] for _ in range(len(graph))]
+    index: dict[tuple[int, int], int] = {}
+    for i in range(len(graph)):
+        for j in graph.out[i]:
+            if i < j and (i, j) not in index:
+                index[(i, j)] = len(edges)
+                incident[i].append(len(edges))
+                incident[j].append(len(edges))
+                edges.append((i, j))
+    _LINKS.clear()
+    _LINKS[id(graph)] = (graph, (edges, incident, index))
+    return edges, incident, index
+
+
+class Contradiction(Exception):
+    """A cell or link that can be nothing: no solution has what was assumed."""
+
+
+class Deduce:
+    """The state of one puzzle while deducing: cells, links, the loop's pieces so far
+    (each piece's two ends and its size), and the trail of changes."""
+
+    def __init__(self, graph: Graph, clues: Mapping[int, int | None]) -> None:
+        self.graph = graph
+        self.clues = dict(clues)
+        self.out = graph.out
+        self.edges, self.incident, self.index = _links(graph)
+        n = len(graph)
+        self.cell = [UNKNOWN] * n
+        self.link = [UNKNOWN] * len(self.edges)
+        for i in clues:
+            self.cell[i] = NUMBER
+            for e in self.incident[i]:
+                self.link[e] = OFF
+        self.end = list(range(n))  #: a piece's end: the other end of its piece
+        self.size = [1] * n  #: at a piece's end: the cells of its piece
+        self.on_loop = 0
+        #: links that joined the two ends of a piece at some time (kept through undo:
+        #: :meth:`_closing` looks whether they still do)
+        self.closable: set[int] = set()
+        self.trail: list[tuple[int, int, int]] = []  #: (what, index, old value)
+        self.queue: list[int] = []
+
+    # -- the trail ---------------------------------------------------------------------
+
+    def mark(self) -> int:
+        return len(self.trail)
+
+    def undo(self, mark: int) -> None:
+        """Back to the state at ``mark``."""
+        trail = self.trail
+        while len(trail) > mark:
+            what, i, old = trail.pop()
+            if what == 0:
+                if self.cell[i] == LOOP:
+                    self.on_loop -= 1
+                self.cell[i] = old
+            elif what == 1:
+                self.link[i] = old
+            elif what == 2:
+                self.end[i] = old
+            elif what == 4:
+                del self.clues[i]
+            else:
+                self.size[i] = old
+        self.queue.clear()
+
+    # -- setting values ----------------------------------------------------------------
+
+    def set_cell(self, i: int, state: int) -> None:
+        now = self.cell[i]
+        if now == state:
+            return
+        if now != UNKNOWN:
+            raise Contradiction
+        self.trail.append((0, i, now))
+        self.cell[i] = state
+        if state == LOOP:
+            self.on_loop += 1
+        self.queue.append(i)
+        self.queue.extend(self.out[i])
+
+    def set_link(self, e: int, state: int) -> None:
+        now = self.link[e]
+        if now == state:
+            return
+        if now != UNKNOWN:
+            raise Contradiction
+        self.trail.append((1, e, now))
+        self.link[e] = state
+        a, b = self.edges[e]
+        if state == ON:
+            self._join(a, b)
+        self.queue.append(a)
+        self.queue.append(b)
+
+    def _join(self, a: int, b: int) -> None:
+        """Pieces ending at a and at b joined by the link a-b (a closed loop must hold
+        every loop cell found)."""
+        ea, eb = self.end[a], self.end[b]
+        if ea < 0 or eb < 0:  # a third link at a cell
+            raise Contradiction
+        total = self.size[ea] + self.size[eb] if ea != b else self.size[a]
+        if ea == b:  # the link closes the piece into a loop
+            if total < self.on_loop:
+                raise Contradiction
+            return
+        trail, end, size = self.trail, self.end, self.size
+        trail += [(2, ea, end[ea]), (2, eb, end[eb]), (3, ea, size[ea]), (3, eb, size[eb])]
+        end[ea], end[eb] = eb, ea
+        size[ea] = size[eb] = total
+        closing = self.index.get((ea, eb) if ea < eb else (eb, ea))
+        if closing is not None:
+            self.closable.add(closing)
+        if a != ea:
+            trail.append((2, a, end[a]))
+            end[a] = -1  # no longer an end
+        if b != eb:
+            trail.append((2, b, end[b]))
+            end[b] = -1
+
+    def add_clue(self, i: int, number: int | None) -> None:
+        """Number the open cell ``i`` (a generator's step; undone like the rest)."""
+        if self.cell[i] != UNKNOWN:
+            raise Contradiction
+        self.trail.append((0, i, UNKNOWN))
+        self.cell[i] = NUMBER
+        self.trail.append((4, i, 0))
+        self.clues[i] = number
+        for e in self.incident[i]:
+            self.set_link(e, OFF)
+        self.queue.append(i)
+        self.queue.extend(self.out[i])
+
+    # -- the rules ---------------------------------------------------------------------
+
+    def propagate(self) -> None:
+        """Apply the rules until nothing more follows (``Contradiction`` if the state
+        allows no solution)."""
+        while True:
+            queue = self.queue
+            cell = self.cell
+            while queue:
+                i = queue.pop()
+                if cell[i] == NUMBER:
+                    self._number(i)
+                else:
+                    self._cell(i)
+            if not self._closing():
+                return
+
+    def start(self) -> None:
+        """Every cell and number looked at once."""
+        self.queue.extend(range(len(self.cell)))
+        self.propagate()
+
+    def _number(self, i: int) -> None:
+        wanted = self.clues[i]
+        if wanted is None:
+            return
+        black = 0
+        open_ = []
+        for j in self.out[i]:
+            s = self.cell[j]
+            if s == BLACK:
+                black += 1
+            elif s == UNKNOWN:
+                open_.append(j)
+        if black > wanted or black + len(open_) < wanted:
+            raise Contradiction
+        if open_:
+            if black == wanted:
+                for j in open_:
+                    self.set_cell(j, LOOP)
+            elif black + len(open_) == wanted:
+                for j in open_:
+                    self.set_cell(j, BLACK)
+
+    def _cell(self, i: int) -> None:
+        state = self.cell[i]
+        incident = self.incident[i]
+        link = self.link
+        if state == BLACK:
+            for e in incident:
+                self.set_link(e, OFF)
+            for j in self.out[i]:
+                if self.cell[j] != NUMBER:
+                    self.set_cell(j, LOOP)
+            return
+        on = 0
+        possible = []
+        for e in incident:
+            s = link[e]
+            if s == ON:
+                on += 1
+            if s != OFF:
+                possible.append(e)
+        if state == UNKNOWN:
+            if on or any(self.cell[j] == BLACK for j in self.out[i]):
+                self.set_cell(i, LOOP)
+                return
+            if len(possible) < 2:
+                self.set_cell(i, BLACK)
+            return
+        if on > 2 or len(possible) < 2:
+            raise Contradiction
+        if on == 2:
+            for e in possible:
+                if link[e] == UNKNOWN:
+                    self.set_link(e, OFF)
+        elif len(possible) == 2:
+            for e in possible:
+                self.set_link(e, ON)
+
+    def _closing(self) -> bool:
+        """Links that would close a piece into a loop while loop cells lie outside it
+        are off. ``True`` if any was found."""
+        found = False
+        end, size, link = self.end, self.size, self.link
+        for e in self.closable:
+            if link[e] != UNKNOWN:
+                continue
+            a, b = self.edges[e]
+            if end[a] == b and size[a] < self.on_loop:
+                self.set_link(e, OFF)
+                found = True
+        return found
+
+    # -- probing -----------------------------------------------------------------------
+
+    def probe(self, cells: list[int] | None = None, rounds: int = 3) -> None:
+        """Try each open cell (of ``cells``, else all) black and on the loop, and each
+        open link of it on and off: a value that leads to a contradiction is wrong, so
+        the other is set and propagated. Repeated while something is found, up to
+        ``rounds`` times."""
+        for _ in range(rounds):
+            found = False
+            todo = range(len(self.cell)) if cells is None else cells
+            for i in todo:
+                if self.cell[i] == NUMBER:
+                    continue
+                if self.cell[i] == UNKNOWN:
+                    for state, other in ((BLACK, LOOP), (LOOP, BLACK)):
+                        if self.cell[i] != UNKNOWN:
+                            break
+                        if self._fails(lambda i=i, s=state: self.set_cell(i, s)):
+                            self.set_cell(i, other)
+                            self.propagate()
+                            found = True
+                for e in self.incident[i]:
+                    if self.link[e] != UNKNOWN:
+                        continue
+                    for state, other in ((ON, OFF), (OFF, ON)):
+                        if self.link[e] != UNKNOWN:
+                            break
+                        if self._fails(lambda e=e, s=state: self.set_link(e, s)):
+                            self.set_link(e, other)
+                            self.propagate()
+                            found = True
+            if not found:
+                return
+
+    def _fails(self, assume) -> bool:  # type: ignore[no-untyped-def]
+        mark = self.mark()
+        try:
+            assume()
+            self.propagate()
+        except Contradiction:
+            self.undo(mark)
+            return True
+        self.undo(mark)
+        return False
+
+    # -- what is decided ---------------------------------------------------------------
+
+    def open_cells(self) -> list[int]:
+        """Cells not decided, and the cells of links not decided."""
+        cells = {i for i, s in enumerate(self.cell) if s == UNKNOWN}
+        for e, s in enumerate(self.link):
+            if s == UNKNOWN:
+                cells.update(self.edges[e])
+        return sorted(cells)
+
+    def decided(self) -> bool:
+        """Is every cell and link decided (the solution the only one)?"""
+        return UNKNOWN not in self.cell and UNKNOWN not in self.link
+
+
+def solve(graph: Graph, clues: Mapping[int, int | None], probing: bool = True) -> Deduce | None:
+    """The deductions from ``clues`` (``None``: they contradict each other)."""
+    d = Deduce(graph, clues)
+    try:
+        d.start()
+        if probing and not d.decided():
+            d.probe()
+    except Contradiction:
+        return None
+    return d
