@@ -16,7 +16,11 @@ from smtpuzzles.limits import Budget
 from smtpuzzles.puzzles.nurikabe.check import problems
 from smtpuzzles.puzzles.nurikabe.formats import parse, solution_rows
 from smtpuzzles.puzzles.nurikabe.generate import (
+    _ball_around,
     _break_pools,
+    _islands,
+    _Layout,
+    _window,
     clue_statistics,
     generate,
     grown_picture,
@@ -24,6 +28,7 @@ from smtpuzzles.puzzles.nurikabe.generate import (
     shape_graph,
 )
 from smtpuzzles.puzzles.nurikabe.model import NurikabeInstance
+from smtpuzzles.puzzles.nurikabe.presolve.deduce import deduce
 from smtpuzzles.puzzles.nurikabe.search import solve
 
 
@@ -131,3 +136,36 @@ def test_a_larger_puzzle_is_unique_and_looks_published(seed: int) -> None:
     assert stats["sizes"] >= 4, stats
     outcome, _ = solve(puzzle, "distance", unique=True)
     assert outcome.unique is True and outcome.solutions[0] == picture
+
+
+def test_a_window_keeps_the_picture_a_solution_and_its_deductions_agree() -> None:
+    """The window a change is scored on (``_window``): the drawn picture, cut to the
+    window with the stand-in for the rest black, breaks none of its rules, and what the
+    deductions decide there from the rim is what the picture has."""
+    graph = rectangle(14, 14)
+    shape = NurikabeInstance(graph, {}, tuple(graph.squares()))
+    rng = random.Random(3)
+    drawn = grown_picture(shape, rng)
+    assert drawn is not None
+    picture, clue_at = drawn
+    layout = _Layout(shape, picture, _islands(shape, picture, clue_at), clue_at)
+    for centre in rng.sample(range(len(graph)), 12):
+        ball = _ball_around(shape.neighbours, {centre}, 3)
+        puzzle, black, owner, inside = _window(layout, ball, "w")
+        cells = sorted(_window_cells(layout, ball))  # numbered in this order
+        assert len(cells) == len(puzzle) - 1
+        cut = tuple(picture[c] for c in cells) + (True,)
+        assert problems(puzzle.graph, puzzle.clues, puzzle.pools, cut) == []
+        known = deduce(puzzle, black=black, owner=owner, strict=True)
+        for j in inside:
+            if j in known.black or j in known.owner:
+                assert (j in known.black) == cut[j]
+
+
+def _window_cells(layout: _Layout, ball: set[int]) -> set[int]:
+    home = layout.home()
+    cells = _ball_around(layout.shape.neighbours, ball, 2)
+    for i in list(cells):
+        if i in home:
+            cells |= set(layout.islands[home[i]])
+    return cells

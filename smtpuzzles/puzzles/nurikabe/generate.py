@@ -6,9 +6,11 @@
    next to it by one cell, or by a new island of one cell where none can grow.
 2. One clue per island, on a random cell of it (with ``rot180``, clue cells in pairs
    turned half round the grid).
-3. Uniqueness (:func:`settle`): the deductions of :mod:`.presolve` decide many
-   puzzles outright; otherwise one search, our picture forbidden, asks for another.
-   Another picture always leaves black some cell that ours has white (both have as many
+3. Uniqueness (:func:`repair`): small changes, many places at once, each scored by
+   the deductions on a window round it, until the deductions of :mod:`.presolve`
+   decide every cell: then the picture is the only solution, no search needed.
+   Where they stall (:func:`settle`), one search, our picture forbidden, asks for
+   another. Another picture always leaves black some cell that ours has white (both have as many
    white cells), so moving that island's clue onto it rules the other picture out: a
    clue cell is white. The move chosen also keeps every picture met so far ruled out,
    where one does; then ask again.
@@ -390,6 +392,24 @@ def clue_statistics(puzzle: NurikabeInstance) -> dict[str, float]:
     }
 
 
+def _with_clues(
+    shape: NurikabeInstance, clues: dict[int, int | None], name: str
+) -> NurikabeInstance:
+    """``shape`` with ``clues``, its neighbour and pool tables shared rather than worked
+    out again: the generator makes thousands of puzzles on one graph."""
+    puzzle = object.__new__(NurikabeInstance)
+    for key, value in (
+        ("graph", shape.graph),
+        ("clues", clues),
+        ("pools", shape.pools),
+        ("name", name),
+        ("neighbours", shape.neighbours),
+        ("pools_at", shape.pools_at),
+    ):
+        object.__setattr__(puzzle, key, value)
+    return puzzle
+
+
 class _Layout:
     """A picture being made unique: its black cells, its islands, the clue cell of each."""
 
@@ -419,7 +439,7 @@ class _Layout:
 
     def puzzle(self, name: str) -> NurikabeInstance:
         clues: dict[int, int | None] = {c: len(self.islands[k]) for k, c in self.clue.items()}
-        return NurikabeInstance(self.shape.graph, clues, self.shape.pools, name)
+        return _with_clues(self.shape, clues, name)
 
     def picture(self) -> Picture:
         return tuple(self.black)
@@ -571,6 +591,230 @@ def settle(
         changed = [_changed(layout, c, turn) for c in options[:TRIES]]
         score, layout = max(((_decided_count(c, name), c) for c in changed), key=lambda t: t[0])
     return None
+
+
+def repair(
+    layout: _Layout,
+    rng: random.Random,
+    budget: Budget,
+    *,
+    max_ones: float,
+    name: str,
+    turn: list[int] | None = None,
+    rounds: int = 400,
+) -> tuple[_Layout, bool]:
+    """``layout`` changed, many places at once, until the deductions decide every cell:
+    the layout, and whether they do (else the layout that came closest).
+
+    Each round the deductions run once on the whole grid; then at spots among the cells
+    they leave open, apart from each other, a few small changes (:func:`_changes_at`)
+    are scored by the deductions on a window round the spot alone, its rim given as
+    the picture has it (:func:`_local_count`): a change costs a deduction over a
+    hundred cells, not the grid, and a round mends the whole grid. The best change at a
+    spot is kept when the deductions on the whole grid decide no fewer cells after it
+    (the same number: a step aside, once progress stalls). First with the plain
+    deductions; when those stop getting closer, with one level of hypotheses too
+    (:mod:`.presolve.probe`), which settles what a human solver settles by a guess;
+    when a few cells stay open, another solution is ruled out (:func:`_kill`).
+    Raises :class:`TimeUp` when the budget runs out."""
+    nbrs = layout.shape.neighbours
+    hypotheses, kills = False, 0
+    fewest, idle, best_layout = len(layout.black) + 1, 0, layout
+    for _ in range(rounds):
+        if budget.expired():
+            raise TimeUp
+        decided = _decided_cells(layout, name, hypotheses)
+        now = len(decided)
+        still = [i for i in range(len(layout.black)) if i not in decided]
+        if not still:
+            return layout, True
+        if len(still) < fewest:
+            fewest, idle, best_layout = len(still), 0, layout
+        else:
+            idle += 1
+        if idle > REPAIR_STALE and not hypotheses:
+            hypotheses, fewest, idle, layout = True, len(layout.black) + 1, 0, best_layout
+            continue
+        if idle > REPAIR_STALE and fewest > FEW_OPEN:
+            return best_layout, False
+        if idle > KILL_AFTER and fewest <= FEW_OPEN:
+            kills += 1
+            if kills > MOST_KILLS + len(layout.black) // 20:
+                return best_layout, False
+            killed = _kill(best_layout, rng, budget, max_ones=max_ones, name=name, turn=turn)
+            if killed is None or killed is best_layout:
+                return best_layout, killed is not None
+            layout = best_layout = killed
+            fewest, idle = len(layout.black) - len(_decided_cells(layout, name, True)), 0
+            continue
+        open_cells, taken = set(still), set()
+        for u in rng.sample(still, len(still)):
+            if u in taken:
+                continue
+            if budget.expired():
+                raise TimeUp
+            ball = _ball_around(nbrs, {u}, RADIUS)
+            taken |= _ball_around(nbrs, ball, 1)
+            sites = [i for i in (u, *nbrs[u]) if i in open_cells]
+            base = _local_count(layout, ball, name, hypotheses)
+            scored = []
+            for _ in range(AT_SPOT):
+                found = _changes_at(layout, rng.choice(sites), rng, max_ones, turn)
+                if found is not None:
+                    score = _local_count(found[1], ball, name, hypotheses)
+                    scored.append((score, rng.random(), found[1]))
+            if not scored:
+                continue
+            score, _, best = max(scored, key=lambda t: t[:2])
+            if score > base or score == base and idle >= ASIDE_AFTER:
+                count = len(_decided_cells(best, name, hypotheses))
+                if count >= now:
+                    layout, now = best, count
+    return best_layout, False
+
+
+def _kill(
+    layout: _Layout,
+    rng: random.Random,
+    budget: Budget,
+    *,
+    max_ones: float,
+    name: str,
+    turn: list[int] | None,
+) -> _Layout | None:
+    """Where the deductions stall: another solution is searched for (:func:`_another`);
+    with none, ``layout`` itself (its picture is the only solution). Else the layout
+    after the change that rules that solution out (:func:`_killers`) after which the
+    deductions decide the most cells (``None``: no change does)."""
+    puzzle = layout.puzzle(name)
+    other = _another(puzzle, layout.picture(), budget)
+    if other is None:
+        return layout
+    ones_left = layout.ones() + 1 <= max_ones * (len(layout.clue) + 1)
+    options = _killers(layout, other, ones_left, turn)
+    if not options:
+        return None
+    rng.shuffle(options)
+    changed = [_changed(layout, c, turn) for c in options[:TRIES]]
+    return max(changed, key=lambda c: len(_decided_cells(c, name, True)))
+
+
+#: Changes that rule another solution out :func:`repair` may make before it hands over
+#: (and one more for every twenty cells).
+MOST_KILLS = 12
+
+#: Rounds of :func:`repair` with hypotheses and no fewer open cells before it rules out
+#: another solution.
+KILL_AFTER = 1
+
+#: Open cells few enough for :func:`repair` to rule out another solution (more: it
+#: hands over).
+FEW_OPEN = 12
+
+#: Steps round a spot of :func:`repair` whose cells its local deductions score.
+RADIUS = 4
+
+#: Changes :func:`repair` tries at a spot.
+AT_SPOT = 12
+
+#: Rounds of :func:`repair` without fewer open cells before it takes steps aside too.
+ASIDE_AFTER = 2
+
+#: Rounds of :func:`repair` without fewer open cells before it tries hypotheses, then
+#: (each time again) rules out another solution.
+REPAIR_STALE = 4
+
+
+def _deduced(
+    puzzle: NurikabeInstance,
+    hypotheses: bool,
+    black: set[int] | None = None,
+    owner: dict[int, int] | None = None,
+    cells: set[int] | None = None,
+) -> set[int]:
+    """The cells the deductions decide from the facts ``black`` and ``owner`` (with
+    ``hypotheses``, one level of them on ``cells``, or on every open cell)."""
+    known = deduce(puzzle, black=black or (), owner=owner)
+    if hypotheses and len(known.black) + len(known.owner) < len(puzzle):
+        try:
+            known = probe(puzzle, known, cells=cells)
+        except Contradiction:
+            pass
+    return known.black | known.owner.keys()
+
+
+def _decided_cells(layout: _Layout, name: str, hypotheses: bool) -> set[int]:
+    """The cells the deductions decide from the layout's clues alone."""
+    return _deduced(layout.puzzle(name), hypotheses)
+
+
+def _local_count(layout: _Layout, ball: set[int], name: str, hypotheses: bool) -> int:
+    """How many cells of ``ball`` the deductions decide on a window round it alone
+    (:func:`_window`): its rim, and the islands it meets, given as the layout's
+    picture has them. Hypotheses, if any, on ``ball`` only."""
+    puzzle, black, owner, inside = _window(layout, ball, name)
+    found = _deduced(puzzle, hypotheses, black, owner, inside)
+    return len(found & inside)
+
+
+#: The width of the rim round a window of :func:`_window`.
+RIM = 2
+
+
+def _window(
+    layout: _Layout, ball: set[int], name: str
+) -> tuple[NurikabeInstance, set[int], dict[int, int], set[int]]:
+    """A puzzle of the cells near ``ball`` alone, with the facts its rim gives: the
+    cells within :data:`RIM` steps of ``ball`` and the whole of every island they
+    meet, numbered anew; one more cell, black, stands for the rest of the grid, beside
+    every cell that borders it, so that the wall stays joined through it. The cells
+    outside ``ball`` are given as the picture has them: no island from outside can
+    then reach in, and the wall inside has exactly the cells the picture gives it.
+    Returns the puzzle, its black and owned facts, and the numbers of ``ball``'s cells."""
+    shape = layout.shape
+    nbrs = shape.neighbours
+    home = layout.home()
+    cells = _ball_around(nbrs, ball, RIM)
+    for i in list(cells):
+        if i in home:
+            cells.update(layout.islands[home[i]])
+    order = sorted(cells)
+    at = {c: j for j, c in enumerate(order)}
+    rest = len(order)
+    out: list[tuple[int, ...]] = []
+    border: list[int] = []
+    for c in order:
+        links = [at[x] for x in nbrs[c] if x in at]
+        if len(links) < len(nbrs[c]):
+            links.append(rest)
+            border.append(at[c])
+        out.append(tuple(links))
+    if border:
+        out.append(tuple(border))
+    names = tuple(str(j) for j in range(len(out)))
+    seen_pools = {p for c in order for p in shape.pools_at[c]}
+    pools = tuple(
+        tuple(at[c] for c in shape.pools[p])
+        for p in sorted(seen_pools)
+        if all(c in at for c in shape.pools[p])
+    )
+    clues: dict[int, int | None] = {
+        at[c]: len(layout.islands[k]) for k, c in layout.clue.items() if c in at
+    }
+    puzzle = NurikabeInstance(Graph(names, tuple(out)), clues, pools, name)
+    black = {at[c] for c in order if c not in ball and layout.black[c]}
+    if border:
+        black.add(rest)
+    owner = {at[c]: at[layout.clue[home[c]]] for c in order if c not in ball and c in home}
+    return puzzle, black, owner, {at[c] for c in ball}
+
+
+def _ball_around(nbrs: tuple[tuple[int, ...], ...], cells: set[int], radius: int) -> set[int]:
+    """The cells within ``radius`` steps of ``cells``."""
+    seen, level = set(cells), list(cells)
+    for _ in range(radius):
+        level = [j for i in level for j in nbrs[i] if j not in seen and not seen.add(j)]
+    return seen
 
 
 #: Rounds of :func:`settle` without a new best before the picture is given up.
@@ -801,7 +1045,10 @@ def generate(
         layout = _Layout(shape, picture, islands, clue_at, max_island)
         turn = _rotated(graph) if symmetry == "rot180" else None
         steps = STEPS + len(graph) // 2
-        made = settle(layout, rng, budget, max_ones=max_ones, name=name, turn=turn, steps=steps)
+        layout, done = repair(layout, rng, budget, max_ones=max_ones, name=name, turn=turn)
+        made = layout if done else None
+        if made is None:
+            made = settle(layout, rng, budget, max_ones=max_ones, name=name, turn=turn, steps=steps)
         if made is None:
             continue
         puzzle = made.puzzle(name)

@@ -15,6 +15,7 @@ runs (see :func:`~.search.prepare`; figures in docs/decisions.md).
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 
 from ..model import NurikabeInstance
 from .deduce import Contradiction, Deductions, deduce
@@ -23,16 +24,21 @@ from .deduce import Contradiction, Deductions, deduce
 AGAIN_WITHIN = 3
 
 
-def probe(puzzle: NurikabeInstance, known: Deductions, seconds: float | None = None) -> Deductions:
+def probe(
+    puzzle: NurikabeInstance,
+    known: Deductions,
+    seconds: float | None = None,
+    cells: Iterable[int] | None = None,
+) -> Deductions:
     """``known`` and the facts one level of hypotheses adds to it: a pass over every
-    open cell, then passes over the cells near what the last pass decided, until one
-    decides nothing or ``seconds`` have passed.
+    open cell (or those of ``cells``), then passes over the cells near what the last
+    pass decided, until one decides nothing or ``seconds`` have passed.
 
     Raises :class:`~.puzzle.Contradiction` when a cell can be neither black nor white:
     the puzzle has no solution.
     """
     until = None if seconds is None else time.monotonic() + seconds
-    todo = _open_cells(puzzle, known, range(len(puzzle)))
+    todo = _open_cells(puzzle, known, range(len(puzzle)) if cells is None else cells)
     while todo:
         before = known
         for i in todo:
