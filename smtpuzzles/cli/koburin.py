@@ -116,6 +116,21 @@ def generate(
         float,
         typer.Option("--max-unknown", help="Largest share of numbers left '?' (0 to 1)."),
     ] = 0.1,
+    density: Annotated[
+        float,
+        typer.Option(
+            "--density",
+            help="Largest share of cells numbered (published puzzles: about 0.14); numbers "
+            "beyond it are taken away where the rest still decide the puzzle.",
+        ),
+    ] = 0.16,
+    grade: Annotated[
+        choice("easy", "medium") | None,
+        typer.Option(
+            "--grade",
+            help="easy: the plain rules solve it; medium: trying a cell each way is needed.",
+        ),
+    ] = None,
     count: generating.COUNT[0] = None,
     shared: Shared,
     own: dict[str, Any],
@@ -123,17 +138,22 @@ def generate(
     from ..puzzles.koburin.formats import to_grid_text, to_puzzlink
     from ..puzzles.koburin.generate import clue_statistics
     from ..puzzles.koburin.generate import generate as make_puzzle
+    from ..puzzles.koburin.generate import grade as grade_of
 
     check_size(rows, cols)
     if not 0 <= max_unknown <= 1:
         raise InputError(f"--max-unknown {max_unknown}: expected a share from 0 to 1")
+    if not 0 < density <= 1:
+        raise InputError(f"--density {density}: expected a share above 0 up to 1")
     if count is not None and solution is not None:
         raise InputError("--count writes each answer beside its puzzle; leave out --solution")
     generating.check_files(shared, solution, batch=count is not None)
     folder = generating.check_folder(shared, count)
 
     def make(s: int, budget: Budget) -> generating.Made:
-        made = make_puzzle(rows, cols, s, budget, max_unknown=max_unknown)
+        made = make_puzzle(
+            rows, cols, s, budget, max_unknown=max_unknown, density=density, grade_wanted=grade
+        )
         if made is None:
             return None
         puzzle, _, sol_text = made
@@ -143,7 +163,8 @@ def generate(
             name + (".url" if to == "puzzlink" else ".txt"): text.rstrip("\n") + "\n",
             name + ".sol": sol_text,
         }
-        return files, {"file": name, "seed": s, **clue_statistics(puzzle)}
+        entry = {"file": name, "seed": s, "grade": grade_of(puzzle), **clue_statistics(puzzle)}
+        return files, entry
 
     files, entries = generating.make_each(shared, count, seed, "koburin", make)
     if len(entries) < (count or 1):

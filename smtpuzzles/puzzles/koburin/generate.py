@@ -23,10 +23,11 @@ from __future__ import annotations
 
 import random
 
+from ...errors import CheckFailure
 from ...graph import Graph, rectangle
 from ...limits import Budget
 from ...sources import check_size
-from .check import walk_loop
+from .check import problems, walk_loop
 from .deduce import BLACK, ON, UNKNOWN, Contradiction, Deduce, solve
 from .model import KoburinInstance, Solution
 
@@ -310,6 +311,9 @@ def generate(
             return None
         if graded is None or (grade_wanted is not None and graded != grade_wanted):
             continue
+        broken = problems(puzzle, answer.black, answer.edges)
+        if broken:
+            raise CheckFailure(f"koburin generate, seed {seed}: the answer breaks {broken[0]}")
         return puzzle, answer, solution_text(puzzle, answer)
     return None
 
