@@ -15,7 +15,7 @@ from ..errors import InputError
 from ..limits import Budget, clock_started, deadline, limit_memory, parse_memory, parse_timeout
 from ..output import refuse_bad_outputs, write_output
 from . import run
-from .common import error_line
+from .common import EXIT_LIMIT, error_line
 from .options import Shared
 
 #: ``--force`` as the generate commands have it (they write -o and their own files).
@@ -168,3 +168,29 @@ def write_batch(folder: Path, files: dict[str, str], manifest: dict[str, Any]) -
     for name, text in files.items():
         write_output(folder / name, text, True)
     write_output(folder / "manifest.json", json.dumps(manifest, indent=1) + "\n", True)
+
+
+def deliver(
+    shared: Shared,
+    made: tuple[dict[str, str], list[dict[str, Any]]],
+    kind: str,
+    count: int | None,
+    *,
+    answer: bool = False,
+    solution: Path | None = None,
+) -> None:
+    """Write what :func:`make_each` made: with ``--count``, every puzzle and answer and
+    ``manifest.json`` into the folder ``-o`` names; else the puzzle on stdout or into
+    ``-o`` (its answer after it with ``answer``, or into ``solution``). Fewer puzzles
+    than asked means the time ran out: one line and exit 3, nothing written."""
+    files, entries = made
+    if len(entries) < (count or 1):
+        error_line("time limit reached before a unique puzzle was made")
+        raise typer.Exit(EXIT_LIMIT)
+    if count is not None:
+        write_batch(Path(str(shared.output)), files, {"puzzle": kind, "puzzles": entries})
+        return
+    puzzle_text, sol_text = files.values()
+    if solution is not None:
+        write_output(solution, sol_text, shared.force)
+    emit(shared, puzzle_text + ("\n" + sol_text if answer else ""))

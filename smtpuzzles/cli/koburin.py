@@ -9,13 +9,12 @@ import typer
 
 from ..errors import InputError
 from ..limits import Budget
-from ..output import write_output
 from ..puzzles.koburin.formats import FORMATS
 from ..puzzles.koburin.model import VARIANTS
 from ..puzzles.koburin.search import CONNECTIVITY
 from ..sources import check_size
 from . import generating, run
-from .common import EXIT_LIMIT, cli_errors, error_line
+from .common import cli_errors
 from .options import (
     ANSWERS,
     LIMITS,
@@ -148,7 +147,7 @@ def generate(
     if count is not None and solution is not None:
         raise InputError("--count writes each answer beside its puzzle; leave out --solution")
     generating.check_files(shared, solution, batch=count is not None)
-    folder = generating.check_folder(shared, count)
+    generating.check_folder(shared, count)
 
     def make(s: int, budget: Budget) -> generating.Made:
         made = make_puzzle(
@@ -166,17 +165,8 @@ def generate(
         entry = {"file": name, "seed": s, "grade": grade_of(puzzle), **clue_statistics(puzzle)}
         return files, entry
 
-    files, entries = generating.make_each(shared, count, seed, "koburin", make)
-    if len(entries) < (count or 1):
-        error_line("time limit reached before a unique puzzle was made")
-        raise typer.Exit(EXIT_LIMIT)
-    if folder is not None:
-        generating.write_batch(folder, files, {"puzzle": "koburin", "puzzles": entries})
-        return
-    puzzle_text, sol_text = files.values()
-    if solution is not None:
-        write_output(solution, sol_text, shared.force)
-    generating.emit(shared, puzzle_text)
+    made = generating.make_each(shared, count, seed, "koburin", make)
+    generating.deliver(shared, made, "koburin", count, solution=solution)
 
 
 def _explain_commands() -> None:

@@ -150,7 +150,7 @@ def generate(
     if not 0 < density <= 0.5 or not 0 <= max_ones <= 1:
         raise InputError("--density takes a share above 0 up to 0.5, --max-ones 0 to 1")
     generating.check_files(shared, batch=count is not None)
-    folder = generating.check_folder(shared, count)
+    generating.check_folder(shared, count)
 
     def make(s: int, budget: Budget) -> generating.Made:
         graph, pools = shape_graph(shape, rows, cols, s)
@@ -175,12 +175,8 @@ def generate(
         }
         return files, {"file": name + ".txt", "seed": s, "grade": grade_of(p), **clue_statistics(p)}
 
-    files, entries = generating.make_each(shared, count, seed, "nurikabe", make)
-    if folder is not None:
-        generating.write_batch(folder, files, {"puzzle": "nurikabe", "puzzles": entries})
-        return
-    puzzle_text, sol_text = files.values()
-    generating.emit(shared, puzzle_text + ("\n" + sol_text if answer else ""))
+    made = generating.make_each(shared, count, seed, "nurikabe", make)
+    generating.deliver(shared, made, "nurikabe", count, answer=answer)
 
 
 def _puzzle_text(p: Any, shape: str, rows: int, cols: int, seed: int) -> str:

@@ -577,19 +577,14 @@ def settle(
         if stalled < PATIENCE:
             continue
         stalled = 0
-        puzzle = layout.puzzle(name)
-        if decided(puzzle) is not None:
+        if decided(layout.puzzle(name)) is not None:
             return layout
-        other = _another(puzzle, layout.picture(), budget)
-        if other is None:
-            return layout
-        ones_left = layout.ones() + 1 <= max_ones * (len(layout.clue) + 1)
-        options = _killers(layout, other, ones_left, turn)
-        if not options:
-            return None
-        rng.shuffle(options)
-        changed = [_changed(layout, c, turn) for c in options[:TRIES]]
-        score, layout = max(((_decided_count(c, name), c) for c in changed), key=lambda t: t[0])
+        killed = _kill(
+            layout, rng, budget, max_ones=max_ones, name=name, turn=turn, hypotheses=False
+        )
+        if killed is None or killed is layout:
+            return killed
+        layout, score = killed, _decided_count(killed, name)
     return None
 
 
@@ -681,11 +676,13 @@ def _kill(
     max_ones: float,
     name: str,
     turn: list[int] | None,
+    hypotheses: bool = True,
 ) -> _Layout | None:
     """Where the deductions stall: another solution is searched for (:func:`_another`);
     with none, ``layout`` itself (its picture is the only solution). Else the layout
     after the change that rules that solution out (:func:`_killers`) after which the
-    deductions decide the most cells (``None``: no change does)."""
+    deductions (with one level of ``hypotheses``) decide the most cells (``None``: no
+    change does)."""
     puzzle = layout.puzzle(name)
     other = _another(puzzle, layout.picture(), budget)
     if other is None:
@@ -696,7 +693,7 @@ def _kill(
         return None
     rng.shuffle(options)
     changed = [_changed(layout, c, turn) for c in options[:TRIES]]
-    return max(changed, key=lambda c: len(_decided_cells(c, name, True)))
+    return max(changed, key=lambda c: len(_decided_cells(c, name, hypotheses)))
 
 
 #: Changes that rule another solution out :func:`repair` may make before it hands over
@@ -826,8 +823,7 @@ PATIENCE = 8
 
 def _decided_count(layout: _Layout, name: str) -> int:
     """How many cells the plain deductions decide from the layout's clues."""
-    known = deduce(layout.puzzle(name))
-    return len(known.black) + len(known.owner)
+    return len(_decided_cells(layout, name, False))
 
 
 #: Changes tried in a round of :func:`_improve`.
