@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from oracles.koburin_loops import random_black, random_loop
 
 from smtpuzzles.graph import rectangle
 from smtpuzzles.puzzles.koburin import problems, solve
@@ -18,7 +19,7 @@ from smtpuzzles.puzzles.koburin.formats import (
     solution_positions,
     to_grid_text,
 )
-from smtpuzzles.puzzles.koburin.generate import generate, random_black, random_loop
+from smtpuzzles.puzzles.koburin.generate import generate
 
 
 @pytest.mark.parametrize("rows, cols, seed", [(6, 6, 1), (5, 8, 2), (8, 8, 3)])

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from oracles.floodit import is_flooded, optimum_by_bfs, replay
 from oracles.koburin import brute_force as koburin_brute_force
+from oracles.koburin_loops import random_black, random_loop
 from oracles.nurikabe import brute_force as nurikabe_brute_force
 
 from smtpuzzles.graph import hex_grid, rectangle, torus
@@ -18,7 +19,6 @@ from smtpuzzles.puzzles.floodit.search import run_mode
 from smtpuzzles.puzzles.koburin import KoburinInstance
 from smtpuzzles.puzzles.koburin import problems as koburin_problems
 from smtpuzzles.puzzles.koburin import solve as koburin_solve
-from smtpuzzles.puzzles.koburin.generate import random_black, random_loop
 from smtpuzzles.puzzles.koburin.model import Solution
 from smtpuzzles.puzzles.nurikabe import solve as nurikabe_solve
 from smtpuzzles.puzzles.nurikabe.check import problems as nurikabe_problems
