@@ -45,7 +45,7 @@ _BIT = "{}!bit{}"
 _PART = "sum!{}"
 
 #: Sums of more terms than this are split into a tree of partial sums.
-_FLAT_TERMS = 2
+_FLAT_TERMS = 8
 
 #: The CNF of a formula the tactics refute on their own: one empty clause.
 UNSAT = "c the formula is unsatisfiable on its own\np cnf 0 1\n0\n"
