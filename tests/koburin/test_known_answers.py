@@ -60,3 +60,32 @@ def test_instance_has_its_answer(path: Path) -> None:
         names = puzzle.graph.names
         assert answer[0] == "black: " + " ".join(names[i] for i in sorted(outcome.solution.black))
         assert answer[1] == "loop: " + " ".join(names[i] for i in outcome.solution.loop())
+
+
+def test_hand_rules_decide_only_the_known_answers_of_the_corpus(data_dir: Path) -> None:
+    """The generator's uniqueness proof is the hand rules deciding everything: on every
+    janko puzzle they decide (with probing), what they decide is the known answer, and
+    they decide nearly all of the corpus."""
+    from smtpuzzles.puzzles.koburin.deduce import BLACK, ON
+    from smtpuzzles.puzzles.koburin.deduce import solve as deduce
+    from smtpuzzles.puzzles.koburin.model import Solution
+
+    folder = data_dir / "koburin"
+    names = sorted(folder.glob("janko_*.txt"))
+    if not names:
+        corpus_file(folder / "janko_0001_8x8.txt")
+    decided = 0
+    for path in names:
+        puzzle = parse(path.read_text(), path.stem)
+        d = deduce(puzzle.graph, puzzle.clues)
+        assert d is not None, f"{path.name}: the rules found a contradiction"
+        if not d.decided():
+            continue
+        decided += 1
+        found = Solution(
+            frozenset(i for i, s in enumerate(d.cell) if s == BLACK),
+            frozenset(e for k, e in enumerate(d.edges) if d.link[k] == ON),
+        )
+        expected = parse_solution_grid(path.with_suffix(".sol").read_text())
+        assert solution_positions(puzzle, found) == expected, path.name
+    assert decided >= 0.9 * len(names), (decided, len(names))
