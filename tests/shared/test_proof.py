@@ -181,21 +181,9 @@ def test_dry_run_print_dimacs_quiet_prints_the_cnf_alone() -> None:
 
 
 @pytest.mark.slow
-def test_cnf_outputs_hold_the_time_limit() -> None:
-    square = INSTANCES / "nurikabe" / "square_10x10.txt"
-    run = run_process(
-        [
-            "nurikabe",
-            "solve",
-            str(square),
-            "--presolve",
-            "none",
-            "--print-dimacs",
-            "-q",
-            "--timeout",
-            "1",
-        ]
-    )
+def test_cnf_outputs_hold_the_time_limit(tmp_path: Path) -> None:
+    strip = str(slow_cnf_nurikabe(tmp_path))
+    run = run_process(["nurikabe", "solve", strip, "--print-dimacs", "-q", "--timeout", "1"])
     assert run.returncode == 3, run.stderr
     assert run.wall_s < 1.5 * run.stretch + 0.5
     assert "Traceback" not in run.stderr
@@ -203,9 +191,7 @@ def test_cnf_outputs_hold_the_time_limit() -> None:
         [
             "nurikabe",
             "solve",
-            str(square),
-            "--presolve",
-            "none",
+            strip,
             "--print-asserts",
             "--print-dimacs",
             "--json",
@@ -223,20 +209,17 @@ def test_cnf_outputs_hold_the_time_limit() -> None:
 
 @pytest.mark.slow
 def test_print_asserts_writes_what_was_asked_before_the_proofs_ran_out(tmp_path: Path) -> None:
-    square = INSTANCES / "nurikabe" / "square_10x10.txt"
     run = run_process(
         [
             "nurikabe",
             "solve",
-            str(square),
-            "--presolve",
-            "none",
+            str(slow_cnf_nurikabe(tmp_path)),
             "--unique",
             "--print-asserts",
             "--proof",
             str(tmp_path / "p"),
             "--timeout",
-            "5",
+            "2",
         ]
     )
     assert run.returncode == 3, run.stderr
