@@ -96,6 +96,14 @@ class Run:
         return max(1.0, self.wall_s / max(self.cpu_s, 1e-3))
 
 
+def as_at_a_terminal() -> None:
+    """In a child before it runs: Ctrl-C at its default, as a shell gives a command it
+    runs in the foreground. A test suite started in the background (``cmd &``, as CI
+    may be) has SIGINT ignored, and every child would inherit that: a Ctrl-C before
+    the program sets its own handler would then be lost, which no user sees."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def run_process(
     argv: list[str],
     interrupt_after: float | None = None,
@@ -120,6 +128,7 @@ def run_process(
                 stdout=out,
                 stderr=err,
                 cwd=ROOT,
+                preexec_fn=as_at_a_terminal,
             )
         interrupted = interrupt_after is None
         while True:

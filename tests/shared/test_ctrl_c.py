@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
-from oracles.cli import run_script
+from oracles.cli import as_at_a_terminal, run_script
 
 from smtpuzzles.puzzles.floodit.check import problems
 from smtpuzzles.puzzles.floodit.generate import random_board
@@ -47,6 +47,7 @@ def test_ctrl_c_during_start_up_ends_the_run_with_its_json(
     argv = [sys.executable, "-m", "smtpuzzles", "floodit", "min", board, "--json"]
     argv += ["--presolve", presolve]
     pipes = {"stdin": subprocess.DEVNULL, "stdout": subprocess.PIPE, "stderr": subprocess.PIPE}
+    pipes["preexec_fn"] = as_at_a_terminal
     proc = subprocess.Popen(argv, cwd=ROOT, env=ENV, text=True, **pipes)  # type: ignore[call-overload]
     time.sleep(after_s)
     sent = time.monotonic()
@@ -234,6 +235,7 @@ def test_signals_after_a_ctrl_c_leave_no_words_behind(after_s: float) -> None:
     argv = [sys.executable, "-m", "smtpuzzles", "floodit", "min", board, "--json"]
     argv += ["--encoding", "reference", "--timeout", "1"]
     pipes = {"stdin": subprocess.DEVNULL, "stdout": subprocess.PIPE, "stderr": subprocess.PIPE}
+    pipes["preexec_fn"] = as_at_a_terminal
     proc = subprocess.Popen(argv, cwd=ROOT, env=ENV, text=True, **pipes)  # type: ignore[call-overload]
     time.sleep(after_s)
     proc.send_signal(signal.SIGINT)
