@@ -30,8 +30,6 @@ from .check import problems, walk_loop
 from .deduce import BLACK, ON, UNKNOWN, Contradiction, Deduce, solve
 from .model import KoburinInstance, Solution
 
-Edge = tuple[int, int]
-
 #: The share of cells numbered by default (published puzzles: about 0.14).
 DENSITY = 0.16
 
@@ -44,10 +42,6 @@ REACH = 3
 #: Dead ends in a row without fewer cells left open, after which a build starts again
 #: from an empty grid.
 RESTART = 40
-
-#: Grades by what proves the solution: the plain rules, or probing too.
-GRADES = ("easy", "medium")
-
 
 def _build(
     graph: Graph, rng: random.Random, budget: Budget, tries: int
@@ -326,10 +320,6 @@ def clue_statistics(puzzle: KoburinInstance) -> dict[str, float]:
         "numbered": round(len(numbers) / len(puzzle.graph), 4),
         "unknown": round(sum(1 for v in numbers if v is None) / max(len(numbers), 1), 4),
     }
-
-
-def _numbers(graph: Graph, numbered: set[int], black: frozenset[int]) -> dict[int, int]:
-    return {i: sum(1 for j in graph.out[i] if j in black) for i in sorted(numbered)}
 
 
 
