@@ -5,7 +5,8 @@
  * moves made, then by the later push, as Python's tuples compare), so both return the
  * same solution and the same count of expanded states. This file only makes each
  * state cheaper: flooded sets are arrays of 64-bit words, states live in one growing
- * pool, and a hash table maps a flooded set to its state.
+ * pool, a hash table maps a flooded set to its state (the lookups of a state's children
+ * fetched ahead together), and the queue keeps a stack per estimate and count of moves.
  *
  * Sets of clusters are passed in as little-endian bytes (int.to_bytes), the moves of
  * the solution come back as indices into the colour masks the caller passed.
@@ -28,6 +29,7 @@ typedef struct {
     word *everything;
     word *neighbours; /* n sets */
     word *of_colour;  /* colours sets */
+    word *all_colours; /* the set of every colour index, in words of colour sets */
 } Board;
 
 /* A slot of the hash table: state index + 1 (0 for empty) and the set's hash, which
@@ -63,10 +65,33 @@ typedef struct {
     uint32_t push;
 } Entry;
 
+/* The states queued at one estimate and one count of moves: a stack, since among equal
+ * entries the later push comes first. */
 typedef struct {
-    Entry *items;
+    int32_t *states;
+    int32_t count, capacity;
+} Stack;
+
+/* The stacks of one estimate, one per count of moves (allocated at its first push). */
+typedef struct {
+    Stack *by_cost;
+    Py_ssize_t count;
+    int highest; /* the highest count of moves with a state queued, -1 for none */
+} Layer;
+
+/* The queue. A search that is not weighted has small whole estimates (at most twice the
+ * clusters), so it keeps a layer per estimate: a push appends to a stack and a pop takes
+ * from the top of one, where a heap would read memory at random down its depth. A
+ * weighted search keeps a binary heap. Both give the same order. */
+typedef struct {
+    int weighted;
+    int unit;           /* estimates of a search not weighted are multiples of this */
+    Entry *items;       /* the heap */
     Py_ssize_t count, capacity;
     uint32_t pushes;
+    Layer *layers;      /* the layers */
+    int layer_count, costs;
+    int lowest;         /* no layer below it holds a state */
 } Queue;
 
 #define FLOODED(s, i, w) ((s)->sets + (size_t)(i) * (w))
@@ -83,8 +108,11 @@ static inline int bits_in(word x) {
     return (int)((x * 0x0101010101010101ULL) >> 56);
 }
 
-static int equal(const word *a, const word *b, int w) {
-    return memcmp(a, b, (size_t)w * sizeof(word)) == 0;
+/* Sets are a few words long: a loop beats a call to memcmp. */
+static inline int equal(const word *a, const word *b, int w) {
+    word differ = 0;
+    for (int k = 0; k < w; k++) differ |= a[k] ^ b[k];
+    return differ == 0;
 }
 
 static uint32_t hash_of(const word *set, int w) {
@@ -227,8 +255,7 @@ static void worth_after(const Board *b, const word *before, const word *before_b
     for (int k = 0; k < w; k++) {
         added += bits_in(after[k] ^ before[k]);
     }
-    for (int k = 0; k < cw; k++) kept[k] = 0;
-    for (int d = 0; d < b->colours; d++) kept[d / 64] |= (word)1 << (d % 64);
+    memcpy(kept, b->all_colours, (size_t)cw * sizeof(word));
     const word *colour_mask = b->of_colour + (size_t)colour * w;
     for (int d = 0; d < b->colours; d++) {
         if (d == colour) continue;
@@ -386,7 +413,7 @@ static int states_index(States *s, Py_ssize_t index, uint32_t hash) {
     return 0;
 }
 
-/* -- the queue: a binary heap ordered as presolve's (estimate, -cost, -push) -------- */
+/* -- the queue, ordered as presolve's (estimate, -cost, -push) ---------------------- */
 
 static int before(const Entry *a, const Entry *b) {
     if (a->estimate != b->estimate) return a->estimate < b->estimate;
@@ -394,7 +421,7 @@ static int before(const Entry *a, const Entry *b) {
     return a->push > b->push;
 }
 
-static int queue_push(Queue *q, Entry e) {
+static int heap_push(Queue *q, Entry e) {
     if (q->count == q->capacity) {
         Py_ssize_t capacity = q->capacity ? q->capacity * 2 : 1024;
         Entry *items = grow(q->items, capacity, sizeof(Entry));
@@ -414,7 +441,7 @@ static int queue_push(Queue *q, Entry e) {
     return 0;
 }
 
-static void queue_pop(Queue *q) {
+static void heap_pop(Queue *q) {
     Entry last = q->items[--q->count];
     Py_ssize_t i = 0, n = q->count;
     for (;;) {
@@ -426,6 +453,87 @@ static void queue_pop(Queue *q) {
         i = child;
     }
     if (n) q->items[i] = last;
+}
+
+/* A queue for a graph of n clusters; -1 when memory runs out. */
+static int queue_init(Queue *q, int weighted, int unit, int n) {
+    memset(q, 0, sizeof(*q));
+    q->weighted = weighted;
+    q->unit = unit;
+    if (weighted) return 0;
+    q->layer_count = 2 * n + 2; /* an estimate is at most n - 1 moves and a bound of n */
+    q->costs = n + 1;
+    q->lowest = q->layer_count;
+    q->layers = PyMem_Calloc((size_t)q->layer_count, sizeof(Layer));
+    return q->layers ? 0 : -1;
+}
+
+static void queue_free(Queue *q) {
+    PyMem_Free(q->items);
+    for (int e = 0; q->layers && e < q->layer_count; e++) {
+        Stack *by_cost = q->layers[e].by_cost;
+        for (int c = 0; by_cost && c < q->costs; c++) PyMem_Free(by_cost[c].states);
+        PyMem_Free(by_cost);
+    }
+    PyMem_Free(q->layers);
+}
+
+/* -1 when memory runs out, or (with the exception set) for an estimate or a count of
+ * moves outside the layers, which the bounds of both rule out. */
+static int queue_push(Queue *q, Entry e) {
+    if (q->weighted) return heap_push(q, e);
+    int at = e.estimate / q->unit;
+    if (at < 0 || at >= q->layer_count || e.cost < 0 || e.cost >= q->costs) {
+        PyErr_SetString(PyExc_AssertionError, "unreachable: an entry outside the queue");
+        return -1;
+    }
+    Layer *layer = &q->layers[at];
+    if (layer->by_cost == NULL) {
+        layer->by_cost = PyMem_Calloc((size_t)q->costs, sizeof(Stack));
+        if (layer->by_cost == NULL) return -1;
+        layer->highest = -1;
+    }
+    Stack *stack = &layer->by_cost[e.cost];
+    if (stack->count == stack->capacity) {
+        int32_t capacity = stack->capacity ? 2 * stack->capacity : 64;
+        int32_t *states = grow(stack->states, capacity, sizeof(int32_t));
+        if (states == NULL) return -1;
+        stack->states = states;
+        stack->capacity = capacity;
+    }
+    stack->states[stack->count++] = e.state;
+    if (e.cost > layer->highest) layer->highest = e.cost;
+    layer->count++;
+    q->count++;
+    if (at < q->lowest) q->lowest = at;
+    return 0;
+}
+
+/* The first entry into `top`; 0 when the queue is empty. */
+static int queue_top(Queue *q, Entry *top) {
+    if (q->count == 0) return 0;
+    if (q->weighted) {
+        *top = q->items[0];
+        return 1;
+    }
+    while (q->layers[q->lowest].count == 0) q->lowest++;
+    Layer *layer = &q->layers[q->lowest];
+    while (layer->by_cost[layer->highest].count == 0) layer->highest--;
+    Stack *stack = &layer->by_cost[layer->highest];
+    *top = (Entry){q->lowest * q->unit, layer->highest, stack->states[stack->count - 1], 0};
+    return 1;
+}
+
+/* Drop the first entry (queue_top has just found it). */
+static void queue_pop(Queue *q) {
+    if (q->weighted) {
+        heap_pop(q);
+        return;
+    }
+    Layer *layer = &q->layers[q->lowest];
+    layer->by_cost[layer->highest].count--;
+    layer->count--;
+    q->count--;
 }
 
 /* -- reading the arguments ------------------------------------------------------- */
@@ -472,6 +580,9 @@ typedef struct {
     word *scratch; /* 7 * w words: 3 for puchert, then a child, its border, a move, and
                     * the border of the state expanded */
     word *masks;   /* 3 * cw words: colours to play now, worth playing after, all */
+    word *kids;    /* (colours + 1) * w words: the children of the state expanded */
+    uint32_t *kid_hash; /* their hashes */
+    int *kid_colour;    /* and the colour played to reach each */
     int *left;     /* a colour list for puchert */
     long long *layers; /* states expanded by estimate (searches that are not weighted) */
     Py_ssize_t layer_count;
@@ -482,9 +593,12 @@ static void search_free(Search *z) {
     PyMem_Free(z->board.neighbours);
     PyMem_Free(z->board.of_colour);
     states_free(&z->states);
-    PyMem_Free(z->queue.items);
+    queue_free(&z->queue);
     PyMem_Free(z->scratch);
     PyMem_Free(z->masks);
+    PyMem_Free(z->kids);
+    PyMem_Free(z->kid_hash);
+    PyMem_Free(z->kid_colour);
     PyMem_Free(z->left);
     PyMem_Free(z->layers);
 }
@@ -492,6 +606,13 @@ static void search_free(Search *z) {
 static PyObject *no_memory(Search *z) {
     search_free(z);
     return PyErr_NoMemory();
+}
+
+/* A push refused: memory ran out, or queue_push has set the exception. */
+static PyObject *queue_failed(Search *z) {
+    if (!PyErr_Occurred()) return no_memory(z);
+    search_free(z);
+    return NULL;
 }
 
 static PyObject *unreachable(Search *z) {
@@ -557,10 +678,14 @@ static PyObject *shortest(PyObject *self, PyObject *args) {
     z.scratch = PyMem_Malloc((size_t)7 * w * sizeof(word));
     z.masks = PyMem_Malloc((size_t)3 * cw * sizeof(word));
     z.left = PyMem_Malloc(((size_t)colours + 1) * sizeof(int));
+    z.kids = PyMem_Malloc(((size_t)colours + 1) * w * sizeof(word));
+    z.kid_hash = PyMem_Malloc(((size_t)colours + 1) * sizeof(uint32_t));
+    z.kid_colour = PyMem_Malloc(((size_t)colours + 1) * sizeof(int));
     z.layer_count = 2 * (Py_ssize_t)n + 2; /* an estimate is at most n - 1 moves + n */
     z.layers = PyMem_Calloc((size_t)z.layer_count, sizeof(long long));
-    if (states_init(&z.states, w, cw) < 0 || !b->everything || !b->neighbours ||
-        !b->of_colour || !z.scratch || !z.masks || !z.left || !z.layers) {
+    if (states_init(&z.states, w, cw) < 0 || queue_init(&z.queue, weighted, under, n) < 0 || !b->everything || !b->neighbours ||
+        !b->of_colour || !z.scratch || !z.masks || !z.left || !z.layers || !z.kids ||
+        !z.kid_hash || !z.kid_colour) {
         return no_memory(&z);
     }
     for (int i = 0; i < n; i++) {
@@ -581,6 +706,7 @@ static PyObject *shortest(PyObject *self, PyObject *args) {
     word *todo = z.masks, *after = z.masks + cw, *every_colour = z.masks + 2 * cw;
     memset(every_colour, 0, (size_t)cw * sizeof(word));
     for (int c = 0; c < b->colours; c++) every_colour[c / 64] |= (word)1 << (c % 64);
+    b->all_colours = every_colour;
 
     Py_ssize_t root = states_add(s, w);
     word *flooded = FLOODED(s, root, w);
@@ -597,16 +723,18 @@ static PyObject *shortest(PyObject *self, PyObject *args) {
         return unreachable(&z);
     }
     s->bound[root] = estimate;
-    if (states_index(s, root, hash_of(flooded, w)) < 0 ||
-        queue_push(q, (Entry){over * estimate, 0, 0, 0}) < 0) {
+    if (states_index(s, root, hash_of(flooded, w)) < 0) {
         return no_memory(&z);
+    }
+    if (queue_push(q, (Entry){over * estimate, 0, 0, 0}) < 0) {
+        return queue_failed(&z);
     }
     long long proven = estimate, expanded = 0;
     Py_ssize_t goal = -1;
     int goal_cost = 0;
     int stopped = 0; /* a limit ended the search before it decided */
-    while (q->count) {
-        Entry top = q->items[0];
+    Entry top;
+    while (queue_top(q, &top)) {
         if (!weighted && top.estimate > proven) proven = top.estimate;
         if (ceiling >= 0 && proven >= ceiling) {
             stopped = 1;
@@ -651,28 +779,58 @@ static PyObject *shortest(PyObject *self, PyObject *args) {
             }
         }
         border_of(b, FLOODED(s, top.state, w), border);
+        /* The children first, each with its hash, and the slot of the table where its
+         * lookup starts fetched ahead: the table is read at random, so the misses of all
+         * the children overlap instead of following one another. */
+        int kids = 0;
+        flooded = FLOODED(s, top.state, w);
         for (int c = 0; c < b->colours; c++) {
             if (!(todo[c / 64] >> (c % 64) & 1)) continue;
-            /* The pool may move as states are added: find the parent again. */
-            flooded = FLOODED(s, top.state, w);
             const word *mask = b->of_colour + (size_t)c * w;
-            word *absorbed = z.scratch + 5 * w, touches = 0;
+            word *kid = z.kids + (size_t)kids * w, touches = 0;
             for (int k = 0; k < w; k++) {
-                absorbed[k] = border[k] & mask[k];
-                touches |= absorbed[k];
-                child[k] = flooded[k] | absorbed[k];
-                child_border[k] = border[k];
+                word absorbed = border[k] & mask[k];
+                touches |= absorbed;
+                kid[k] = flooded[k] | absorbed;
             }
             if (!touches) continue;
-            spread(b, absorbed, child_border);
-            for (int k = 0; k < w; k++) child_border[k] &= ~child[k];
+            z.kid_hash[kids] = hash_of(kid, w);
+            z.kid_colour[kids] = c;
+            __builtin_prefetch(s->table + (z.kid_hash[kids] & (uint64_t)(s->slots - 1)));
+            kids++;
+        }
+        /* Then the state each child's first slot names, when the hash matches. */
+        for (int i = 0; i < kids; i++) {
+            Slot entry = s->table[z.kid_hash[i] & (uint64_t)(s->slots - 1)];
+            if (entry.state != 0 && entry.hash == z.kid_hash[i]) {
+                __builtin_prefetch(FLOODED(s, entry.state - 1, w));
+                __builtin_prefetch(s->cost + entry.state - 1);
+            }
+        }
+        for (int i = 0; i < kids; i++) {
+            const int c = z.kid_colour[i];
+            /* The pool may move as states are added: find the parent again. */
+            flooded = FLOODED(s, top.state, w);
+            memcpy(child, z.kids + (size_t)i * w, (size_t)w * sizeof(word));
             int cost = top.cost + 1;
-            uint32_t hash = hash_of(child, w);
+            uint32_t hash = z.kid_hash[i];
             Py_ssize_t known = states_find(s, child, hash, w);
             if (known >= 0 && s->cost[known] < cost) continue;
+            if (known >= 0 && s->cost[known] == cost &&
+                equal(WORTH(s, known), every_colour, cw)) {
+                continue; /* already worth playing every colour from */
+            }
+            /* The child's border: the parent's, and the clusters beside what it absorbed. */
+            word *absorbed = z.scratch + 5 * w;
+            const word *mask = b->of_colour + (size_t)c * w;
+            for (int k = 0; k < w; k++) {
+                absorbed[k] = border[k] & mask[k];
+                child_border[k] = border[k];
+            }
+            spread(b, absorbed, child_border);
+            for (int k = 0; k < w; k++) child_border[k] &= ~child[k];
             if (known >= 0 && s->cost[known] == cost) {
                 /* Another shortest path: what it leaves worth playing counts too. */
-                if (!memcmp(WORTH(s, known), every_colour, (size_t)cw * sizeof(word))) continue;
                 worth_after(b, flooded, border, c, child, child_border, after, cw);
                 word added = 0, unplayed = 0;
                 for (int k = 0; k < cw; k++) {
@@ -684,7 +842,7 @@ static PyObject *shortest(PyObject *self, PyObject *args) {
                 if (added && unplayed &&
                     queue_push(q, (Entry){under * cost + over * s->bound[known], cost,
                                           (int32_t)known, 0}) < 0) {
-                    return no_memory(&z);
+                    return queue_failed(&z);
                 }
                 continue;
             }
@@ -716,7 +874,7 @@ static PyObject *shortest(PyObject *self, PyObject *args) {
             memcpy(WORTH(s, state), after, (size_t)cw * sizeof(word));
             memset(PLAYED(s, state), 0, (size_t)cw * sizeof(word));
             if (queue_push(q, (Entry){under * cost + over * h, cost, (int32_t)state, 0}) < 0) {
-                return no_memory(&z);
+                return queue_failed(&z);
             }
         }
         if (stopped) break;
