@@ -161,17 +161,20 @@ def _solve(
         _Watchdog.speak()
         _emit(smtlib or "", shared, inputs)
     dimacs = None
-    with stopping(budget) as stop:
-        if result.stopped is None:  # a search a limit or Ctrl-C ended starts no more work
+    # A search a limit or Ctrl-C ended starts no more work, and enters no new block:
+    # one would free what the stopped search had built, which takes seconds on a large
+    # puzzle, past the limit.
+    if result.stopped is None and (shared.print_dimacs or shared.cnf or shared.proof):
+        with stopping(budget) as stop:
             if shared.print_dimacs or shared.cnf:
                 dimacs = _dimacs(questions, budget)
                 if shared.cnf is not None and dimacs is not None:
                     write_output(shared.cnf, dimacs, shared.force)
             if shared.proof is not None:
                 _proofs(questions, shared.proof, stem, budget, shared.force)
-    if stop.why is not None:
-        result.outcome.stopped = stop.why
-        dimacs = None
+        if stop.why is not None:
+            result.outcome.stopped = stop.why
+            dimacs = None
     result.elapsed_s = budget.elapsed()
     _Watchdog.speak()
     # The text report is built only when shown: drawing a large answer near the memory

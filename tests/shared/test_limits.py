@@ -264,3 +264,37 @@ def test_a_run_exec_d_by_a_shell_counts_its_time_from_the_exec() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["elapsed_s"] < 2.5, done.stdout
+
+
+def test_a_stopped_run_ends_without_freeing_what_it_built(tmp_path: Path) -> None:
+    """Freeing a large half-built encoding takes seconds: a run a limit stopped holds it
+    until the process ends (a run once spent 0.6 s past its limit freeing it). Here the
+    held list reports any freeing of held state, which must not happen."""
+    lines = []
+    for r in range(160):
+        for c in range(120):
+            near = [(r, c + 1), (r + 1, c), (r, c - 1), (r - 1, c)]
+            lines.append(
+                f"r{r}c{c}: "
+                + " ".join(f"r{y}c{x}" for y, x in near if 0 <= y < 160 and 0 <= x < 120)
+            )
+    lines += [f"clue r{r}c{c} 4" for r in range(2, 160, 9) for c in range(3, 120, 11)]
+    table = tmp_path / "table.txt"
+    table.write_text("\n".join(lines) + "\n")
+    program = (
+        "import sys\n"
+        "from smtpuzzles import limits\n"
+        "class Held(list):\n"
+        "    def clear(self):\n"
+        "        if self: print('freed held state', file=sys.stderr, flush=True)\n"
+        "        super().clear()\n"
+        "limits._held = Held()\n"
+        "from smtpuzzles.entry import main\n"
+        f"sys.argv = ['smtpuzzles', 'nurikabe', 'solve', {str(table)!r}, '--timeout', '1']\n"
+        "main()\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 3, done.stderr
+    assert "freed held state" not in done.stderr
