@@ -1067,11 +1067,55 @@ def _changes_at(
         merged = layout.merged(near[0], near[1], u)
         if merged is not None and _wall_stays_linked(nbrs, layout.black, u):
             return "merge", merged
-    ones_left = layout.ones() + 1 <= max_ones * (len(layout.clue) + 1)
-    if "new" in kinds and not near and turn is None and ones_left:
-        if _wall_stays_linked(nbrs, layout.black, u):
-            return "new", _changed(layout, ("new", -1, u))
+    if "new" in kinds and not near:
+        return _new_island(layout, u, max_ones, turn)
     return None
+
+
+def _new_island(
+    layout: _Layout, u: int, max_ones: float, turn: list[int] | None
+) -> tuple[str, _Layout] | None:
+    """A new island at the black cell ``u``, which no island touches (with ``turn``,
+    and another at its turned mate): of one cell while 1-clues are few enough, else
+    of two, ``u`` and a free neighbour; the wall stays in one piece (``None``: not here)."""
+    nbrs = layout.shape.neighbours
+    starts = [u] if turn is None else [u, turn[u]]
+    if len(starts) == 2 and (starts[1] == u or starts[1] in nbrs[u]):
+        return None
+    added = len(starts)
+    size = 1 if layout.ones() + added <= max_ones * (len(layout.clue) + added) else 2
+    changed = layout
+    for start in starts:
+        changed = _grown_from(changed, start, size)
+        if changed is None:
+            return None
+    return "new", changed
+
+
+def _grown_from(layout: _Layout, start: int, size: int) -> _Layout | None:
+    """``layout`` with a new island of ``size`` (1 or 2) cells from the black cell
+    ``start``, touching no island, the wall in one piece (``None``: none fits)."""
+    nbrs = layout.shape.neighbours
+    black = list(layout.black)
+    cells: list[int] = []
+    for i in [start, *nbrs[start]]:
+        if len(cells) == size:
+            break
+        if i != start and not cells:
+            return None
+        if not black[i] or any(not black[j] and j not in cells for j in nbrs[i]):
+            continue
+        if not _wall_stays_linked(nbrs, black, i):
+            continue
+        black[i] = False
+        cells.append(i)
+    if len(cells) < size:
+        return None
+    new = layout.copy()
+    new.black = black
+    new.islands.append(cells)
+    new.clue[len(new.islands) - 1] = start
+    return new
 
 
 def _killers(
