@@ -13,13 +13,20 @@ from oracles.nurikabe import brute_force as nurikabe_brute_force
 
 from smtpuzzles.graph import rectangle
 from smtpuzzles.limits import Budget
+from smtpuzzles.puzzles.nurikabe import generate as generate_module
 from smtpuzzles.puzzles.nurikabe.check import problems
 from smtpuzzles.puzzles.nurikabe.formats import parse, solution_rows
 from smtpuzzles.puzzles.nurikabe.generate import (
+    RADIUS,
     _ball_around,
     _break_pools,
+    _changes_at,
+    _combined,
     _islands,
     _Layout,
+    _new_island,
+    _revives,
+    _rotated,
     _window,
     clue_statistics,
     generate,
@@ -169,3 +176,104 @@ def _window_cells(layout: _Layout, ball: set[int]) -> set[int]:
         if i in home:
             cells |= set(layout.islands[home[i]])
     return cells
+
+
+def _drawn_layout(size: int, seed: int) -> tuple[NurikabeInstance, _Layout, random.Random]:
+    graph = rectangle(size, size)
+    shape = NurikabeInstance(graph, {}, tuple(graph.squares()))
+    rng = random.Random(seed)
+    drawn = grown_picture(shape, rng)
+    assert drawn is not None
+    picture, clue_at = drawn
+    return shape, _Layout(shape, picture, _islands(shape, picture, clue_at), clue_at), rng
+
+
+def _valid(layout: _Layout) -> bool:
+    clues: dict[int, int | None] = {c: len(layout.islands[k]) for k, c in layout.clue.items()}
+    shape = layout.shape
+    return problems(shape.graph, clues, shape.pools, tuple(layout.black)) == []
+
+
+def test_changes_made_together_keep_the_picture_a_solution() -> None:
+    """Changes at spots apart, each made on the same layout, made together
+    (``_combined``): the picture they give is a solution of the clues they give, and
+    every change's own cells are as that change left them."""
+    shape, layout, rng = _drawn_layout(16, 4)
+    nbrs = shape.neighbours
+    made = 0
+    for _ in range(8):
+        changes, taken = [], set()
+        for u in rng.sample(range(len(shape)), len(shape)):  # spots apart, as repair takes
+            if u in taken:
+                continue
+            taken |= _ball_around(nbrs, {u}, RADIUS + 1)
+            found = _changes_at(layout, rng.choice((u, *nbrs[u])), rng, 0.25, None)
+            if found is not None:
+                changes.append(found[1])
+        together = _combined(layout, changes, 0.25)
+        if together is None:  # they parted the wall or passed the clue limit
+            continue
+        made += len(changes) > 1
+        assert _valid(together)
+        assert together.ones() <= max(layout.ones(), 0.25 * len(together.clue))
+        changed = [i for i in range(len(shape)) if together.black[i] != layout.black[i]]
+        assert all(any(c.black[i] == together.black[i] != layout.black[i] for c in changes)
+                   for i in changed)
+        layout = together
+    assert made >= 4
+
+
+def test_a_solution_ruled_out_is_known_when_a_change_brings_it_back() -> None:
+    """``_revives``: the layout's own picture is a solution of its clues; after a clue
+    of size 2 or more moves off a cell onto a cell the other picture has black, it is
+    not, and a change that moves it back revives it."""
+    shape, layout, _ = _drawn_layout(10, 2)
+    assert _valid(layout)
+    assert _revives(layout, [tuple(layout.black)])
+    k = next(k for k, cells in enumerate(layout.islands) if len(cells) >= 2)
+    other = list(layout.black)
+    moved = layout.copy()
+    moved.clue[k] = next(c for c in layout.islands[k] if c != layout.clue[k])
+    other[moved.clue[k]] = True  # the other picture has the new clue cell black
+    assert not _revives(moved, [tuple(other)])
+    assert _revives(layout, [tuple(layout.black)]) and _valid(moved)
+
+
+@pytest.mark.parametrize("turned", [False, True])
+def test_a_new_island_has_two_cells_once_1s_are_used_up(turned: bool) -> None:
+    """``_new_island``: one cell while 1-clues may grow, else two; with rot180 a pair
+    of islands on turned cells; each touches no other island and the wall stays in one
+    piece. (On a sparse lattice of 1-islands: drawn pictures leave few free cells.)"""
+    graph = rectangle(12, 12)
+    shape = NurikabeInstance(graph, {}, tuple(graph.squares()))
+    white = [graph.at(r, c) for r in range(1, 12, 4) for c in range(1, 12, 4)]
+    picture = tuple(i not in white for i in range(len(graph)))
+    clue_at = {c: k for k, c in enumerate(white)}
+    layout = _Layout(shape, picture, _islands(shape, picture, clue_at), clue_at)
+    turn = _rotated(graph) if turned else None
+    for max_ones, size in ((1.0, 1), (0.0, 2)):
+        made = [m for u in range(len(graph)) if (m := _new_island(layout, u, max_ones, turn))]
+        assert made
+        for _, new in made:
+            added = new.islands[len(layout.islands) :]
+            assert len(added) == (2 if turned else 1)
+            assert all(len(cells) == size for cells in added)
+            if turn is not None:
+                first, second = (new.clue[len(layout.islands) + j] for j in range(2))
+                assert turn[first] == second
+            black = {i for i, b in enumerate(new.black) if b}
+            assert len(graph.components(sorted(black))) == 1
+            assert len(graph.components([i for i in range(len(graph)) if i not in black])) == (
+                len(new.clue)
+            )
+
+
+def test_a_seed_makes_one_puzzle_whatever_the_work_share(monkeypatch) -> None:
+    """Pictures are dropped by deduction work, not by time: the same seed gives the
+    same puzzle twice, also when the share is so small that pictures are dropped."""
+    graph = rectangle(8, 8)
+    pools = tuple(graph.squares())
+    monkeypatch.setattr(generate_module, "WORK", 1)
+    first = generate(graph, pools, 5)
+    assert first is not None and first == generate(graph, pools, 5)
+    assert problems(graph, first[0].clues, pools, first[1]) == []

@@ -14,6 +14,10 @@
    white cells), so moving that island's clue onto it rules the other picture out: a
    clue cell is white. The move chosen also keeps every picture met so far ruled out,
    where one does; then ask again.
+4. A picture that takes more than its share of work (:data:`WORK`, counted in
+   deductions, not seconds, so that a seed makes one puzzle anywhere) is dropped for
+   a new one, which may take more: most pictures need a fraction of it, the rest many
+   times more.
 
 Each puzzle is also given a grade (:func:`grade`) and clue statistics
 (:func:`clue_statistics`), the figures a setter compares with published puzzles.
@@ -23,6 +27,7 @@ from __future__ import annotations
 
 import random
 from collections import deque
+from contextvars import ContextVar
 
 from ...errors import InputError
 from ...graph import Graph, hex_grid, rectangle, rectangle_with_holes, torus
@@ -607,18 +612,26 @@ def repair(
     the picture has it (:func:`_local_count`): a change costs a deduction over a
     hundred cells, not the grid, and a round mends the whole grid. The best change at a
     spot is kept when the deductions on the whole grid decide no fewer cells after it
-    (the same number: a step aside, once progress stalls). First with the plain
-    deductions; when those stop getting closer, with one level of hypotheses too
+    (the same number: a step aside, once progress stalls): together when they do
+    no worse together, one run of the deductions for the round (:func:`_kept`).
+    First with the plain deductions; when those stop getting closer or leave few
+    cells open (:data:`HYPOTHESES_BELOW`), with one level of hypotheses too
     (:mod:`.presolve.probe`), which settles what a human solver settles by a guess;
-    when a few cells stay open, another solution is ruled out (:func:`_kill`).
+    when a few cells stay open, another solution is ruled out (:func:`_kill`), and
+    every solution ruled out stays so.
     Raises :class:`TimeUp` when the budget runs out."""
     nbrs = layout.shape.neighbours
     hypotheses, kills = False, 0
     fewest, idle, best_layout = len(layout.black) + 1, 0, layout
+    others: list[Picture] = []
+    known: set[int] | None = None  #: what the deductions decide on ``layout``, if known
+    few_open = max(FEW_OPEN, len(layout.black) // 30)
+    few_enough = max(HYPOTHESES_BELOW, len(layout.black) // 6)
     for _ in range(rounds):
         if budget.expired():
             raise TimeUp
-        decided = _decided_cells(layout, name, hypotheses)
+        decided = known if known is not None else _decided_cells(layout, name, hypotheses)
+        known = None
         now = len(decided)
         still = [i for i in range(len(layout.black)) if i not in decided]
         if not still:
@@ -627,22 +640,25 @@ def repair(
             fewest, idle, best_layout = len(still), 0, layout
         else:
             idle += 1
-        if idle > REPAIR_STALE and not hypotheses:
+        if not hypotheses and (idle > REPAIR_STALE or len(still) <= few_enough):
             hypotheses, fewest, idle, layout = True, len(layout.black) + 1, 0, best_layout
             continue
-        if idle > REPAIR_STALE and fewest > FEW_OPEN:
+        if idle > REPAIR_STALE and fewest > few_open:
             return best_layout, False
-        if idle > KILL_AFTER and fewest <= FEW_OPEN:
+        if idle > KILL_AFTER and fewest <= few_open:
             kills += 1
             if kills > MOST_KILLS + len(layout.black) // 20:
                 return best_layout, False
-            killed = _kill(best_layout, rng, budget, max_ones=max_ones, name=name, turn=turn)
+            killed = _kill(
+                best_layout, rng, budget, max_ones=max_ones, name=name, turn=turn, others=others
+            )
             if killed is None or killed is best_layout:
                 return best_layout, killed is not None
             layout = best_layout = killed
             fewest, idle = len(layout.black) - len(_decided_cells(layout, name, True)), 0
             continue
         open_cells, taken = set(still), set()
+        picked: list[tuple[int, _Layout]] = []
         for u in rng.sample(still, len(still)):
             if u in taken:
                 continue
@@ -662,10 +678,91 @@ def repair(
                 continue
             score, _, best = max(scored, key=lambda t: t[:2])
             if score > base or score == base and idle >= ASIDE_AFTER:
-                count = len(_decided_cells(best, name, hypotheses))
-                if count >= now:
-                    layout, now = best, count
+                if not _revives(best, others):
+                    picked.append((score - base, best))
+        layout, known = _kept(layout, picked, now, others, name, hypotheses, max_ones)
     return best_layout, False
+
+
+def _kept(
+    layout: _Layout,
+    picked: list[tuple[int, _Layout]],
+    now: int,
+    others: list[Picture],
+    name: str,
+    hypotheses: bool,
+    max_ones: float,
+) -> tuple[_Layout, set[int] | None]:
+    """The layout a round of :func:`repair` ends with, and the cells the deductions
+    decide on it (``None``: not worked out). First every change ``picked`` (what it
+    gained on its window, the layout after it) made together, kept when the
+    deductions on the whole grid then decide no fewer than ``now`` cells: one run of
+    them for the round. A change can undo a deduction beyond its window, so where
+    together they do worse, they are added one at a time, best gain first, each kept
+    when that holds. Never a change that makes a solution met before a solution again
+    (``others``)."""
+    picked = sorted(picked, key=lambda t: -t[0])
+    changes = [c for _, c in picked]
+    if len(changes) > 1:
+        together = _combined(layout, changes, max_ones)
+        if together is not None and not _revives(together, others):
+            found = _decided_cells(together, name, hypotheses)
+            if len(found) >= now:
+                return together, found
+    kept: list[_Layout] = []
+    result: tuple[_Layout, set[int] | None] = (layout, None)
+    for change in changes:
+        trial = _combined(layout, [*kept, change], max_ones)
+        if trial is None or _revives(trial, others):
+            continue
+        found = _decided_cells(trial, name, hypotheses)
+        if len(found) >= now:
+            kept.append(change)
+            now, result = len(found), (trial, found)
+    return result
+
+
+def _combined(base: _Layout, changed: list[_Layout], max_ones: float) -> _Layout | None:
+    """``base`` with the changes of every layout of ``changed`` (each made from
+    ``base``, at spots apart); one that touches an island an earlier one touched, or
+    that would take the share of 1-clues past ``max_ones`` (where it is not already),
+    is left out. ``None`` when together they part the wall or pass the clue limit."""
+    new = base.copy()
+    touched: set[int] = set()
+    old = len(base.islands)
+    ones = base.ones()
+    for c in changed:
+        diff = {
+            k
+            for k in range(old)
+            if c.islands[k] is not base.islands[k] or c.clue.get(k) != base.clue.get(k)
+        }
+        if diff & touched:
+            continue
+        more = c.ones() - base.ones()
+        if more > 0 and ones + more > max_ones * (len(new.clue) + len(c.clue) - len(base.clue)):
+            continue
+        ones += more
+        touched |= diff
+        for k in diff:
+            new.islands[k] = c.islands[k]
+            if k in c.clue:
+                new.clue[k] = c.clue[k]
+            else:
+                new.clue.pop(k, None)
+        for k in range(old, len(c.islands)):
+            new.islands.append(c.islands[k])
+            new.clue[len(new.islands) - 1] = c.clue[k]
+        for i, b in enumerate(c.black):
+            if b != base.black[i]:
+                new.black[i] = b
+    if len(changed) > 1:
+        if len(new.clue) > max(new.most_clues, len(base.clue)):
+            return None
+        wall = {i for i, b in enumerate(new.black) if b}
+        if wall and not _linked(base.shape.neighbours, wall):
+            return None
+    return new
 
 
 def _kill(
@@ -677,23 +774,49 @@ def _kill(
     name: str,
     turn: list[int] | None,
     hypotheses: bool = True,
+    others: list[Picture] | None = None,
 ) -> _Layout | None:
     """Where the deductions stall: another solution is searched for (:func:`_another`);
     with none, ``layout`` itself (its picture is the only solution). Else the layout
     after the change that rules that solution out (:func:`_killers`) after which the
     deductions (with one level of ``hypotheses``) decide the most cells (``None``: no
-    change does)."""
+    change does). ``others``, the solutions met so far, gains the new one, and a
+    change that would make one of them a solution again is not made: without that
+    memory, two changes can undo each other for ever."""
     puzzle = layout.puzzle(name)
     other = _another(puzzle, layout.picture(), budget)
     if other is None:
         return layout
+    others = others if others is not None else []
+    others.append(other)
     ones_left = layout.ones() + 1 <= max_ones * (len(layout.clue) + 1)
     options = _killers(layout, other, ones_left, turn)
-    if not options:
-        return None
     rng.shuffle(options)
-    changed = [_changed(layout, c, turn) for c in options[:TRIES]]
-    return max(changed, key=lambda c: len(_decided_cells(c, name, hypotheses)))
+    changed = [_changed(layout, o, turn) for o in options[: 2 * TRIES]]
+    differ = [i for i, b in enumerate(other) if b != layout.black[i]]
+    for u in rng.sample(differ, min(len(differ), 2 * TRIES)):
+        found = _changes_at(layout, u, rng, max_ones, turn)
+        if found is not None:
+            changed.append(found[1])
+    changed = [c for c in changed if not _revives(c, others)]
+    if not changed:
+        return None
+    ball = _ball_around(layout.shape.neighbours, set(differ), RIM)
+    scored = sorted(changed, key=lambda c: -_local_count(c, ball, name, hypotheses))
+    return max(scored[:3], key=lambda c: len(_decided_cells(c, name, hypotheses)))
+
+
+def _revives(layout: _Layout, others: list[Picture]) -> bool:
+    """Is one of ``others`` (solutions ruled out before) a solution of ``layout``'s clues?"""
+    shape = layout.shape
+    clues = {c: len(layout.islands[k]) for k, c in layout.clue.items()}
+    return any(not problems(shape.graph, clues, shape.pools, o) for o in others)
+
+
+#: Open cells few enough for :func:`repair` to score changes with one level of
+#: hypotheses (or a sixth of the cells, if more): they cost a deduction run per guess,
+#: but decide at once most of what the plain deductions need many rounds of changes for.
+HYPOTHESES_BELOW = 60
 
 
 #: Changes that rule another solution out :func:`repair` may make before it hands over
@@ -704,8 +827,8 @@ MOST_KILLS = 12
 #: another solution.
 KILL_AFTER = 1
 
-#: Open cells few enough for :func:`repair` to rule out another solution (more: it
-#: hands over).
+#: Open cells few enough for :func:`repair` to rule out another solution (or a
+#: thirtieth of the cells, if more; more open: it hands over).
 FEW_OPEN = 12
 
 #: Steps round a spot of :func:`repair` whose cells its local deductions score.
@@ -722,6 +845,27 @@ ASIDE_AFTER = 2
 REPAIR_STALE = 4
 
 
+class _GiveUp(Exception):
+    """The picture being made unique has had its share of work (:func:`_spend`)."""
+
+
+#: The work left for the picture being made unique, in cells deduced (a deduction
+#: run on a puzzle of ``n`` cells costs ``n``; with hypotheses, ``n`` more for every
+#: cell they try), or ``None``: no limit. Work, not time, so that a seed makes the
+#: same puzzle on every machine and under any load.
+_work_left: ContextVar[list[int] | None] = ContextVar("_work_left", default=None)
+
+
+def _spend(cells: int) -> None:
+    """Count ``cells`` of deduction work against the picture's share; past it, raise
+    :class:`_GiveUp`."""
+    left = _work_left.get()
+    if left is not None:
+        left[0] -= cells
+        if left[0] < 0:
+            raise _GiveUp
+
+
 def _deduced(
     puzzle: NurikabeInstance,
     hypotheses: bool,
@@ -732,7 +876,9 @@ def _deduced(
     """The cells the deductions decide from the facts ``black`` and ``owner`` (with
     ``hypotheses``, one level of them on ``cells``, or on every open cell)."""
     known = deduce(puzzle, black=black or (), owner=owner)
-    if hypotheses and len(known.black) + len(known.owner) < len(puzzle):
+    left = len(puzzle) - len(known.black) - len(known.owner)
+    _spend(len(puzzle) * (1 + (left if hypotheses else 0)))
+    if hypotheses and left:
         try:
             known = probe(puzzle, known, cells=cells)
         except Contradiction:
@@ -921,11 +1067,55 @@ def _changes_at(
         merged = layout.merged(near[0], near[1], u)
         if merged is not None and _wall_stays_linked(nbrs, layout.black, u):
             return "merge", merged
-    ones_left = layout.ones() + 1 <= max_ones * (len(layout.clue) + 1)
-    if "new" in kinds and not near and turn is None and ones_left:
-        if _wall_stays_linked(nbrs, layout.black, u):
-            return "new", _changed(layout, ("new", -1, u))
+    if "new" in kinds and not near:
+        return _new_island(layout, u, max_ones, turn)
     return None
+
+
+def _new_island(
+    layout: _Layout, u: int, max_ones: float, turn: list[int] | None
+) -> tuple[str, _Layout] | None:
+    """A new island at the black cell ``u``, which no island touches (with ``turn``,
+    and another at its turned mate): of one cell while 1-clues are few enough, else
+    of two, ``u`` and a free neighbour; the wall stays in one piece (``None``: not here)."""
+    nbrs = layout.shape.neighbours
+    starts = [u] if turn is None else [u, turn[u]]
+    if len(starts) == 2 and (starts[1] == u or starts[1] in nbrs[u]):
+        return None
+    added = len(starts)
+    size = 1 if layout.ones() + added <= max_ones * (len(layout.clue) + added) else 2
+    changed = layout
+    for start in starts:
+        changed = _grown_from(changed, start, size)
+        if changed is None:
+            return None
+    return "new", changed
+
+
+def _grown_from(layout: _Layout, start: int, size: int) -> _Layout | None:
+    """``layout`` with a new island of ``size`` (1 or 2) cells from the black cell
+    ``start``, touching no island, the wall in one piece (``None``: none fits)."""
+    nbrs = layout.shape.neighbours
+    black = list(layout.black)
+    cells: list[int] = []
+    for i in [start, *nbrs[start]]:
+        if len(cells) == size:
+            break
+        if i != start and not cells:
+            return None
+        if not black[i] or any(not black[j] and j not in cells for j in nbrs[i]):
+            continue
+        if not _wall_stays_linked(nbrs, black, i):
+            continue
+        black[i] = False
+        cells.append(i)
+    if len(cells) < size:
+        return None
+    new = layout.copy()
+    new.black = black
+    new.islands.append(cells)
+    new.clue[len(new.islands) - 1] = start
+    return new
 
 
 def _killers(
@@ -1003,6 +1193,14 @@ def _another(puzzle: NurikabeInstance, ours: Picture, budget: Budget) -> Picture
     return found
 
 
+#: The work (:func:`_spend`) the first picture may take, per cell squared; each next
+#: picture may take :data:`GROWTH` times as much as the one before. Most pictures are made
+#: unique within a fraction of it; the few that are not cost many times more, and a new
+#: picture is the quicker way.
+WORK = 16
+GROWTH = 1.5
+
+
 def generate(
     graph: Graph,
     pools: tuple[tuple[int, ...], ...],
@@ -1041,10 +1239,18 @@ def generate(
         layout = _Layout(shape, picture, islands, clue_at, max_island)
         turn = _rotated(graph) if symmetry == "rot180" else None
         steps = STEPS + len(graph) // 2
-        layout, done = repair(layout, rng, budget, max_ones=max_ones, name=name, turn=turn)
-        made = layout if done else None
-        if made is None:
-            made = settle(layout, rng, budget, max_ones=max_ones, name=name, turn=turn, steps=steps)
+        share = _work_left.set([int(WORK * len(graph) ** 2 * GROWTH ** min(attempt, 20))])
+        try:
+            layout, done = repair(layout, rng, budget, max_ones=max_ones, name=name, turn=turn)
+            made = layout if done else None
+            if made is None:
+                made = settle(
+                    layout, rng, budget, max_ones=max_ones, name=name, turn=turn, steps=steps
+                )
+        except _GiveUp:
+            made = None
+        finally:
+            _work_left.reset(share)
         if made is None:
             continue
         puzzle = made.puzzle(name)
