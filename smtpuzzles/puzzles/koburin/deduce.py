@@ -11,6 +11,9 @@ rules decide every cell and link the solution is the only one:
 - a loop cell has two links: two found, no other; two possible, both;
 - a cell with a link is on the loop; a cell with fewer than two possible links is black;
 - a link that would close a loop while loop cells lie outside it is off;
+- loop cells all reach each other through links not off, and open cells that reach no
+  loop cell are black; the loop visits as many cells of each chessboard colour
+  (:meth:`Deduce.whole`, passes over the grid);
 - probing: a cell or link whose one value leads the rules above to a contradiction
   takes the other (:meth:`Deduce.probe`).
 
@@ -269,13 +272,77 @@ class Deduce:
                 found = True
         return found
 
+    def whole(self) -> None:
+        """The rules that look at the whole grid at once (:meth:`_connected`,
+        :meth:`_balanced`), so asked for at chosen steps, not by :meth:`propagate`."""
+        self._connected()
+        self._balanced()
+        self.propagate()
+
+    def _connected(self) -> None:
+        """The loop is one: loop cells that cannot reach each other through links not
+        off are a contradiction, and open cells that reach no loop cell are black."""
+        if not self.on_loop:
+            return
+        cell, link, out, index = self.cell, self.link, self.out, self.index
+        seen = [False] * len(cell)
+        pieces = 0
+        for start in range(len(cell)):
+            if seen[start] or cell[start] in (BLACK, NUMBER):
+                continue
+            seen[start] = True
+            todo, members, loop = [start], [], False
+            while todo:
+                i = todo.pop()
+                members.append(i)
+                loop = loop or cell[i] == LOOP
+                for j in out[i]:
+                    if not seen[j] and link[index[(i, j) if i < j else (j, i)]] != OFF:
+                        seen[j] = True
+                        todo.append(j)
+            if loop:
+                pieces += 1
+                if pieces > 1:
+                    raise Contradiction
+            else:
+                for i in members:
+                    self.set_cell(i, BLACK)
+
+    def _balanced(self) -> None:
+        """A loop on a chessboard steps from one colour to the other, so it visits as
+        many cells of each: when the open cells of one colour are just enough to even
+        the count, they are all on the loop (too few: a contradiction)."""
+        if self.graph.kind not in ("square", "holes") or self.graph.coords is None:
+            return
+        loop, open_ = [0, 0], [0, 0]
+        for (r, c), s in zip(self.graph.coords, self.cell, strict=True):
+            if s == LOOP:
+                loop[(r + c) % 2] += 1
+            elif s == UNKNOWN:
+                open_[(r + c) % 2] += 1
+        for colour in (0, 1):
+            short = loop[1 - colour] - loop[colour]
+            if short > open_[colour]:
+                raise Contradiction
+            if short == open_[colour] > 0:
+                for i, (r, c) in enumerate(self.graph.coords):
+                    if (r + c) % 2 == colour and self.cell[i] == UNKNOWN:
+                        self.set_cell(i, LOOP)
+
     # -- probing -----------------------------------------------------------------------
 
-    def probe(self, cells: list[int] | None = None, rounds: int = 3) -> None:
-        """Try each open cell (of ``cells``, else all) black and on the loop, and each
-        open link of it on and off: a value that leads to a contradiction is wrong, so
-        the other is set and propagated. Repeated while something is found, up to
-        ``rounds`` times."""
+    def probe(
+        self,
+        cells: list[int] | None = None,
+        rounds: int = 3,
+        whole: bool = True,
+        links: bool = True,
+    ) -> None:
+        """Try each open cell (of ``cells``, else all) black and on the loop, and (with
+        ``links``) each open link of it on and off: a value that leads to a
+        contradiction is wrong, so the other is set and propagated. Repeated while
+        something is found, up to ``rounds`` times. ``whole``: each try asks
+        :meth:`whole` too."""
         for _ in range(rounds):
             found = False
             todo = range(len(self.cell)) if cells is None else cells
@@ -286,28 +353,32 @@ class Deduce:
                     for state, other in ((BLACK, LOOP), (LOOP, BLACK)):
                         if self.cell[i] != UNKNOWN:
                             break
-                        if self._fails(lambda i=i, s=state: self.set_cell(i, s)):
+                        if self._fails(lambda i=i, s=state: self.set_cell(i, s), whole):
                             self.set_cell(i, other)
                             self.propagate()
                             found = True
-                for e in self.incident[i]:
+                for e in self.incident[i] if links else ():
                     if self.link[e] != UNKNOWN:
                         continue
                     for state, other in ((ON, OFF), (OFF, ON)):
                         if self.link[e] != UNKNOWN:
                             break
-                        if self._fails(lambda e=e, s=state: self.set_link(e, s)):
+                        if self._fails(lambda e=e, s=state: self.set_link(e, s), whole):
                             self.set_link(e, other)
                             self.propagate()
                             found = True
             if not found:
                 return
+            if whole:
+                self.whole()
 
-    def _fails(self, assume) -> bool:  # type: ignore[no-untyped-def]
+    def _fails(self, assume, whole: bool) -> bool:  # type: ignore[no-untyped-def]
         mark = self.mark()
         try:
             assume()
             self.propagate()
+            if whole:
+                self.whole()
         except Contradiction:
             self.undo(mark)
             return True
@@ -334,8 +405,9 @@ def solve(graph: Graph, clues: Mapping[int, int | None], probing: bool = True) -
     d = Deduce(graph, clues)
     try:
         d.start()
+        d.whole()
         if probing and not d.decided():
-            d.probe()
+            d.probe(d.open_cells())
     except Contradiction:
         return None
     return d

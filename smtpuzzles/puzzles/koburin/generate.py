@@ -5,9 +5,12 @@
    and the most number it could hold, the one after which the rules a solver by hand
    uses (:mod:`.deduce`, each sound on its own) decide the most is kept. Each number is
    propagated from the state before it, so a step costs what it decides, not the grid.
-2. **Dead ends.** Where no open cell can take a number, probing decides more; where it
-   cannot, the numbers near the open cells are taken back and placing goes on there;
-   after many dead ends without progress the grid starts again empty.
+2. **Dead ends.** Where no open cell can take a number, the rules that look at the whole
+   grid (one loop; as many loop cells of each chessboard colour) and probing decide
+   more; where they cannot, one patch of open cells is repaired: the numbers near it
+   are taken back and placing goes on there. A repair that leaves more cells open than
+   the best state so far starts again from that state, so patches are mended one at a
+   time, not all at once (on a large grid some patch is nearly always left).
 3. **Unique by deductions.** When the rules decide every cell and link and the loop is
    one loop, that solution is the only one (every rule only decides what every solution
    has). The independent checker reads it before it is returned.
@@ -41,24 +44,26 @@ REACH = 3
 
 #: Dead ends in a row without fewer cells left open, after which a build starts again
 #: from an empty grid.
-RESTART = 40
+RESTART = 1000
+
 
 def _build(
     graph: Graph, rng: random.Random, budget: Budget, tries: int
 ) -> Deduce | None:
     """Numbers placed one at a time on open cells until the rules decide every cell and
-    link: of ``tries`` open cells picked at random, each with every number it could
-    hold, the one whose deductions decide most is kept (one number at a time, each
-    propagated from the state before it, in time that grows with what it decides, not
-    with the grid). Where no open cell can take a number, probing decides more; where
-    it cannot, the numbers are taken back to before the cells left open were decided
-    to be on the loop, and the next number goes among them. ``None`` if the budget ran
+    link: of ``tries`` open cells picked at random, each with the numbers it could hold,
+    the one whose deductions decide most is kept (each propagated from the state before
+    it, in time that grows with what it decides, not with the grid). Where no open cell
+    can take a number, probing decides more; where it cannot, one patch of cells left
+    open is repaired on its own: the numbers near it are taken back and placing goes on
+    there. A repair that leaves more cells open than the best state so far is undone, so
+    patches are mended one by one instead of all at once. ``None`` if the budget ran
     out."""
-    d = Deduce(graph, {})
-    d.start()
+    best: dict[int, int | None] = {}
+    fewest = len(graph) + 1  #: the fewest cells left open at a dead end so far
+    d = _started(graph, best)
     focus: list[int] = []
     stuck = 0
-    fewest = len(graph)  #: the fewest cells left open at a dead end since the last start
     probed = -1
     dead: set[int] = set()  #: open cells no number fits (more numbers will not change it)
     while True:
@@ -67,40 +72,76 @@ def _build(
         opened = [i for i, s in enumerate(d.cell) if s == UNKNOWN and i not in dead]
         among = [i for i in focus if d.cell[i] == UNKNOWN and i not in dead] or opened
         if among:
-            best = _best_number(d, rng, among, tries, dead)
-            if best is not None:
-                d.add_clue(best[1], best[2])
+            chosen = _best_number(d, rng, among, tries, dead)
+            if chosen is not None:
+                mark = d.mark()
+                d.add_clue(chosen[1], chosen[2])
                 d.propagate()
-                focus = []
+                try:
+                    d.whole()
+                    focus = []
+                except Contradiction:
+                    d.undo(mark)
+                    dead.add(chosen[1])
             continue
         if d.decided():
-            if _one_loop(d):
+            loops = _loops(d)
+            if len(loops) == 1:
                 return d
-        elif probed != len(d.trail):
-            try:
-                d.probe(_open_cells(d), rounds=1)
-                probed = len(d.trail)
-                continue
-            except Contradiction:
-                pass
+            left = sorted(set().union(*sorted(loops, key=len)[:-1]))
+        else:
+            if probed != len(d.trail):
+                try:
+                    d.whole()
+                    d.probe(_open_cells(d), rounds=1)
+                    probed = len(d.trail)
+                    continue
+                except Contradiction:
+                    pass
+            left = _open_cells(d)
         stuck += 1
-        left = _open_cells(d)
-        if len(left) < fewest:
-            fewest, stuck = len(left), 1
-        region = left
-        kept = {i: v for i, v in d.clues.items() if not _close(graph, i, region, 1 + stuck % 3)}
-        d = Deduce(graph, {} if stuck >= RESTART else kept)
-        try:
-            d.start()
-        except Contradiction:
-            d = Deduce(graph, {})
-            d.start()
-            stuck = RESTART
-        if stuck >= RESTART:
-            stuck, fewest = 0, len(graph)
+        if len(left) <= fewest:
+            if len(left) < fewest:
+                stuck = 0
+            best, fewest = dict(d.clues), len(left)
+        elif stuck >= RESTART:
+            best, fewest, stuck = {}, len(graph) + 1, 0
+        patch = _patch(graph, left, rng.choice(left)) if left else []
+        reach = rng.randint(1, 3)
+        kept = {i: v for i, v in best.items() if not _close(graph, i, patch, reach)}
+        d = _started(graph, kept)
         probed = -1
         dead = set()
-        focus = [i for i in region if d.cell[i] == UNKNOWN]
+        focus = [i for i in patch if d.cell[i] == UNKNOWN]
+
+
+def _started(graph: Graph, clues: dict[int, int | None]) -> Deduce:
+    """The deductions from ``clues`` (from none if these contradict each other)."""
+    d = Deduce(graph, clues)
+    try:
+        d.start()
+    except Contradiction:
+        d = Deduce(graph, {})
+        d.start()
+    return d
+
+
+def _patch(graph: Graph, cells: list[int], seed: int) -> list[int]:
+    """The cells of ``cells`` joined to ``seed`` through steps of at most two rows and
+    columns: one patch the rules left open, to be repaired on its own."""
+    assert graph.cols is not None
+    cols = graph.cols
+    where = {divmod(i, cols): i for i in cells}
+    todo, seen = [seed], {seed}
+    while todo:
+        r, c = divmod(todo.pop(), cols)
+        for dr in range(-2, 3):
+            for dc in range(-2, 3):
+                j = where.get((r + dr, c + dc))
+                if j is not None and j not in seen:
+                    seen.add(j)
+                    todo.append(j)
+    return sorted(seen)
 
 
 def _close(graph: Graph, i: int, cells: list[int], reach: int) -> bool:
@@ -152,11 +193,12 @@ def _gain(d: Deduce, mark: int) -> float:
 LINK_WEIGHT = 3
 
 
-def _one_loop(d: Deduce) -> bool:
-    """Do the links on, all decided, make one loop (the rules close no loop early while
-    loop cells are known outside it, but cells found later could lie outside)?"""
-    pieces = walk_loop(frozenset(e for k, e in enumerate(d.edges) if d.link[k] == ON))
-    return len(pieces) == 1
+def _loops(d: Deduce) -> list[set[int]]:
+    """The loops the links on make, all decided, each as its cells (the rules close no
+    loop early while loop cells are known outside it, but cells found later could lie
+    outside)."""
+    links = frozenset(e for k, e in enumerate(d.edges) if d.link[k] == ON)
+    return [set(piece) for piece in walk_loop(links)]
 
 
 def _decides(graph: Graph, clues: dict[int, int | None], probing: bool) -> list[bool]:
@@ -165,8 +207,9 @@ def _decides(graph: Graph, clues: dict[int, int | None], probing: bool) -> list[
     d = Deduce(graph, clues)
     try:
         d.start()
+        d.whole()
         if probing and not d.decided():
-            d.probe(_open_cells(d), rounds=2)
+            d.probe(_open_cells(d), rounds=2, whole=False)
     except Contradiction:
         return [True] * len(graph)
     return _open_flags(d)
