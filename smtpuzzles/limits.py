@@ -387,15 +387,40 @@ def guard_interrupts() -> None:
 
     def on_interrupt(signum: int, frame: Any) -> None:
         _count_interrupt()
-        if _lost_here(frame):
-            try:
-                threading.Timer(0.001, os.kill, (os.getpid(), signal.SIGINT)).start()
-                return
-            except RuntimeError:  # no thread to be had (the memory cap): stop here
-                pass
+        if (_resending[0] or _lost_here(frame)) and _send_again():
+            return
         raise KeyboardInterrupt
 
     signal.signal(signal.SIGINT, on_interrupt)
+
+
+#: While a Ctrl-C is being sent again: whether the thread is being started, and whether
+#: another Ctrl-C landed meanwhile.
+_resending = [False, False]
+
+
+def _send_again() -> bool:
+    """Send SIGINT to this process again a moment from now, from a thread; False when no
+    thread can be had (the memory cap). The Ctrl-C sent again may land while the thread
+    is still being started (a loaded machine), inside the handler and so inside the
+    finaliser the first one landed in: it is then only noted, and sent again once more,
+    later each time."""
+    if _resending[0]:
+        _resending[1] = True
+        return True
+    _resending[0] = True
+    delay = 0.001
+    try:
+        while True:
+            _resending[1] = False
+            threading.Timer(delay, os.kill, (os.getpid(), signal.SIGINT)).start()
+            if not _resending[1]:
+                return True
+            delay = min(2 * delay, 0.05)
+    except RuntimeError:
+        return False
+    finally:
+        _resending[0] = False
 
 
 #: What a block stopped by time, Ctrl-C or the memory cap had built (the traceback, and

@@ -298,3 +298,40 @@ def test_a_stopped_run_ends_without_freeing_what_it_built(tmp_path: Path) -> Non
     )
     assert done.returncode == 3, done.stderr
     assert "freed held state" not in done.stderr
+
+
+def test_a_ctrl_c_sent_again_that_lands_while_its_thread_starts_is_sent_once_more(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A Ctrl-C that lands in a finaliser is sent again from a thread; on a loaded
+    machine the one sent again can land before the thread has started, inside the
+    handler, inside the finaliser: it must be sent once more, not raised there (where
+    Python prints "Exception ignored" and loses it)."""
+    import signal
+    import threading
+
+    from smtpuzzles import limits
+
+    started: list[float] = []
+
+    class Timer:
+        def __init__(self, delay: float, *args: object) -> None:
+            self.delay = delay
+
+        def start(self) -> None:
+            started.append(self.delay)
+            if len(started) == 1:  # the one sent again lands now, inside the handler
+                signal.raise_signal(signal.SIGINT)
+
+    def __del__() -> None:  # noqa: N807 (where a Z3 object's finaliser would be)
+        signal.raise_signal(signal.SIGINT)
+
+    monkeypatch.setattr(threading, "Timer", Timer)
+    previous = signal.getsignal(signal.SIGINT)
+    try:
+        limits.guard_interrupts()
+        __del__()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert len(started) == 2 and started[1] > started[0]
+    assert limits._resending == [False, False]
