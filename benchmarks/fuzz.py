@@ -567,13 +567,19 @@ NO_LIMIT_CELLS = 200
 _URL_SIZE = re.compile(r"\?[^/]*/(?:[^/]*/)*?(\d+)/(\d+)")
 
 
+_SEED004_SIZE = re.compile(r"\s*(\d+)\s*,\s*(\d+)\s")
+
+
 def _cells(text: str) -> int:
     """About how many cells the input holds: a URL's width times height (whatever comes
-    before its ``?``, as the command reads it), else its characters (at least the cells
-    in every format)."""
+    before its ``?``, as the command reads it), a seed004 line's rows times columns,
+    else its characters (at least the cells in every other format)."""
     if looks_like_url(text):
         m = _URL_SIZE.search(text)
         return int(m[1]) * int(m[2]) if m and len(m[1]) + len(m[2]) < 12 else len(text)
+    m = _SEED004_SIZE.match(text)  # "ROWS,COLS clue,row,col ...": the size in a few characters
+    if m and len(m[1]) + len(m[2]) < 12:
+        return max(int(m[1]) * int(m[2]), len(text))
     return len(text)
 
 
