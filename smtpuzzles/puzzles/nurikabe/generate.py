@@ -449,6 +449,12 @@ class _Layout:
     def picture(self) -> Picture:
         return tuple(self.black)
 
+    def signature(self) -> tuple[Picture, frozenset[tuple[int, int]]]:
+        """What the deductions see of the layout: its picture and its clues."""
+        return tuple(self.black), frozenset(
+            (c, len(self.islands[k])) for k, c in self.clue.items()
+        )
+
     def ones(self) -> int:
         return sum(1 for k in self.clue if len(self.islands[k]) == 1)
 
@@ -625,7 +631,7 @@ def repair(
     fewest, idle, best_layout = len(layout.black) + 1, 0, layout
     others: list[Picture] = []
     known: set[int] | None = None  #: what the deductions decide on ``layout``, if known
-    few_open = max(FEW_OPEN, len(layout.black) // 30)
+    few_open = max(FEW_OPEN, len(layout.black) // 20)
     few_enough = max(HYPOTHESES_BELOW, len(layout.black) // 6)
     for _ in range(rounds):
         if budget.expired():
@@ -669,10 +675,15 @@ def repair(
             sites = [i for i in (u, *nbrs[u]) if i in open_cells]
             base = _local_count(layout, ball, name, hypotheses)
             scored = []
+            known_scores: dict[tuple, int] = {}  # the same change is often drawn again
             for _ in range(AT_SPOT):
                 found = _changes_at(layout, rng.choice(sites), rng, max_ones, turn)
                 if found is not None:
-                    score = _local_count(found[1], ball, name, hypotheses)
+                    key = found[1].signature()
+                    score = known_scores.get(key)
+                    if score is None:
+                        score = _local_count(found[1], ball, name, hypotheses)
+                        known_scores[key] = score
                     scored.append((score, rng.random(), found[1]))
             if not scored:
                 continue
@@ -698,9 +709,9 @@ def _kept(
     gained on its window, the layout after it) made together, kept when the
     deductions on the whole grid then decide no fewer than ``now`` cells: one run of
     them for the round. A change can undo a deduction beyond its window, so where
-    together they do worse, they are added one at a time, best gain first, each kept
-    when that holds. Never a change that makes a solution met before a solution again
-    (``others``)."""
+    together they do worse, the better half of them is tried, then the better half of
+    that, down to the best alone: a few runs, not one a change. Never a change that
+    makes a solution met before a solution again (``others``)."""
     picked = sorted(picked, key=lambda t: -t[0])
     changes = [c for _, c in picked]
     if len(changes) > 1:
@@ -709,17 +720,15 @@ def _kept(
             found = _decided_cells(together, name, hypotheses)
             if len(found) >= now:
                 return together, found
-    kept: list[_Layout] = []
-    result: tuple[_Layout, set[int] | None] = (layout, None)
-    for change in changes:
-        trial = _combined(layout, [*kept, change], max_ones)
-        if trial is None or _revives(trial, others):
-            continue
-        found = _decided_cells(trial, name, hypotheses)
-        if len(found) >= now:
-            kept.append(change)
-            now, result = len(found), (trial, found)
-    return result
+    size = len(changes) // 2 if len(changes) > 1 else 1
+    while size >= 1:
+        trial = _combined(layout, changes[:size], max_ones)
+        if trial is not None and not _revives(trial, others):
+            found = _decided_cells(trial, name, hypotheses)
+            if len(found) >= now:
+                return trial, found
+        size //= 2
+    return layout, None
 
 
 def _combined(base: _Layout, changed: list[_Layout], max_ones: float) -> _Layout | None:
@@ -828,7 +837,7 @@ MOST_KILLS = 12
 KILL_AFTER = 1
 
 #: Open cells few enough for :func:`repair` to rule out another solution (or a
-#: thirtieth of the cells, if more; more open: it hands over).
+#: twentieth of the cells, if more; more open: it hands over).
 FEW_OPEN = 12
 
 #: Steps round a spot of :func:`repair` whose cells its local deductions score.
@@ -1171,6 +1180,10 @@ RELAX_AFTER = 10
 #: every two cells).
 STEPS = 200
 
+#: Grids of more cells draw a new picture where :func:`repair` gives up, without
+#: :func:`settle`: its rounds each run the deductions on the whole grid a dozen times.
+SETTLE_UP_TO = 400
+
 #: Nodes the backtracking over the deductions may visit before the solver is asked.
 BACKTRACK_NODES = 300
 
@@ -1243,7 +1256,7 @@ def generate(
         try:
             layout, done = repair(layout, rng, budget, max_ones=max_ones, name=name, turn=turn)
             made = layout if done else None
-            if made is None:
+            if made is None and len(graph) <= SETTLE_UP_TO:
                 made = settle(
                     layout, rng, budget, max_ones=max_ones, name=name, turn=turn, steps=steps
                 )
