@@ -621,7 +621,10 @@ def repair(
     (the same number: a step aside, once progress stalls): together when they do
     no worse together, one run of the deductions for the round (:func:`_kept`).
     First with the plain deductions; when those stop getting closer or leave few
-    cells open (:data:`HYPOTHESES_BELOW`), with one level of hypotheses too
+    cells open (:data:`HYPOTHESES_BELOW`), with one level of hypotheses too (on a
+    grid of over :data:`SETTLE_UP_TO` cells, a picture whose plain deductions stop
+    getting closer with many cells open is given up: the deductions find it hard, and
+    a new picture is cheaper than hypotheses over many open cells)
     (:mod:`.presolve.probe`), which settles what a human solver settles by a guess;
     when a few cells stay open, another solution is ruled out (:func:`_kill`), and
     every solution ruled out stays so.
@@ -633,6 +636,8 @@ def repair(
     known: set[int] | None = None  #: what the deductions decide on ``layout``, if known
     few_open = max(FEW_OPEN, len(layout.black) // 20)
     few_enough = max(HYPOTHESES_BELOW, len(layout.black) // 6)
+    # on a large grid, hypotheses over many open cells cost more than a new picture
+    fresh_picture = len(layout.black) > SETTLE_UP_TO
     for _ in range(rounds):
         if budget.expired():
             raise TimeUp
@@ -646,6 +651,8 @@ def repair(
             fewest, idle, best_layout = len(still), 0, layout
         else:
             idle += 1
+        if not hypotheses and idle > REPAIR_STALE and len(still) > few_enough and fresh_picture:
+            return best_layout, False
         if not hypotheses and (idle > REPAIR_STALE or len(still) <= few_enough):
             hypotheses, fewest, idle, layout = True, len(layout.black) + 1, 0, best_layout
             continue
