@@ -651,12 +651,13 @@ def repair(
             fewest, idle, best_layout = len(still), 0, layout
         else:
             idle += 1
-        if not hypotheses and idle > REPAIR_STALE and len(still) > few_enough and fresh_picture:
-            return best_layout, False
-        if not hypotheses and (idle > REPAIR_STALE or len(still) <= few_enough):
+        if not hypotheses and fresh_picture and len(still) > few_enough:
+            if idle > 2 * REPAIR_STALE:
+                return best_layout, False
+        elif not hypotheses and (idle > REPAIR_STALE or len(still) <= few_enough):
             hypotheses, fewest, idle, layout = True, len(layout.black) + 1, 0, best_layout
             continue
-        if idle > REPAIR_STALE and fewest > few_open:
+        if hypotheses and idle > REPAIR_STALE and fewest > few_open:
             return best_layout, False
         if idle > KILL_AFTER and fewest <= few_open:
             kills += 1
