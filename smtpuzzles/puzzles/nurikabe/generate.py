@@ -637,7 +637,7 @@ def repair(
     few_open = max(FEW_OPEN, len(layout.black) // 20)
     few_enough = max(HYPOTHESES_BELOW, len(layout.black) // 6)
     # on a large grid, hypotheses over many open cells cost more than a new picture
-    fresh_picture = len(layout.black) > SETTLE_UP_TO
+    large = len(layout.black) > SETTLE_UP_TO
     for _ in range(rounds):
         if budget.expired():
             raise TimeUp
@@ -651,7 +651,7 @@ def repair(
             fewest, idle, best_layout = len(still), 0, layout
         else:
             idle += 1
-        if not hypotheses and fresh_picture and len(still) > few_enough:
+        if not hypotheses and large and len(still) > few_enough:
             if idle > 2 * REPAIR_STALE:
                 return best_layout, False
         elif not hypotheses and (idle > REPAIR_STALE or len(still) <= few_enough):
@@ -683,23 +683,26 @@ def repair(
             sites = [i for i in (u, *nbrs[u]) if i in open_cells]
             base = _local_count(layout, ball, name, hypotheses)
             scored = []
-            known_scores: dict[tuple, int] = {}  # the same change is often drawn again
+            known_scores: dict[tuple, tuple[int, int]] = {}  # a change drawn again
             for _ in range(AT_SPOT):
                 found = _changes_at(layout, rng.choice(sites), rng, max_ones, turn)
                 if found is not None:
                     key = found[1].signature()
-                    score = known_scores.get(key)
-                    if score is None:
+                    hit = known_scores.get(key)
+                    if hit is None:
+                        before = _work_now()
                         score = _local_count(found[1], ball, name, hypotheses)
-                        known_scores[key] = score
-                    scored.append((score, rng.random(), found[1]))
+                        hit = known_scores[key] = (score, before - _work_now())
+                    elif not large:  # a small grid's share of work counts it still
+                        _spend(hit[1])
+                    scored.append((hit[0], rng.random(), found[1]))
             if not scored:
                 continue
             score, _, best = max(scored, key=lambda t: t[:2])
             if score > base or score == base and idle >= ASIDE_AFTER:
                 if not _revives(best, others):
                     picked.append((score - base, best))
-        layout, known = _kept(layout, picked, now, others, name, hypotheses, max_ones)
+        layout, known = _kept(layout, picked, now, others, name, hypotheses, max_ones, large)
     return best_layout, False
 
 
@@ -711,6 +714,7 @@ def _kept(
     name: str,
     hypotheses: bool,
     max_ones: float,
+    halves: bool = True,
 ) -> tuple[_Layout, set[int] | None]:
     """The layout a round of :func:`repair` ends with, and the cells the deductions
     decide on it (``None``: not worked out). First every change ``picked`` (what it
@@ -718,8 +722,9 @@ def _kept(
     deductions on the whole grid then decide no fewer than ``now`` cells: one run of
     them for the round. A change can undo a deduction beyond its window, so where
     together they do worse, the better half of them is tried, then the better half of
-    that, down to the best alone: a few runs, not one a change. Never a change that
-    makes a solution met before a solution again (``others``)."""
+    that, down to the best alone: a few runs, not one a change (not ``halves``: they
+    are added one at a time, best gain first, each kept when that holds). Never a
+    change that makes a solution met before a solution again (``others``)."""
     picked = sorted(picked, key=lambda t: -t[0])
     changes = [c for _, c in picked]
     if len(changes) > 1:
@@ -728,6 +733,18 @@ def _kept(
             found = _decided_cells(together, name, hypotheses)
             if len(found) >= now:
                 return together, found
+    if not halves:
+        kept: list[_Layout] = []
+        result: tuple[_Layout, set[int] | None] = (layout, None)
+        for change in changes:
+            trial = _combined(layout, [*kept, change], max_ones)
+            if trial is None or _revives(trial, others):
+                continue
+            found = _decided_cells(trial, name, hypotheses)
+            if len(found) >= now:
+                kept.append(change)
+                now, result = len(found), (trial, found)
+        return result
     size = len(changes) // 2 if len(changes) > 1 else 1
     while size >= 1:
         trial = _combined(layout, changes[:size], max_ones)
@@ -871,6 +888,12 @@ class _GiveUp(Exception):
 #: cell they try), or ``None``: no limit. Work, not time, so that a seed makes the
 #: same puzzle on every machine and under any load.
 _work_left: ContextVar[list[int] | None] = ContextVar("_work_left", default=None)
+
+
+def _work_now() -> int:
+    """The work left for the picture (0: no limit), to tell what a step cost."""
+    left = _work_left.get()
+    return 0 if left is None else left[0]
 
 
 def _spend(cells: int) -> None:
