@@ -449,6 +449,12 @@ class _Layout:
     def picture(self) -> Picture:
         return tuple(self.black)
 
+    def signature(self) -> tuple[Picture, frozenset[tuple[int, int]]]:
+        """What the deductions see of the layout: its picture and its clues."""
+        return tuple(self.black), frozenset(
+            (c, len(self.islands[k])) for k, c in self.clue.items()
+        )
+
     def ones(self) -> int:
         return sum(1 for k in self.clue if len(self.islands[k]) == 1)
 
@@ -615,7 +621,10 @@ def repair(
     (the same number: a step aside, once progress stalls): together when they do
     no worse together, one run of the deductions for the round (:func:`_kept`).
     First with the plain deductions; when those stop getting closer or leave few
-    cells open (:data:`HYPOTHESES_BELOW`), with one level of hypotheses too
+    cells open (:data:`HYPOTHESES_BELOW`), with one level of hypotheses too (on a
+    grid of over :data:`SETTLE_UP_TO` cells, a picture whose plain deductions stop
+    getting closer with many cells open is given up: the deductions find it hard, and
+    a new picture is cheaper than hypotheses over many open cells)
     (:mod:`.presolve.probe`), which settles what a human solver settles by a guess;
     when a few cells stay open, another solution is ruled out (:func:`_kill`), and
     every solution ruled out stays so.
@@ -625,8 +634,10 @@ def repair(
     fewest, idle, best_layout = len(layout.black) + 1, 0, layout
     others: list[Picture] = []
     known: set[int] | None = None  #: what the deductions decide on ``layout``, if known
-    few_open = max(FEW_OPEN, len(layout.black) // 30)
+    few_open = max(FEW_OPEN, len(layout.black) // 20)
     few_enough = max(HYPOTHESES_BELOW, len(layout.black) // 6)
+    # on a large grid, hypotheses over many open cells cost more than a new picture
+    large = len(layout.black) > SETTLE_UP_TO
     for _ in range(rounds):
         if budget.expired():
             raise TimeUp
@@ -640,10 +651,13 @@ def repair(
             fewest, idle, best_layout = len(still), 0, layout
         else:
             idle += 1
-        if not hypotheses and (idle > REPAIR_STALE or len(still) <= few_enough):
+        if not hypotheses and large and len(still) > few_enough:
+            if idle > 2 * REPAIR_STALE:
+                return best_layout, False
+        elif not hypotheses and (idle > REPAIR_STALE or len(still) <= few_enough):
             hypotheses, fewest, idle, layout = True, len(layout.black) + 1, 0, best_layout
             continue
-        if idle > REPAIR_STALE and fewest > few_open:
+        if hypotheses and idle > REPAIR_STALE and fewest > few_open:
             return best_layout, False
         if idle > KILL_AFTER and fewest <= few_open:
             kills += 1
@@ -669,18 +683,26 @@ def repair(
             sites = [i for i in (u, *nbrs[u]) if i in open_cells]
             base = _local_count(layout, ball, name, hypotheses)
             scored = []
+            known_scores: dict[tuple, tuple[int, int]] = {}  # a change drawn again
             for _ in range(AT_SPOT):
                 found = _changes_at(layout, rng.choice(sites), rng, max_ones, turn)
                 if found is not None:
-                    score = _local_count(found[1], ball, name, hypotheses)
-                    scored.append((score, rng.random(), found[1]))
+                    key = found[1].signature()
+                    hit = known_scores.get(key)
+                    if hit is None:
+                        before = _work_now()
+                        score = _local_count(found[1], ball, name, hypotheses)
+                        hit = known_scores[key] = (score, before - _work_now())
+                    elif not large:  # a small grid's share of work counts it still
+                        _spend(hit[1])
+                    scored.append((hit[0], rng.random(), found[1]))
             if not scored:
                 continue
             score, _, best = max(scored, key=lambda t: t[:2])
             if score > base or score == base and idle >= ASIDE_AFTER:
                 if not _revives(best, others):
                     picked.append((score - base, best))
-        layout, known = _kept(layout, picked, now, others, name, hypotheses, max_ones)
+        layout, known = _kept(layout, picked, now, others, name, hypotheses, max_ones, large)
     return best_layout, False
 
 
@@ -692,15 +714,17 @@ def _kept(
     name: str,
     hypotheses: bool,
     max_ones: float,
+    halves: bool = True,
 ) -> tuple[_Layout, set[int] | None]:
     """The layout a round of :func:`repair` ends with, and the cells the deductions
     decide on it (``None``: not worked out). First every change ``picked`` (what it
     gained on its window, the layout after it) made together, kept when the
     deductions on the whole grid then decide no fewer than ``now`` cells: one run of
     them for the round. A change can undo a deduction beyond its window, so where
-    together they do worse, they are added one at a time, best gain first, each kept
-    when that holds. Never a change that makes a solution met before a solution again
-    (``others``)."""
+    together they do worse, the better half of them is tried, then the better half of
+    that, down to the best alone: a few runs, not one a change (not ``halves``: they
+    are added one at a time, best gain first, each kept when that holds). Never a
+    change that makes a solution met before a solution again (``others``)."""
     picked = sorted(picked, key=lambda t: -t[0])
     changes = [c for _, c in picked]
     if len(changes) > 1:
@@ -709,17 +733,27 @@ def _kept(
             found = _decided_cells(together, name, hypotheses)
             if len(found) >= now:
                 return together, found
-    kept: list[_Layout] = []
-    result: tuple[_Layout, set[int] | None] = (layout, None)
-    for change in changes:
-        trial = _combined(layout, [*kept, change], max_ones)
-        if trial is None or _revives(trial, others):
-            continue
-        found = _decided_cells(trial, name, hypotheses)
-        if len(found) >= now:
-            kept.append(change)
-            now, result = len(found), (trial, found)
-    return result
+    if not halves:
+        kept: list[_Layout] = []
+        result: tuple[_Layout, set[int] | None] = (layout, None)
+        for change in changes:
+            trial = _combined(layout, [*kept, change], max_ones)
+            if trial is None or _revives(trial, others):
+                continue
+            found = _decided_cells(trial, name, hypotheses)
+            if len(found) >= now:
+                kept.append(change)
+                now, result = len(found), (trial, found)
+        return result
+    size = len(changes) // 2 if len(changes) > 1 else 1
+    while size >= 1:
+        trial = _combined(layout, changes[:size], max_ones)
+        if trial is not None and not _revives(trial, others):
+            found = _decided_cells(trial, name, hypotheses)
+            if len(found) >= now:
+                return trial, found
+        size //= 2
+    return layout, None
 
 
 def _combined(base: _Layout, changed: list[_Layout], max_ones: float) -> _Layout | None:
@@ -828,7 +862,7 @@ MOST_KILLS = 12
 KILL_AFTER = 1
 
 #: Open cells few enough for :func:`repair` to rule out another solution (or a
-#: thirtieth of the cells, if more; more open: it hands over).
+#: twentieth of the cells, if more; more open: it hands over).
 FEW_OPEN = 12
 
 #: Steps round a spot of :func:`repair` whose cells its local deductions score.
@@ -854,6 +888,12 @@ class _GiveUp(Exception):
 #: cell they try), or ``None``: no limit. Work, not time, so that a seed makes the
 #: same puzzle on every machine and under any load.
 _work_left: ContextVar[list[int] | None] = ContextVar("_work_left", default=None)
+
+
+def _work_now() -> int:
+    """The work left for the picture (0: no limit), to tell what a step cost."""
+    left = _work_left.get()
+    return 0 if left is None else left[0]
 
 
 def _spend(cells: int) -> None:
@@ -1171,6 +1211,10 @@ RELAX_AFTER = 10
 #: every two cells).
 STEPS = 200
 
+#: Grids of more cells draw a new picture where :func:`repair` gives up, without
+#: :func:`settle`: its rounds each run the deductions on the whole grid a dozen times.
+SETTLE_UP_TO = 400
+
 #: Nodes the backtracking over the deductions may visit before the solver is asked.
 BACKTRACK_NODES = 300
 
@@ -1243,7 +1287,7 @@ def generate(
         try:
             layout, done = repair(layout, rng, budget, max_ones=max_ones, name=name, turn=turn)
             made = layout if done else None
-            if made is None:
+            if made is None and len(graph) <= SETTLE_UP_TO:
                 made = settle(
                     layout, rng, budget, max_ones=max_ones, name=name, turn=turn, steps=steps
                 )
