@@ -455,14 +455,15 @@ static void heap_pop(Queue *q) {
     if (n) q->items[i] = last;
 }
 
-/* A queue for a graph of n clusters; -1 when memory runs out. */
-static int queue_init(Queue *q, int weighted, int unit, int n) {
+/* A queue for estimates below `layers` (in units) and counts of moves below `costs`;
+ * -1 when memory runs out. */
+static int queue_init(Queue *q, int weighted, int unit, int layers, int costs) {
     memset(q, 0, sizeof(*q));
     q->weighted = weighted;
     q->unit = unit;
     if (weighted) return 0;
-    q->layer_count = 2 * n + 2; /* an estimate is at most n - 1 moves and a bound of n */
-    q->costs = n + 1;
+    q->layer_count = layers;
+    q->costs = costs;
     q->lowest = q->layer_count;
     q->layers = PyMem_Calloc((size_t)q->layer_count, sizeof(Layer));
     return q->layers ? 0 : -1;
@@ -577,8 +578,8 @@ typedef struct {
     Board board;
     States states;
     Queue queue;
-    word *scratch; /* 7 * w words: 3 for puchert, then a child, its border, a move, and
-                    * the border of the state expanded */
+    word *scratch; /* 6 * w words: 3 for puchert, then a child's border, a move, and the
+                    * border of the state expanded */
     word *masks;   /* 3 * cw words: colours to play now, worth playing after, all */
     word *kids;    /* (colours + 1) * w words: the children of the state expanded */
     uint32_t *kid_hash; /* their hashes */
@@ -675,7 +676,7 @@ static PyObject *shortest(PyObject *self, PyObject *args) {
     b->everything = PyMem_Calloc((size_t)w, sizeof(word));
     b->neighbours = PyMem_Malloc((size_t)n * w * sizeof(word));
     b->of_colour = PyMem_Malloc(((size_t)colours + 1) * w * sizeof(word));
-    z.scratch = PyMem_Malloc((size_t)7 * w * sizeof(word));
+    z.scratch = PyMem_Malloc((size_t)6 * w * sizeof(word));
     z.masks = PyMem_Malloc((size_t)3 * cw * sizeof(word));
     z.left = PyMem_Malloc(((size_t)colours + 1) * sizeof(int));
     z.kids = PyMem_Malloc(((size_t)colours + 1) * w * sizeof(word));
@@ -683,9 +684,10 @@ static PyObject *shortest(PyObject *self, PyObject *args) {
     z.kid_colour = PyMem_Malloc(((size_t)colours + 1) * sizeof(int));
     z.layer_count = 2 * (Py_ssize_t)n + 2; /* an estimate is at most n - 1 moves + n */
     z.layers = PyMem_Calloc((size_t)z.layer_count, sizeof(long long));
-    if (states_init(&z.states, w, cw) < 0 || queue_init(&z.queue, weighted, under, n) < 0 || !b->everything || !b->neighbours ||
-        !b->of_colour || !z.scratch || !z.masks || !z.left || !z.layers || !z.kids ||
-        !z.kid_hash || !z.kid_colour) {
+    if (states_init(&z.states, w, cw) < 0 ||
+        queue_init(&z.queue, weighted, under, (int)z.layer_count, n + 1) < 0 ||
+        !b->everything || !b->neighbours || !b->of_colour || !z.scratch || !z.masks ||
+        !z.left || !z.layers || !z.kids || !z.kid_hash || !z.kid_colour) {
         return no_memory(&z);
     }
     for (int i = 0; i < n; i++) {
@@ -701,8 +703,7 @@ static PyObject *shortest(PyObject *self, PyObject *args) {
     }
     States *s = &z.states;
     Queue *q = &z.queue;
-    word *child = z.scratch + 3 * w, *child_border = z.scratch + 4 * w;
-    word *border = z.scratch + 6 * w;
+    word *child_border = z.scratch + 3 * w, *border = z.scratch + 5 * w;
     word *todo = z.masks, *after = z.masks + cw, *every_colour = z.masks + 2 * cw;
     memset(every_colour, 0, (size_t)cw * sizeof(word));
     for (int c = 0; c < b->colours; c++) every_colour[c / 64] |= (word)1 << (c % 64);
@@ -811,7 +812,7 @@ static PyObject *shortest(PyObject *self, PyObject *args) {
             const int c = z.kid_colour[i];
             /* The pool may move as states are added: find the parent again. */
             flooded = FLOODED(s, top.state, w);
-            memcpy(child, z.kids + (size_t)i * w, (size_t)w * sizeof(word));
+            const word *child = z.kids + (size_t)i * w;
             int cost = top.cost + 1;
             uint32_t hash = z.kid_hash[i];
             Py_ssize_t known = states_find(s, child, hash, w);
@@ -821,7 +822,7 @@ static PyObject *shortest(PyObject *self, PyObject *args) {
                 continue; /* already worth playing every colour from */
             }
             /* The child's border: the parent's, and the clusters beside what it absorbed. */
-            word *absorbed = z.scratch + 5 * w;
+            word *absorbed = z.scratch + 4 * w;
             const word *mask = b->of_colour + (size_t)c * w;
             for (int k = 0; k < w; k++) {
                 absorbed[k] = border[k] & mask[k];
