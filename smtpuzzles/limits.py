@@ -387,16 +387,22 @@ def guard_interrupts() -> None:
 
     def on_interrupt(signum: int, frame: Any) -> None:
         _count_interrupt()
-        if (_resending[0] or _lost_here(frame)) and _send_again():
+        if (_resending.starting or _lost_here(frame)) and _send_again():
             return
         raise KeyboardInterrupt
 
     signal.signal(signal.SIGINT, on_interrupt)
 
 
-#: While a Ctrl-C is being sent again: whether the thread is being started, and whether
-#: another Ctrl-C landed meanwhile.
-_resending = [False, False]
+class _Resending:
+    """A Ctrl-C being sent again: is its thread being started, and has another Ctrl-C
+    landed meanwhile?"""
+
+    starting = False
+    again = False
+
+
+_resending = _Resending()
 
 
 def _send_again() -> bool:
@@ -405,22 +411,22 @@ def _send_again() -> bool:
     is still being started (a loaded machine), inside the handler and so inside the
     finaliser the first one landed in: it is then only noted, and sent again once more,
     later each time."""
-    if _resending[0]:
-        _resending[1] = True
+    if _resending.starting:
+        _resending.again = True
         return True
-    _resending[0] = True
+    _resending.starting = True
     delay = 0.001
     try:
         while True:
-            _resending[1] = False
+            _resending.again = False
             threading.Timer(delay, os.kill, (os.getpid(), signal.SIGINT)).start()
-            if not _resending[1]:
+            if not _resending.again:
                 return True
             delay = min(2 * delay, 0.05)
     except RuntimeError:
         return False
     finally:
-        _resending[0] = False
+        _resending.starting = False
 
 
 #: What a block stopped by time, Ctrl-C or the memory cap had built (the traceback, and

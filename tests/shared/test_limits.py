@@ -334,4 +334,4 @@ def test_a_ctrl_c_sent_again_that_lands_while_its_thread_starts_is_sent_once_mor
     finally:
         signal.signal(signal.SIGINT, previous)
     assert len(started) == 2 and started[1] > started[0]
-    assert limits._resending == [False, False]
+    assert not limits._resending.starting and not limits._resending.again

@@ -365,8 +365,6 @@ def clue_statistics(puzzle: KoburinInstance) -> dict[str, float]:
     }
 
 
-
-
 def solution_text(puzzle: KoburinInstance, solution: Solution) -> str:
     """The ``.sol`` form: ``x`` black, ``-`` numbered, loop cells by their two sides."""
     g = puzzle.graph
