@@ -22,6 +22,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from . import __all__ as package_names
 from .errors import InputError
 from .formats.puzzlink import looks_like_url, parse_url
 from .limits import Budget, parse_timeout
@@ -33,25 +34,12 @@ from .sources import path_exists, read_source, whole_number
 
 if TYPE_CHECKING:
     from .forced import Explanation
-    from .puzzles.floodit.puzzle import FloodIt
-    from .puzzles.koburin.puzzle import Koburin
-    from .puzzles.nurikabe.puzzle import Nurikabe
+    from .puzzles.floodit.puzzle import FloodIt as FloodIt
+    from .puzzles.koburin.puzzle import Koburin as Koburin
+    from .puzzles.nurikabe.puzzle import Nurikabe as Nurikabe
 
-__all__ = [
-    "FloodIt",
-    "Formula",
-    "Koburin",
-    "Nurikabe",
-    "Puzzle",
-    "Result",
-    "Status",
-    "check",
-    "formula",
-    "load",
-    "solve",
-    "explain",
-    "rate",
-]
+#: The package's names (:mod:`smtpuzzles` declares them) but ``bench``, and ``Puzzle``.
+__all__ = [name for name in package_names if name != "bench"] + ["Puzzle"]
 
 
 def __getattr__(name: str) -> Any:

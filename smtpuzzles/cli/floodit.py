@@ -23,10 +23,9 @@ from ..puzzles.floodit.search import (
     STRATEGIES,
     STRATEGY,
 )
-from ..sources import check_size
 from . import generating, run
 from .common import cli_errors
-from .options import LIMITS, OUTPUT, SOLVING, Shared, choice, command, format_option
+from .options import OUTPUT, SOLVING, Seed, Shared, choice, command, format_option
 
 app = typer.Typer(
     help=(
@@ -252,7 +251,7 @@ def opt(board: Board, *, shared: Shared, own: dict[str, Any]) -> None:
     "with --optimum K, one whose least number of moves, proven, is K; with --count N, N "
     "boards into the folder -o names, with manifest.json of seeds and optima (which "
     "bench reads).",
-    {**LIMITS, **{key: OUTPUT[key] for key in ("output", "svg", "force")}},
+    {**generating.OPTIONS, "svg": OUTPUT["svg"]},
     "smtpuzzles floodit generate 10 10 4 --seed 1 --optimum 14 -o board.txt",
 )
 @cli_errors
@@ -260,7 +259,7 @@ def generate(
     rows: Annotated[int, typer.Argument(min=1, help="Rows.")],
     cols: Annotated[int, typer.Argument(min=1, help="Columns.")],
     colours: Annotated[int, typer.Argument(min=1, max=36, help="Colours (1-36).")],
-    seed: Annotated[int, typer.Option("--seed", help="Random seed (same seed, same board).")] = 0,
+    seed: Seed = 0,
     optimum: Annotated[
         int | None,
         typer.Option(
@@ -278,11 +277,9 @@ def generate(
 ) -> None:
     from ..puzzles.floodit.generate import board_with_optimum, random_board
 
-    check_size(rows, cols)
     if count is not None and shared.svg is not None:
         raise InputError("--count writes boards only; leave out --svg")
-    generating.check_files(shared, batch=count is not None)
-    folder = generating.check_folder(shared, count)
+    folder = generating.check_request(shared, rows, cols, count)
     boards: list[tuple[str, FloodIt, int, int | None]] = []
     with generating.limited(shared) as budget:
         with generating.progress(count or 1, "floodit") as step:

@@ -14,17 +14,24 @@ import typer
 from ..errors import InputError
 from ..limits import Budget, clock_started, deadline, limit_memory, parse_memory, parse_timeout
 from ..output import refuse_bad_outputs, write_output
+from ..sources import check_size
 from . import run
 from .common import EXIT_LIMIT, error_line
-from .options import Shared
+from .options import LIMITS, OUTPUT, Shared, option
 
-#: ``--force`` as the generate commands have it (they write -o and their own files).
-FORCE: tuple[Any, bool] = (
-    Annotated[
-        bool, typer.Option("--force", help="Replace the files this command writes if they exist.")
-    ],
-    False,
-)
+#: The options every generate command has: the limits, ``-o`` and ``--force`` (they
+#: write -o and their own files).
+OPTIONS = {
+    **LIMITS,
+    "output": OUTPUT["output"],
+    "force": option(
+        bool, False, "--force", help="Replace the files this command writes if they exist."
+    ),
+}
+
+#: The grid's size, as the generate commands take it.
+Rows = Annotated[int, typer.Argument(min=2, help="Rows.")]
+Cols = Annotated[int, typer.Argument(min=2, help="Columns.")]
 
 
 @contextmanager
@@ -48,6 +55,16 @@ def speak() -> None:
 def _say_stopped(why: str) -> None:
     limit = {"timeout": "time", "memory": "memory"}.get(why)
     error_line(f"{limit} limit reached before a puzzle was made" if limit else why)
+
+
+def check_request(
+    shared: Shared, rows: int, cols: int, count: int | None, *others: Path | None
+) -> Path | None:
+    """Refuse a bad size and every bad output before any work (:func:`check_files`,
+    :func:`check_folder`); returns the folder ``-o`` names with ``--count``."""
+    check_size(rows, cols)
+    check_files(shared, *others, batch=count is not None)
+    return check_folder(shared, count)
 
 
 def check_files(shared: Shared, *others: Path | None, batch: bool = False) -> None:

@@ -12,20 +12,9 @@ from ..limits import Budget
 from ..puzzles.koburin.formats import FORMATS
 from ..puzzles.koburin.model import VARIANTS
 from ..puzzles.koburin.search import CONNECTIVITY
-from ..sources import check_size
-from . import generating, run
+from . import generating, options, run
 from .common import cli_errors
-from .options import (
-    ANSWERS,
-    LIMITS,
-    OUTPUT,
-    SOLVING,
-    Shared,
-    choice,
-    command,
-    format_option,
-    puzzle_argument,
-)
+from .options import Puzzle, Seed, Shared, choice, command, option
 
 app = typer.Typer(
     help=(
@@ -36,40 +25,24 @@ app = typer.Typer(
     no_args_is_help=True,
 )
 
-Puzzle = puzzle_argument()
-
 #: The solve command's own options.
 KOBURIN = {
-    "fmt": format_option(FORMATS),
-    "variant": (
-        Annotated[
-            choice(*VARIANTS) | None,
-            typer.Option(
-                "--variant",
-                help="four: numbers count orthogonal neighbours; eight: all eight around "
-                "(default: as the input says, else four).",
-            ),
-        ],
+    "fmt": options.format_option(FORMATS),
+    "variant": option(
+        choice(*VARIANTS) | None,
         None,
+        "--variant",
+        help="four: numbers count orthogonal neighbours; eight: all eight around (default: "
+        "as the input says, else four).",
     ),
-    "connectivity": (
-        Annotated[
-            choice(*CONNECTIVITY),
-            typer.Option(
-                "--connectivity",
-                help="lazy: solve without connectivity and forbid each separate loop found; "
-                "distance: one formula, the loop connected by distances to a root.",
-            ),
-        ],
+    "connectivity": option(
+        choice(*CONNECTIVITY),
         "lazy",
+        "--connectivity",
+        help="lazy: solve without connectivity and forbid each separate loop found; "
+        "distance: one formula, the loop connected by distances to a root.",
     ),
-    "to": (
-        Annotated[
-            choice("puzzlink", "grid") | None,
-            typer.Option("--to", help="Print the puzzle in another format; no solving."),
-        ],
-        None,
-    ),
+    "to": options.convert_option("puzzlink", "grid"),
 }
 
 
@@ -77,7 +50,7 @@ KOBURIN = {
     app,
     "solve",
     "Solve a Koburin puzzle (grid, janko block, puzz.link URL, or table).",
-    {**KOBURIN, **SOLVING, **ANSWERS},
+    {**KOBURIN, **options.SOLVING, **options.ANSWERS},
     "smtpuzzles koburin solve instances/koburin/gen_8x8_s1.txt --unique",
 )
 @cli_errors
@@ -98,15 +71,15 @@ def solve(puzzle: Puzzle, *, shared: Shared, own: dict[str, Any]) -> None:
     "stdout or to -o FILE; with --count N, N puzzles and their answers into the folder -o "
     "names: a random loop and black cells, the numbers read off, and more numbers until "
     "the solution is unique.",
-    {**LIMITS, "output": OUTPUT["output"], "force": generating.FORCE},
+    generating.OPTIONS,
     "smtpuzzles koburin generate 10 10 --seed 1",
 )
 @cli_errors
 def generate(
-    rows: Annotated[int, typer.Argument(min=2, help="Rows.")],
-    cols: Annotated[int, typer.Argument(min=2, help="Columns.")],
+    rows: generating.Rows,
+    cols: generating.Cols,
     *,
-    seed: Annotated[int, typer.Option("--seed", help="Random seed (same seed, same puzzle).")] = 0,
+    seed: Seed = 0,
     to: Annotated[choice("grid", "puzzlink"), typer.Option("--to", help="Output format.")] = "grid",
     solution: Annotated[
         Path | None, typer.Option("--solution", help="Also write the answer (.sol form) here.")
@@ -139,15 +112,13 @@ def generate(
     from ..puzzles.koburin.generate import generate as make_puzzle
     from ..puzzles.koburin.generate import grade as grade_of
 
-    check_size(rows, cols)
     if not 0 <= max_unknown <= 1:
         raise InputError(f"--max-unknown {max_unknown}: expected a share from 0 to 1")
     if not 0 < density <= 1:
         raise InputError(f"--density {density}: expected a share above 0 up to 1")
     if count is not None and solution is not None:
         raise InputError("--count writes each answer beside its puzzle; leave out --solution")
-    generating.check_files(shared, solution, batch=count is not None)
-    generating.check_folder(shared, count)
+    generating.check_request(shared, rows, cols, count, solution)
 
     def make(s: int, budget: Budget) -> generating.Made:
         made = make_puzzle(

@@ -11,20 +11,9 @@ from ..errors import InputError
 from ..limits import Budget
 from ..puzzles.nurikabe.formats import FORMATS
 from ..puzzles.nurikabe.search import CONNECTIVITY
-from ..sources import check_size
-from . import generating, run
+from . import generating, options, run
 from .common import cli_errors
-from .options import (
-    ANSWERS,
-    LIMITS,
-    OUTPUT,
-    SOLVING,
-    Shared,
-    choice,
-    command,
-    format_option,
-    puzzle_argument,
-)
+from .options import Puzzle, Seed, Shared, choice, command, option
 
 app = typer.Typer(
     help=(
@@ -35,40 +24,24 @@ app = typer.Typer(
     no_args_is_help=True,
 )
 
-Puzzle = puzzle_argument()
-
 #: The solve command's own options.
 NURIKABE = {
-    "fmt": format_option(FORMATS),
-    "connectivity": (
-        Annotated[
-            choice(*CONNECTIVITY),
-            typer.Option(
-                "--connectivity",
-                help="distance: islands and wall as distance-to-root regions; lazy: solve "
-                "without them and add cuts for disconnected pieces.",
-            ),
-        ],
+    "fmt": options.format_option(FORMATS),
+    "connectivity": option(
+        choice(*CONNECTIVITY),
         "distance",
+        "--connectivity",
+        help="distance: islands and wall as distance-to-root regions; lazy: solve without "
+        "them and add cuts for disconnected pieces.",
     ),
-    "engine": (
-        Annotated[
-            choice(*Z3_ENGINES) | None,
-            typer.Option(
-                "--engine",
-                help="Z3 engine: sat (the SAT core) or smt (the QF_LIA solver); default: the "
-                "faster one for the connectivity (distance: smt, lazy: sat).",
-            ),
-        ],
+    "engine": option(
+        choice(*Z3_ENGINES) | None,
         None,
+        "--engine",
+        help="Z3 engine: sat (the SAT core) or smt (the QF_LIA solver); default: the faster "
+        "one for the connectivity (distance: smt, lazy: sat).",
     ),
-    "to": (
-        Annotated[
-            choice("puzzlink") | None,
-            typer.Option("--to", help="Print the puzzle in another format; no solving."),
-        ],
-        None,
-    ),
+    "to": options.convert_option("puzzlink"),
 }
 
 
@@ -76,7 +49,7 @@ NURIKABE = {
     app,
     "solve",
     "Solve a Nurikabe puzzle (grid, janko block, puzz.link URL, seed004 line, or table).",
-    {**NURIKABE, **SOLVING, **ANSWERS},
+    {**NURIKABE, **options.SOLVING, **options.ANSWERS},
     "smtpuzzles nurikabe solve 'https://puzz.link/p?nurikabe/5/5/g5k2o1k3g' --unique",
 )
 @cli_errors
@@ -94,19 +67,19 @@ def solve(puzzle: Puzzle, *, shared: Shared, own: dict[str, Any]) -> None:
     "on stdout or to -o FILE; with --count N, N puzzles and their answers into the folder "
     "-o names. By default its clues look like published puzzles': 0.12 to 0.16 clues a "
     "cell, few of them 1s, islands of many sizes.",
-    {**LIMITS, "output": OUTPUT["output"], "force": generating.FORCE},
+    generating.OPTIONS,
     "smtpuzzles nurikabe generate 10 10 --seed 3 --answer",
 )
 @cli_errors
 def generate(
-    rows: Annotated[int, typer.Argument(min=2, help="Rows of the grid.")],
-    cols: Annotated[int, typer.Argument(min=2, help="Columns of the grid.")],
+    rows: generating.Rows,
+    cols: generating.Cols,
     *,
     shape: Annotated[
         choice("square", "holes", "torus", "hex"),
         typer.Option("--shape", help="The grid's shape."),
     ] = "square",
-    seed: Annotated[int, typer.Option("--seed", help="Random seed (same seed, same puzzle).")] = 1,
+    seed: Seed = 1,
     max_island: Annotated[
         int, typer.Option("--max-island", min=1, max=99, help="Largest island.")
     ] = 9,
@@ -146,11 +119,9 @@ def generate(
     from ..puzzles.nurikabe.generate import grade as grade_of
     from ..puzzles.nurikabe.pictures import text_picture
 
-    check_size(rows, cols)
     if not 0 < density <= 0.5 or not 0 <= max_ones <= 1:
         raise InputError("--density takes a share above 0 up to 0.5, --max-ones 0 to 1")
-    generating.check_files(shared, batch=count is not None)
-    generating.check_folder(shared, count)
+    generating.check_request(shared, rows, cols, count)
 
     def make(s: int, budget: Budget) -> generating.Made:
         graph, pools = shape_graph(shape, rows, cols, s)

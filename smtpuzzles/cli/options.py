@@ -27,167 +27,105 @@ def choice(*values: str) -> type[enum.Enum]:
 
 # -- the shared options, by group ---------------------------------------------------------
 
+
+def option(kind: Any, default: Any, *names: str, **settings: Any) -> tuple[Any, Any]:
+    """One option as the groups below and the commands' own tables declare it: its type
+    (with ``typer.Option(*names, **settings)``) and its default."""
+    return Annotated[kind, typer.Option(*names, **settings)], default
+
+
 INPUT = {
-    "index": (
-        Annotated[
-            int | None,
-            typer.Option("--index", min=1, help="Which puzzle of a multi-puzzle file (from 1)."),
-        ],
-        None,
+    "index": option(
+        int | None, None, "--index", min=1, help="Which puzzle of a multi-puzzle file (from 1)."
     ),
 }
 LIMITS = {
-    "timeout": (
-        Annotated[
-            float | None,
-            typer.Option(
-                "--timeout",
-                help="Wall-clock limit in seconds for the whole run; exit 3 if reached.",
-            ),
-        ],
+    "timeout": option(
+        float | None,
         None,
+        "--timeout",
+        help="Wall-clock limit in seconds for the whole run; exit 3 if reached.",
     ),
-    "memory": (
-        Annotated[
-            int | None,
-            typer.Option(
-                "--memory", min=16, help="Memory cap in MB for the whole run; exit 3 if reached."
-            ),
-        ],
+    "memory": option(
+        int | None,
         None,
+        "--memory",
+        min=16,
+        help="Memory cap in MB for the whole run; exit 3 if reached.",
     ),
 }
 ANSWERS = {
-    "unique": (
-        Annotated[
-            bool, typer.Option("--unique", help="Prove the solution unique, or show a second one.")
-        ],
-        False,
+    "unique": option(
+        bool, False, "--unique", help="Prove the solution unique, or show a second one."
     ),
-    "count": (
-        Annotated[
-            int | None,
-            typer.Option("--count", min=1, help="Count solutions (distinct answers) up to N."),
-        ],
-        None,
+    "count": option(
+        int | None, None, "--count", min=1, help="Count solutions (distinct answers) up to N."
     ),
 }
 FORMULA = {
-    "print_asserts": (
-        Annotated[
-            bool,
-            typer.Option(
-                "--print-asserts",
-                help="Print the SMT-LIB 2 script (QF_LIA) of every question asked, on stdout "
-                "alone; the report goes to stderr.",
-            ),
-        ],
+    "print_asserts": option(
+        bool,
         False,
+        "--print-asserts",
+        help="Print the SMT-LIB 2 script (QF_LIA) of every question asked, on stdout alone; "
+        "the report goes to stderr.",
     ),
-    "dry_run": (
-        Annotated[
-            bool,
-            typer.Option("--dry-run", help="Build the formula and print its size; no solving."),
-        ],
-        False,
+    "dry_run": option(
+        bool, False, "--dry-run", help="Build the formula and print its size; no solving."
     ),
-    "presolve": (
-        Annotated[
-            choice("none", "full"),
-            typer.Option(
-                "--presolve",
-                help="full: what is proved before Z3 (bounds, deductions, searches) joins the "
-                "formula as facts; none: the encoding of the rules alone.",
-            ),
-        ],
+    "presolve": option(
+        choice("none", "full"),
         "full",
+        "--presolve",
+        help="full: what is proved before Z3 (bounds, deductions, searches) joins the formula "
+        "as facts; none: the encoding of the rules alone.",
     ),
-    "smtlib": (
-        Annotated[
-            Path | None,
-            typer.Option(
-                "--smtlib",
-                metavar="DIR",
-                help="Write each question's script to DIR/<name>.<question>.smt2.",
-            ),
-        ],
+    "smtlib": option(
+        Path | None,
         None,
+        "--smtlib",
+        metavar="DIR",
+        help="Write each question's script to DIR/<name>.<question>.smt2.",
     ),
-    "print_dimacs": (
-        Annotated[
-            bool,
-            typer.Option(
-                "--print-dimacs",
-                help="Print the CNF (DIMACS) Z3 bit-blasts from the first question's script, "
-                "on stdout alone, with c lines mapping each variable to its literals.",
-            ),
-        ],
+    "print_dimacs": option(
+        bool,
         False,
+        "--print-dimacs",
+        help="Print the CNF (DIMACS) Z3 bit-blasts from the first question's script, on "
+        "stdout alone, with c lines mapping each variable to its literals.",
     ),
-    "cnf": (
-        Annotated[
-            Path | None,
-            typer.Option("--cnf", metavar="FILE", help="Write that CNF (DIMACS) to FILE."),
-        ],
-        None,
+    "cnf": option(
+        Path | None, None, "--cnf", metavar="FILE", help="Write that CNF (DIMACS) to FILE."
     ),
-    "proof": (
-        Annotated[
-            Path | None,
-            typer.Option(
-                "--proof",
-                metavar="DIR",
-                help="For each unsat question, write its CNF and a DRAT proof that the CNF "
-                "is unsatisfiable to DIR/<name>.<question>.cnf and .drat (check them with "
-                "smtpuzzles verify or drat-trim; needs the cadical extra).",
-            ),
-        ],
+    "proof": option(
+        Path | None,
         None,
+        "--proof",
+        metavar="DIR",
+        help="For each unsat question, write its CNF and a DRAT proof that the CNF is "
+        "unsatisfiable to DIR/<name>.<question>.cnf and .drat (check them with smtpuzzles "
+        "verify or drat-trim; needs the cadical extra).",
     ),
 }
 OUTPUT = {
-    "json": (
-        Annotated[bool, typer.Option("--json", help="Print exactly one JSON object on stdout.")],
+    "json": option(bool, False, "--json", help="Print exactly one JSON object on stdout."),
+    "stats": option(
+        bool, False, "--stats", help="Report Z3's statistics (time, conflicts, decisions, memory)."
+    ),
+    "quiet": option(
+        bool, False, "--quiet", "-q", help="No report; the exit code and files say it all."
+    ),
+    "output": option(
+        Path | None, None, "-o", "--output", help="Write what is printed to this file too."
+    ),
+    "svg": option(
+        Path | None, None, "--svg", help="Write a picture of the answer as SVG to this file."
+    ),
+    "force": option(
+        bool,
         False,
-    ),
-    "stats": (
-        Annotated[
-            bool,
-            typer.Option(
-                "--stats", help="Report Z3's statistics (time, conflicts, decisions, memory)."
-            ),
-        ],
-        False,
-    ),
-    "quiet": (
-        Annotated[
-            bool,
-            typer.Option("--quiet", "-q", help="No report; the exit code and files say it all."),
-        ],
-        False,
-    ),
-    "output": (
-        Annotated[
-            Path | None,
-            typer.Option("-o", "--output", help="Write what is printed to this file too."),
-        ],
-        None,
-    ),
-    "svg": (
-        Annotated[
-            Path | None,
-            typer.Option("--svg", help="Write a picture of the answer as SVG to this file."),
-        ],
-        None,
-    ),
-    "force": (
-        Annotated[
-            bool,
-            typer.Option(
-                "--force", help="Replace files that -o, --svg, --cnf, --smtlib and --proof write."
-            ),
-        ],
-        False,
+        "--force",
+        help="Replace files that -o, --svg, --cnf, --smtlib and --proof write.",
     ),
 }
 #: ``--timeout`` and ``--memory`` as a type, for commands declared without
@@ -268,6 +206,24 @@ def puzzle_argument() -> Any:
     return Annotated[
         str, typer.Argument(help="Puzzle file, '-' for standard input, or a puzz.link URL.")
     ]
+
+
+#: The puzzle argument of a solving command, as a type.
+Puzzle = puzzle_argument()
+
+
+def convert_option(*formats: str) -> tuple[Any, None]:
+    """``--to``: print the puzzle in one of ``formats`` instead of solving it."""
+    return option(
+        choice(*formats) | None,
+        None,
+        "--to",
+        help="Print the puzzle in another format; no solving.",
+    )
+
+
+#: ``--seed`` of the generate commands.
+Seed = Annotated[int, typer.Option("--seed", help="Random seed (same seed, same puzzle).")]
 
 
 def format_option(formats: Sequence[str], help: str = "Input format.") -> tuple[Any, str]:

@@ -312,24 +312,35 @@ static void *grow(void *p, Py_ssize_t count, size_t size) {
     return huge(PyMem_Realloc(p, (size_t)count * size), (size_t)count * size);
 }
 
+/* Grow the array `owner->field` to `count` items of `size` bytes, or return -1 from the
+ * calling function when memory runs out (the array is then left as it was). */
+#define GROW_OR_FAIL(owner, field, count, size)                \
+    do {                                                       \
+        void *grown_ = grow((owner)->field, (count), (size));  \
+        if (grown_ == NULL) return -1;                         \
+        (owner)->field = grown_;                               \
+    } while (0)
+
 /* -- states ------------------------------------------------------------------------ */
+
+/* Room for `capacity` states in every array; -1 when memory runs out. */
+static int states_reserve(States *s, int w, Py_ssize_t capacity) {
+    GROW_OR_FAIL(s, sets, capacity, (size_t)w * sizeof(word));
+    GROW_OR_FAIL(s, colours, capacity, (size_t)2 * s->cw * sizeof(word));
+    GROW_OR_FAIL(s, cost, capacity, sizeof(int32_t));
+    GROW_OR_FAIL(s, bound, capacity, sizeof(int32_t));
+    GROW_OR_FAIL(s, parent, capacity, sizeof(int32_t));
+    GROW_OR_FAIL(s, colour, capacity, sizeof(uint16_t));
+    s->capacity = capacity;
+    return 0;
+}
 
 static int states_init(States *s, int w, int cw) {
     memset(s, 0, sizeof(*s));
     s->cw = cw;
-    s->capacity = 1024;
     s->slots = 2048;
-    s->sets = PyMem_Malloc((size_t)s->capacity * w * sizeof(word));
-    s->colours = PyMem_Malloc((size_t)s->capacity * 2 * cw * sizeof(word));
-    s->cost = PyMem_Malloc((size_t)s->capacity * sizeof(int32_t));
-    s->bound = PyMem_Malloc((size_t)s->capacity * sizeof(int32_t));
-    s->parent = PyMem_Malloc((size_t)s->capacity * sizeof(int32_t));
-    s->colour = PyMem_Malloc((size_t)s->capacity * sizeof(uint16_t));
     s->table = PyMem_Calloc((size_t)s->slots, sizeof(Slot));
-    return s->sets && s->colours && s->cost && s->bound && s->parent && s->colour &&
-                   s->table
-               ? 0
-               : -1;
+    return s->table == NULL ? -1 : states_reserve(s, w, 1024);
 }
 
 static void states_free(States *s) {
@@ -370,27 +381,8 @@ static Py_ssize_t states_add(States *s, int w) {
     if (s->count >= INT32_MAX - 1) {
         return -1;
     }
-    if (s->count == s->capacity) {
-        Py_ssize_t capacity = s->capacity * 2;
-        word *sets = grow(s->sets, capacity, (size_t)w * sizeof(word));
-        if (sets == NULL) return -1;
-        s->sets = sets;
-        word *colours = grow(s->colours, capacity, (size_t)2 * s->cw * sizeof(word));
-        if (colours == NULL) return -1;
-        s->colours = colours;
-        int32_t *cost = grow(s->cost, capacity, sizeof(int32_t));
-        if (cost == NULL) return -1;
-        s->cost = cost;
-        int32_t *bound = grow(s->bound, capacity, sizeof(int32_t));
-        if (bound == NULL) return -1;
-        s->bound = bound;
-        int32_t *parent = grow(s->parent, capacity, sizeof(int32_t));
-        if (parent == NULL) return -1;
-        s->parent = parent;
-        uint16_t *colour = grow(s->colour, capacity, sizeof(uint16_t));
-        if (colour == NULL) return -1;
-        s->colour = colour;
-        s->capacity = capacity;
+    if (s->count == s->capacity && states_reserve(s, w, s->capacity * 2) < 0) {
+        return -1;
     }
     return s->count++;
 }
@@ -424,9 +416,7 @@ static int before(const Entry *a, const Entry *b) {
 static int heap_push(Queue *q, Entry e) {
     if (q->count == q->capacity) {
         Py_ssize_t capacity = q->capacity ? q->capacity * 2 : 1024;
-        Entry *items = grow(q->items, capacity, sizeof(Entry));
-        if (items == NULL) return -1;
-        q->items = items;
+        GROW_OR_FAIL(q, items, capacity, sizeof(Entry));
         q->capacity = capacity;
     }
     e.push = q->pushes++;
@@ -497,9 +487,7 @@ static int queue_push(Queue *q, Entry e) {
     Stack *stack = &layer->by_cost[e.cost];
     if (stack->count == stack->capacity) {
         int32_t capacity = stack->capacity ? 2 * stack->capacity : 64;
-        int32_t *states = grow(stack->states, capacity, sizeof(int32_t));
-        if (states == NULL) return -1;
-        stack->states = states;
+        GROW_OR_FAIL(stack, states, capacity, sizeof(int32_t));
         stack->capacity = capacity;
     }
     stack->states[stack->count++] = e.state;
