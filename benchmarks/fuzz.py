@@ -29,9 +29,10 @@ Besides solving, a share of the cases run the newer surfaces: the formula output
 (``--print-asserts``, ``--print-dimacs``, ``--cnf``, ``--smtlib``), ``--engine cadical``,
 ``generate`` with random sizes and options, ``bench`` over a folder of one or two
 puzzles with random ``--csv`` / ``--jsonl`` / ``--resume`` files (an input among
-them at times), and the Python API called with random arguments (each call returns, or
-raises ``InputError``; never another exception, and an answer it returns passes the
-checker). With ``--json``, a run refused with exit 2 must print one object too (status
+them at times), and the Python API called with random arguments, each with a time
+limit (each call returns, or raises ``InputError``, or ``formula`` ``TimeoutError`` at
+its limit; never another exception, and an answer it returns passes the checker).
+With ``--json``, a run refused with exit 2 must print one object too (status
 ``error``).
 
 Also counted, and kept as examples: ``unchecked_answers``, answers the harness could not
@@ -459,6 +460,9 @@ def api_call(puzzle: str, rng: random.Random) -> dict[str, Any]:
     elif function == "formula":
         if rng.random() < 0.6:
             kwargs["horizon"] = rng.choice(_API_VALUES)
+        kwargs["timeout"] = rng.choice([0.05, 0.3, 1.0, 2.0, "x", -1, None])
+        if kwargs["timeout"] is None or rng.random() < 0.5 and kwargs["timeout"] == "x":
+            kwargs["timeout"] = 2.0  # every call ends: a hang is a call past its limit
         if rng.random() < 0.3:
             kwargs[rng.choice(["exact", "counting", "connectivity", "presolve", "colour"])] = (
                 rng.choice(_API_VALUES + ["lazy", "none"])
@@ -513,6 +517,12 @@ try:
     out = getattr(smtpuzzles, call["function"])(puzzle, *args, **kwargs)
 except InputError as exc:
     print(json.dumps({"input_error": str(exc)}))
+    sys.exit(0)
+except TimeoutError:  # formula's limit
+    if call["function"] != "formula" or "timeout" not in kwargs:
+        raise
+    print(json.dumps({"ok": "formula", "stopped": "timeout",
+                      "seconds": time.monotonic() - began}))
     sys.exit(0)
 seconds = time.monotonic() - began
 found = {"ok": call["function"], "seconds": seconds}
@@ -895,8 +905,8 @@ def _before_first_statement(stderr: str) -> bool:
 
 
 def _judge_api(o: Outcome) -> list[str]:
-    """An API call returns or raises InputError (one JSON line from the driver); an
-    answer it returns passes the checker."""
+    """An API call returns or raises InputError (or formula TimeoutError at its limit:
+    one JSON line from the driver); an answer it returns passes the checker."""
     found = [] if o.code == 0 else ["bad_exit"]
     obj = _one_json_object(o.stdout)
     if obj is None:

@@ -211,15 +211,23 @@ def _mode_args(mode: str, given: dict[str, int | None]) -> tuple[int, ...]:
 # ---------------------------------------------------------------------------- formula
 
 
-def formula(puzzle: Puzzle | str | Path, horizon: int | None = None, **options: Any) -> Formula:
+def formula(
+    puzzle: Puzzle | str | Path,
+    horizon: int | None = None,
+    *,
+    timeout: float | None = None,
+    **options: Any,
+) -> Formula:
     """The formula a solve would ask, without solving.
 
     Flood-It: "done within ``horizon`` moves" (``exact=True``: in exactly that many), the
     horizon by default the length of a heuristic playout (always enough); ``counting``
     keeps the colour-counting constraints. Nurikabe and Koburin: every rule, with
     connectivity by distance to a root (``connectivity="lazy"`` leaves it out, as the lazy
-    search starts).
+    search starts). ``timeout`` (seconds) bounds the building, presolving included: past
+    it, :class:`TimeoutError` (a memory cap reached: :class:`MemoryError`).
     """
+    budget = Budget(parse_timeout(timeout))
     p = _as_puzzle(puzzle)
     if horizon is not None:
         options["horizon"] = whole_number(horizon, "horizon", 0)
@@ -231,7 +239,15 @@ def formula(puzzle: Puzzle | str | Path, horizon: int | None = None, **options: 
             _flag(value, key)
         elif key in p.options and p.options[key] is not None and value not in p.options[key]:
             raise InputError(f"{key}={value!r}: expected one of {', '.join(p.options[key])}")
-    return p.formula(**options)
+    with stopping(budget) as stop:
+        made = p.formula(**options)
+    if stop.why == "timeout":
+        raise TimeoutError(f"the formula was not built within {timeout} s")
+    if stop.why == "memory":
+        raise MemoryError("the memory cap was reached while the formula was built")
+    if stop.why == "interrupted":
+        raise KeyboardInterrupt
+    return made
 
 
 #: Options of :func:`solve` that are counts, and the least each takes (as the command

@@ -125,6 +125,36 @@ def test_generate_refuses_sizes_over_the_limit(argv: tuple[str, ...]) -> None:
     assert result.stdout == ""
 
 
+def _question_marks(side: int, count: int) -> str:
+    """A side x side Nurikabe grid with ``count`` '?' clues spread along its diagonal."""
+    rows = [["-"] * side for _ in range(side)]
+    for k in range(count):
+        rows[k * side // count][k * side // count] = "?"
+    return f"{side} {side}\n" + "\n".join(" ".join(row) for row in rows) + "\n"
+
+
+@pytest.mark.parametrize("presolve", ["full", "none"])
+def test_a_nurikabe_formula_too_large_to_build_is_refused_before_any_work(
+    presolve: str,
+) -> None:
+    # 40 '?' clues on 120x120: every island may reach every cell, 576,000 (clue, cell)
+    # pairs, a formula of tens of gigabytes
+    grid = _question_marks(120, 40)
+    result = run("nurikabe", "solve", "-", "--presolve", presolve, stdin=grid, timeout=60)
+    refused(result, "too large to encode", "'?'")
+    assert result.seconds < 20 and result.peak_mb < 400, (result.seconds, result.peak_mb)
+
+
+def test_the_api_formula_holds_its_timeout() -> None:
+    import smtpuzzles
+
+    puzzle = smtpuzzles.load(_question_marks(60, 10), puzzle="nurikabe")
+    began = time.monotonic()
+    with pytest.raises(TimeoutError):
+        smtpuzzles.formula(puzzle, timeout=0.5)  # presolving alone takes a minute
+    assert time.monotonic() - began < 2.0
+
+
 def test_seed004_and_clue_grid_headers_are_refused_over_the_limit() -> None:
     refused(run("nurikabe", "solve", "-", stdin="9000,9000 1,0,0\n"), "9000x9000", "limit")
     grid = "200000 2\n- -\n- -\n"

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from ... import z3lazy as z3
 from ...connectivity import connected_smtlib
 from ...engines import parse_terms
+from ...errors import InputError
 from ...smtlib import Block, Script, and_, count, escape, or_
 from .model import NurikabeInstance
 from .presolve.deduce import Deductions, _reach, distances_within, wall_size
@@ -46,18 +47,35 @@ CONNECTIVITY_RULES = ("islands connected", "wall connected")
 COUNT = "islands counted"
 
 
+#: The most (clue, cell) pairs the island variables may number: as many as the largest
+#: grid has cells. Each pair is a few variables and assertions, so a formula beyond it
+#: (a large grid with many ``?`` clues, each of whose islands could reach every cell)
+#: would not fit in memory; the largest published puzzles need a few thousand.
+MAX_ISLAND_CELLS = 250_000
+
+
 def reach(puzzle: NurikabeInstance) -> Deductions:
     """The breadth-first reach of every clue, and nothing else: the cells within its size
     less one steps through cells that are neither another clue nor beside one (a ``?``
-    clue: any number of steps). What defines the island variables; no cell decided."""
+    clue: any number of steps). What defines the island variables; no cell decided.
+    Refuses a puzzle whose reaches add up to more than :data:`MAX_ISLAND_CELLS`."""
     claims: dict[int, int] = {}
     for k in puzzle.clues:
         for j in (k, *puzzle.neighbours[k]):
             claims[j] = k if claims.get(j, k) == k else -1
     cells = {}
+    total = 0
     for k, size in puzzle.clues.items():
         limit = len(puzzle) if size is None else size - 1
         cells[k] = _reach(puzzle.neighbours, k, limit, set(), claims)
+        total += len(cells[k])
+        if total > MAX_ISLAND_CELLS:
+            raise InputError(
+                f"too large to encode: its islands could cover more than {MAX_ISLAND_CELLS} "
+                "(clue, cell) pairs (each '?' clue may reach every cell); give fewer '?' "
+                "clues or a smaller grid",
+                puzzle.name,
+            )
     return Deductions(cells, set(), {k: k for k in puzzle.clues})
 
 

@@ -33,7 +33,7 @@ from .presolve.backtrack import Trial, backtrack
 from .presolve.deduce import Contradiction, deduce
 from .presolve.grow import grow_wall
 from .presolve.probe import probe
-from .rules import CONNECTIVITY_RULES, COUNT, PRESOLVE, Encoding, encode
+from .rules import CONNECTIVITY_RULES, COUNT, PRESOLVE, Encoding, encode, reach
 
 #: The rule name of a forbidden picture's block.
 FORBIDDEN = "a picture found, forbidden"
@@ -94,6 +94,7 @@ def prepare(
         raise ValueError(f"unknown presolve {presolve!r}; expected one of {PRESOLVE}")
     if presolve == "none":
         return encode(puzzle), False
+    reach(puzzle)  # a puzzle too large to encode is refused before any deduction
     known = deduce(puzzle)
     began = time.monotonic()
     left = budget.remaining() if budget is not None else None
