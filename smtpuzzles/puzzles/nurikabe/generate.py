@@ -28,6 +28,7 @@ from __future__ import annotations
 import random
 from collections import deque
 from contextvars import ContextVar
+from dataclasses import dataclass
 
 from ...errors import InputError
 from ...graph import Graph, hex_grid, rectangle, rectangle_with_holes, torus
@@ -41,20 +42,8 @@ from .presolve.probe import probe
 from .search import Search
 
 
-def _linked(nbrs: tuple[tuple[int, ...], ...], cells: set[int]) -> bool:
-    if not cells:
-        return True
-    start = next(iter(cells))
-    seen, queue = {start}, deque([start])
-    while queue:
-        for j in nbrs[queue.popleft()]:
-            if j in cells and j not in seen:
-                seen.add(j)
-                queue.append(j)
-    return len(seen) == len(cells)
-
-
 def _island(nbrs: tuple[tuple[int, ...], ...], white: set[int], start: int) -> set[int]:
+    """The cells of ``white`` joined to ``start`` through ``white``."""
     seen, queue = {start}, deque([start])
     while queue:
         for j in nbrs[queue.popleft()]:
@@ -62,6 +51,11 @@ def _island(nbrs: tuple[tuple[int, ...], ...], white: set[int], start: int) -> s
                 seen.add(j)
                 queue.append(j)
     return seen
+
+
+def _linked(nbrs: tuple[tuple[int, ...], ...], cells: set[int]) -> bool:
+    """Are ``cells`` one piece?"""
+    return not cells or len(_island(nbrs, cells, next(iter(cells)))) == len(cells)
 
 
 def random_picture(
@@ -548,16 +542,19 @@ def _changed(layout: _Layout, change: Change, turn: list[int] | None = None) -> 
     return new
 
 
-def settle(
-    layout: _Layout,
-    rng: random.Random,
-    budget: Budget,
-    *,
-    max_ones: float,
-    name: str,
-    turn: list[int] | None = None,
-    steps: int = 40,
-) -> _Layout | None:
+@dataclass(frozen=True)
+class _Job:
+    """What a picture is made unique under: the random numbers, the time limit, the
+    largest share of 1-clues, the puzzle's name, and with rot180 each cell's turned mate."""
+
+    rng: random.Random
+    budget: Budget
+    max_ones: float
+    name: str
+    turn: list[int] | None = None
+
+
+def settle(layout: _Layout, job: _Job, steps: int = 40) -> _Layout | None:
     """``layout`` changed until its picture is the only solution, or ``None`` after
     ``steps`` rounds without success or :data:`STALE` without getting closer. Raises
     :class:`TimeUp` when the budget runs out.
@@ -568,18 +565,18 @@ def settle(
     solution, no search needed. Where the deductions stall, one level of hypotheses,
     then a search for another picture, our own forbidden: a change that rules that one
     out is made (:func:`_killers`), and the rounds go on."""
-    score = _decided_count(layout, name)
+    score = _decided_count(layout, job.name)
     stalled = 0
     best, since_best = score, 0
     for _ in range(steps):
-        if budget.expired():
+        if job.budget.expired():
             raise TimeUp
         if score == len(layout.black):
             return layout
         best, since_best = (score, 0) if score > best else (best, since_best + 1)
         if since_best > STALE:
             return None
-        better = _improve(layout, rng, max_ones, turn, name)
+        better = _improve(layout, job.rng, job.max_ones, job.turn, job.name)
         if better is not None and better[0] >= score:
             stalled = 0 if better[0] > score else stalled + 1
             score, layout = better
@@ -588,27 +585,16 @@ def settle(
         if stalled < PATIENCE:
             continue
         stalled = 0
-        if decided(layout.puzzle(name)) is not None:
+        if decided(layout.puzzle(job.name)) is not None:
             return layout
-        killed = _kill(
-            layout, rng, budget, max_ones=max_ones, name=name, turn=turn, hypotheses=False
-        )
+        killed = _kill(layout, job, hypotheses=False)
         if killed is None or killed is layout:
             return killed
-        layout, score = killed, _decided_count(killed, name)
+        layout, score = killed, _decided_count(killed, job.name)
     return None
 
 
-def repair(
-    layout: _Layout,
-    rng: random.Random,
-    budget: Budget,
-    *,
-    max_ones: float,
-    name: str,
-    turn: list[int] | None = None,
-    rounds: int = 400,
-) -> tuple[_Layout, bool]:
+def repair(layout: _Layout, job: _Job, rounds: int = 400) -> tuple[_Layout, bool]:
     """``layout`` changed, many places at once, until the deductions decide every cell:
     the layout, and whether they do (else the layout that came closest).
 
@@ -639,9 +625,9 @@ def repair(
     # on a large grid, hypotheses over many open cells cost more than a new picture
     large = len(layout.black) > SETTLE_UP_TO
     for _ in range(rounds):
-        if budget.expired():
+        if job.budget.expired():
             raise TimeUp
-        decided = known if known is not None else _decided_cells(layout, name, hypotheses)
+        decided = known if known is not None else _decided_cells(layout, job.name, hypotheses)
         known = None
         now = len(decided)
         still = [i for i in range(len(layout.black)) if i not in decided]
@@ -663,46 +649,44 @@ def repair(
             kills += 1
             if kills > MOST_KILLS + len(layout.black) // 20:
                 return best_layout, False
-            killed = _kill(
-                best_layout, rng, budget, max_ones=max_ones, name=name, turn=turn, others=others
-            )
+            killed = _kill(best_layout, job, others=others)
             if killed is None or killed is best_layout:
                 return best_layout, killed is not None
             layout = best_layout = killed
-            fewest, idle = len(layout.black) - len(_decided_cells(layout, name, True)), 0
+            fewest, idle = len(layout.black) - len(_decided_cells(layout, job.name, True)), 0
             continue
         open_cells, taken = set(still), set()
         picked: list[tuple[int, _Layout]] = []
-        for u in rng.sample(still, len(still)):
+        for u in job.rng.sample(still, len(still)):
             if u in taken:
                 continue
-            if budget.expired():
+            if job.budget.expired():
                 raise TimeUp
             ball = _ball_around(nbrs, {u}, RADIUS)
             taken |= _ball_around(nbrs, ball, 1)
             sites = [i for i in (u, *nbrs[u]) if i in open_cells]
-            base = _local_count(layout, ball, name, hypotheses)
+            base = _local_count(layout, ball, job.name, hypotheses)
             scored = []
             known_scores: dict[tuple, tuple[int, int]] = {}  # a change drawn again
             for _ in range(AT_SPOT):
-                found = _changes_at(layout, rng.choice(sites), rng, max_ones, turn)
+                found = _changes_at(layout, job.rng.choice(sites), job.rng, job.max_ones, job.turn)
                 if found is not None:
                     key = found[1].signature()
                     hit = known_scores.get(key)
                     if hit is None:
                         before = _work_now()
-                        score = _local_count(found[1], ball, name, hypotheses)
+                        score = _local_count(found[1], ball, job.name, hypotheses)
                         hit = known_scores[key] = (score, before - _work_now())
                     elif not large:  # a small grid's share of work counts it still
                         _spend(hit[1])
-                    scored.append((hit[0], rng.random(), found[1]))
+                    scored.append((hit[0], job.rng.random(), found[1]))
             if not scored:
                 continue
             score, _, best = max(scored, key=lambda t: t[:2])
             if score > base or score == base and idle >= ASIDE_AFTER:
                 if not _revives(best, others):
                     picked.append((score - base, best))
-        layout, known = _kept(layout, picked, now, others, name, hypotheses, max_ones, large)
+        layout, known = _kept(layout, picked, now, others, job, hypotheses, large)
     return best_layout, False
 
 
@@ -711,9 +695,8 @@ def _kept(
     picked: list[tuple[int, _Layout]],
     now: int,
     others: list[Picture],
-    name: str,
+    job: _Job,
     hypotheses: bool,
-    max_ones: float,
     halves: bool = True,
 ) -> tuple[_Layout, set[int] | None]:
     """The layout a round of :func:`repair` ends with, and the cells the deductions
@@ -728,28 +711,28 @@ def _kept(
     picked = sorted(picked, key=lambda t: -t[0])
     changes = [c for _, c in picked]
     if len(changes) > 1:
-        together = _combined(layout, changes, max_ones)
+        together = _combined(layout, changes, job.max_ones)
         if together is not None and not _revives(together, others):
-            found = _decided_cells(together, name, hypotheses)
+            found = _decided_cells(together, job.name, hypotheses)
             if len(found) >= now:
                 return together, found
     if not halves:
         kept: list[_Layout] = []
         result: tuple[_Layout, set[int] | None] = (layout, None)
         for change in changes:
-            trial = _combined(layout, [*kept, change], max_ones)
+            trial = _combined(layout, [*kept, change], job.max_ones)
             if trial is None or _revives(trial, others):
                 continue
-            found = _decided_cells(trial, name, hypotheses)
+            found = _decided_cells(trial, job.name, hypotheses)
             if len(found) >= now:
                 kept.append(change)
                 now, result = len(found), (trial, found)
         return result
     size = len(changes) // 2 if len(changes) > 1 else 1
     while size >= 1:
-        trial = _combined(layout, changes[:size], max_ones)
+        trial = _combined(layout, changes[:size], job.max_ones)
         if trial is not None and not _revives(trial, others):
-            found = _decided_cells(trial, name, hypotheses)
+            found = _decided_cells(trial, job.name, hypotheses)
             if len(found) >= now:
                 return trial, found
         size //= 2
@@ -800,15 +783,7 @@ def _combined(base: _Layout, changed: list[_Layout], max_ones: float) -> _Layout
 
 
 def _kill(
-    layout: _Layout,
-    rng: random.Random,
-    budget: Budget,
-    *,
-    max_ones: float,
-    name: str,
-    turn: list[int] | None,
-    hypotheses: bool = True,
-    others: list[Picture] | None = None,
+    layout: _Layout, job: _Job, hypotheses: bool = True, others: list[Picture] | None = None
 ) -> _Layout | None:
     """Where the deductions stall: another solution is searched for (:func:`_another`);
     with none, ``layout`` itself (its picture is the only solution). Else the layout
@@ -817,27 +792,27 @@ def _kill(
     change does). ``others``, the solutions met so far, gains the new one, and a
     change that would make one of them a solution again is not made: without that
     memory, two changes can undo each other for ever."""
-    puzzle = layout.puzzle(name)
-    other = _another(puzzle, layout.picture(), budget)
+    puzzle = layout.puzzle(job.name)
+    other = _another(puzzle, layout.picture(), job.budget)
     if other is None:
         return layout
     others = others if others is not None else []
     others.append(other)
-    ones_left = layout.ones() + 1 <= max_ones * (len(layout.clue) + 1)
-    options = _killers(layout, other, ones_left, turn)
-    rng.shuffle(options)
-    changed = [_changed(layout, o, turn) for o in options[: 2 * TRIES]]
+    ones_left = layout.ones() + 1 <= job.max_ones * (len(layout.clue) + 1)
+    options = _killers(layout, other, ones_left, job.turn)
+    job.rng.shuffle(options)
+    changed = [_changed(layout, o, job.turn) for o in options[: 2 * TRIES]]
     differ = [i for i, b in enumerate(other) if b != layout.black[i]]
-    for u in rng.sample(differ, min(len(differ), 2 * TRIES)):
-        found = _changes_at(layout, u, rng, max_ones, turn)
+    for u in job.rng.sample(differ, min(len(differ), 2 * TRIES)):
+        found = _changes_at(layout, u, job.rng, job.max_ones, job.turn)
         if found is not None:
             changed.append(found[1])
     changed = [c for c in changed if not _revives(c, others)]
     if not changed:
         return None
     ball = _ball_around(layout.shape.neighbours, set(differ), RIM)
-    scored = sorted(changed, key=lambda c: -_local_count(c, ball, name, hypotheses))
-    return max(scored[:3], key=lambda c: len(_decided_cells(c, name, hypotheses)))
+    scored = sorted(changed, key=lambda c: -_local_count(c, ball, job.name, hypotheses))
+    return max(scored[:3], key=lambda c: len(_decided_cells(c, job.name, hypotheses)))
 
 
 def _revives(layout: _Layout, others: list[Picture]) -> bool:
@@ -1285,12 +1260,11 @@ def generate(
         steps = STEPS + len(graph) // 2
         share = _work_left.set([int(WORK * len(graph) ** 2 * GROWTH ** min(attempt, 20))])
         try:
-            layout, done = repair(layout, rng, budget, max_ones=max_ones, name=name, turn=turn)
+            job = _Job(rng, budget, max_ones, name, turn)
+            layout, done = repair(layout, job)
             made = layout if done else None
             if made is None and len(graph) <= SETTLE_UP_TO:
-                made = settle(
-                    layout, rng, budget, max_ones=max_ones, name=name, turn=turn, steps=steps
-                )
+                made = settle(layout, job, steps=steps)
         except _GiveUp:
             made = None
         finally:

@@ -129,15 +129,18 @@ done:
     return result;
 }
 
-static PyMethodDef methods[] = {
+static PyMethodDef wall_methods[] = {
     {"cuts", cuts, METH_VARARGS,
      "cuts(neighbours, white, black) -> (cut cells, room or None): deduce._wall_cuts."},
     {NULL, NULL, 0, NULL},
 };
 
-static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_wall", "The wall's cut cells of deduce._wall_cuts, compiled.",
-    -1, methods,
+static struct PyModuleDef wall_module = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "_wall",
+    .m_doc = "The wall's cut cells of deduce._wall_cuts, compiled.",
+    .m_size = -1,
+    .m_methods = wall_methods,
 };
 
-PyMODINIT_FUNC PyInit__wall(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__wall(void) { return PyModule_Create(&wall_module); }
