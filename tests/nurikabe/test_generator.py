@@ -27,6 +27,7 @@ from smtpuzzles.puzzles.nurikabe.generate import (
     _new_island,
     _revives,
     _rotated,
+    _wall_stays_linked,
     _window,
     clue_statistics,
     generate,
@@ -161,6 +162,8 @@ def test_a_window_keeps_the_picture_a_solution_and_its_deductions_agree() -> Non
         puzzle, black, owner, inside = _window(layout, ball, "w")
         cells = sorted(_window_cells(layout, ball))  # numbered in this order
         assert len(cells) == len(puzzle) - 1
+        built = NurikabeInstance(puzzle.graph, puzzle.clues, puzzle.pools)  # tables given
+        assert (puzzle.neighbours, puzzle.pools_at) == (built.neighbours, built.pools_at)
         cut = tuple(picture[c] for c in cells) + (True,)
         assert problems(puzzle.graph, puzzle.clues, puzzle.pools, cut) == []
         known = deduce(puzzle, black=black, owner=owner, strict=True)
@@ -277,3 +280,22 @@ def test_a_seed_makes_one_puzzle_whatever_the_work_share(monkeypatch) -> None:
     first = generate(graph, pools, 5)
     assert first is not None and first == generate(graph, pools, 5)
     assert problems(graph, first[0].clues, pools, first[1]) == []
+
+
+@pytest.mark.parametrize("shape", ["square", "torus", "hex", "holes"])
+def test_a_cell_whitened_keeps_the_wall_whole_exactly_when_its_black_neighbours_stay_joined(
+    shape: str,
+) -> None:
+    """``_wall_stays_linked`` against the wall's pieces counted afresh, on random walls."""
+    rng = random.Random(shape)
+    for trial in range(40):
+        graph, pools = shape_graph(shape, rng.randint(2, 9), rng.randint(2, 9), trial)
+        nbrs = NurikabeInstance(graph, {}, pools).neighbours
+        share = rng.random()
+        black = [rng.random() < share for _ in nbrs]
+        for i in range(len(nbrs)):
+            around = [j for j in nbrs[i] if black[j]]
+            rest = [j for j in range(len(nbrs)) if black[j] and j != i]
+            pieces = graph.components(rest)
+            joined = len({next(k for k, p in enumerate(pieces) if j in p) for j in around}) <= 1
+            assert _wall_stays_linked(nbrs, black, i) == joined, (trial, i)

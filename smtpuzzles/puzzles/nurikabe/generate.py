@@ -29,6 +29,7 @@ import random
 from collections import deque
 from contextvars import ContextVar
 from dataclasses import dataclass
+from functools import cache
 
 from ...errors import InputError
 from ...graph import Graph, hex_grid, rectangle, rectangle_with_holes, torus
@@ -165,22 +166,43 @@ GRADES = ("easy", "medium", "hard")
 
 
 def _wall_stays_linked(nbrs: tuple[tuple[int, ...], ...], black: list[bool], i: int) -> bool:
-    """Would whitening cell ``i`` keep the wall in one piece? A search from one of its
-    black neighbours, round ``i``, until it meets the others (most meet at once)."""
+    """Would whitening cell ``i`` keep the wall in one piece? A search from each of its
+    black neighbours, in turn a cell at a time, round ``i``: yes once they have all met
+    (most meet at once), no once one has run out of cells alone (it cut off a part of
+    the wall, often a small one)."""
     around = [j for j in nbrs[i] if black[j]]
     if len(around) <= 1:
         return True
-    wanted = set(around[1:])
-    seen, queue = {i, around[0]}, deque([around[0]])
-    while queue:
-        for j in nbrs[queue.popleft()]:
-            if black[j] and j not in seen:
-                wanted.discard(j)
-                if not wanted:
-                    return True
-                seen.add(j)
-                queue.append(j)
-    return False
+    group = list(range(len(around)))  #: the searches that have met, as a union-find
+
+    def top(a: int) -> int:
+        while group[a] != a:
+            a = group[a]
+        return a
+
+    found = {j: a for a, j in enumerate(around)}  #: the search that found each cell
+    found[i] = -1
+    queues = [deque([j]) for j in around]
+    apart = len(around)
+    while True:
+        for a, queue in enumerate(queues):
+            if not queue:
+                mine = top(a)
+                if all(not queues[b] for b in range(len(around)) if top(b) == mine):
+                    return False
+                continue
+            for j in nbrs[queue.popleft()]:
+                if not black[j]:
+                    continue
+                b = found.get(j)
+                if b is None:
+                    found[j] = a
+                    queue.append(j)
+                elif b >= 0 and top(a) != top(b):
+                    group[top(a)] = top(b)
+                    apart -= 1
+                    if apart == 1:
+                        return True
 
 
 class _Drawing:
@@ -396,14 +418,27 @@ def _with_clues(
 ) -> NurikabeInstance:
     """``shape`` with ``clues``, its neighbour and pool tables shared rather than worked
     out again: the generator makes thousands of puzzles on one graph."""
+    return _instance(shape.graph, clues, shape.pools, name, shape.neighbours, shape.pools_at)
+
+
+def _instance(
+    graph: Graph,
+    clues: dict[int, int | None],
+    pools: tuple[tuple[int, ...], ...],
+    name: str,
+    neighbours: tuple[tuple[int, ...], ...],
+    pools_at: tuple[tuple[int, ...], ...],
+) -> NurikabeInstance:
+    """A puzzle whose neighbour and pool tables the caller has already (each cell's
+    neighbours both ways, in order; the pools of each cell)."""
     puzzle = object.__new__(NurikabeInstance)
     for key, value in (
-        ("graph", shape.graph),
+        ("graph", graph),
         ("clues", clues),
-        ("pools", shape.pools),
+        ("pools", pools),
         ("name", name),
-        ("neighbours", shape.neighbours),
-        ("pools_at", shape.pools_at),
+        ("neighbours", neighbours),
+        ("pools_at", pools_at),
     ):
         object.__setattr__(puzzle, key, value)
     return puzzle
@@ -949,22 +984,33 @@ def _window(
         out.append(tuple(links))
     if border:
         out.append(tuple(border))
-    names = tuple(str(j) for j in range(len(out)))
     seen_pools = {p for c in order for p in shape.pools_at[c]}
     pools = tuple(
         tuple(at[c] for c in shape.pools[p])
         for p in sorted(seen_pools)
         if all(c in at for c in shape.pools[p])
     )
+    pools_at: list[list[int]] = [[] for _ in out]
+    for p, pool in enumerate(pools):
+        for j in pool:
+            pools_at[j].append(p)
     clues: dict[int, int | None] = {
         at[c]: len(layout.islands[k]) for k, c in layout.clue.items() if c in at
     }
-    puzzle = NurikabeInstance(Graph(names, tuple(out)), clues, pools, name)
+    # each cell's links come in order and both ways (the grid's are): its neighbours
+    graph = Graph(_names(len(out)), tuple(out))
+    puzzle = _instance(graph, clues, pools, name, graph.out, tuple(map(tuple, pools_at)))
     black = {at[c] for c in order if c not in ball and layout.black[c]}
     if border:
         black.add(rest)
     owner = {at[c]: at[layout.clue[home[c]]] for c in order if c not in ball and c in home}
     return puzzle, black, owner, {at[c] for c in ball}
+
+
+@cache
+def _names(n: int) -> tuple[str, ...]:
+    """The names of a window's cells: their numbers (one tuple for each size)."""
+    return tuple(str(j) for j in range(n))
 
 
 def _ball_around(nbrs: tuple[tuple[int, ...], ...], cells: set[int], radius: int) -> set[int]:
