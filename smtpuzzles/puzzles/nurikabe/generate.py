@@ -30,6 +30,7 @@ from collections import deque
 from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import cache
+from typing import NamedTuple
 
 from ...errors import InputError
 from ...graph import Graph, hex_grid, rectangle, rectangle_with_holes, torus
@@ -462,6 +463,7 @@ class _Layout:
         self.max_island = max_island
         #: the most clues changes may make (a share of 0.16 of the cells)
         self.most_clues = max(len(clue_at), int(0.16 * len(picture)))
+        self._home: dict[int, int] | None = None
 
     def copy(self) -> _Layout:
         """A copy to change (the island lists are shared: replace one, never edit it)."""
@@ -469,6 +471,7 @@ class _Layout:
         new.shape, new.black, new.max_island = self.shape, list(self.black), self.max_island
         new.most_clues = self.most_clues
         new.islands, new.clue = list(self.islands), dict(self.clue)
+        new._home = None
         return new
 
     def puzzle(self, name: str) -> NurikabeInstance:
@@ -488,8 +491,11 @@ class _Layout:
         return sum(1 for k in self.clue if len(self.islands[k]) == 1)
 
     def home(self) -> dict[int, int]:
-        """The island of each white cell."""
-        return {i: k for k in self.clue for i in self.islands[k]}
+        """The island of each white cell (worked out once: a layout is changed only as
+        it is made, before this is asked)."""
+        if self._home is None:
+            self._home = {i: k for k in self.clue for i in self.islands[k]}
+        return self._home
 
     def grown(self, k: int, i: int) -> _Layout:
         """The layout with island ``k`` grown into the black cell ``i``."""
@@ -700,7 +706,8 @@ def repair(layout: _Layout, job: _Job, rounds: int = 400) -> tuple[_Layout, bool
             ball = _ball_around(nbrs, {u}, RADIUS)
             taken |= _ball_around(nbrs, ball, 1)
             sites = [i for i in (u, *nbrs[u]) if i in open_cells]
-            base = _local_count(layout, ball, job.name, hypotheses)
+            frames: dict[frozenset[int], _Frame] = {}
+            base = _local_count(layout, ball, job.name, hypotheses, frames)
             scored = []
             known_scores: dict[tuple, tuple[int, int]] = {}  # a change drawn again
             for _ in range(AT_SPOT):
@@ -710,7 +717,7 @@ def repair(layout: _Layout, job: _Job, rounds: int = 400) -> tuple[_Layout, bool
                     hit = known_scores.get(key)
                     if hit is None:
                         before = _work_now()
-                        score = _local_count(found[1], ball, job.name, hypotheses)
+                        score = _local_count(found[1], ball, job.name, hypotheses, frames)
                         hit = known_scores[key] = (score, before - _work_now())
                     elif not large:  # a small grid's share of work counts it still
                         _spend(hit[1])
@@ -846,7 +853,8 @@ def _kill(
     if not changed:
         return None
     ball = _ball_around(layout.shape.neighbours, set(differ), RIM)
-    scored = sorted(changed, key=lambda c: -_local_count(c, ball, job.name, hypotheses))
+    frames: dict[frozenset[int], _Frame] = {}
+    scored = sorted(changed, key=lambda c: -_local_count(c, ball, job.name, hypotheses, frames))
     return max(scored[:3], key=lambda c: len(_decided_cells(c, job.name, hypotheses)))
 
 
@@ -941,11 +949,17 @@ def _decided_cells(layout: _Layout, name: str, hypotheses: bool) -> set[int]:
     return _deduced(layout.puzzle(name), hypotheses)
 
 
-def _local_count(layout: _Layout, ball: set[int], name: str, hypotheses: bool) -> int:
+def _local_count(
+    layout: _Layout,
+    ball: set[int],
+    name: str,
+    hypotheses: bool,
+    frames: dict[frozenset[int], _Frame] | None = None,
+) -> int:
     """How many cells of ``ball`` the deductions decide on a window round it alone
     (:func:`_window`): its rim, and the islands it meets, given as the layout's
     picture has them. Hypotheses, if any, on ``ball`` only."""
-    puzzle, black, owner, inside = _window(layout, ball, name)
+    puzzle, black, owner, inside = _window(layout, ball, name, frames)
     found = _deduced(puzzle, hypotheses, black, owner, inside)
     return len(found & inside)
 
@@ -954,8 +968,22 @@ def _local_count(layout: _Layout, ball: set[int], name: str, hypotheses: bool) -
 RIM = 2
 
 
+class _Frame(NamedTuple):
+    """The graph of a window (:func:`_window`), which depends on its cells alone: the
+    cells in order, their new numbers, the graph, its pools, and each cell's pools."""
+
+    order: list[int]
+    at: dict[int, int]
+    graph: Graph
+    pools: tuple[tuple[int, ...], ...]
+    pools_at: tuple[tuple[int, ...], ...]
+
+
 def _window(
-    layout: _Layout, ball: set[int], name: str
+    layout: _Layout,
+    ball: set[int],
+    name: str,
+    frames: dict[frozenset[int], _Frame] | None = None,
 ) -> tuple[NurikabeInstance, set[int], dict[int, int], set[int]]:
     """A puzzle of the cells near ``ball`` alone, with the facts its rim gives: the
     cells within :data:`RIM` steps of ``ball`` and the whole of every island they
@@ -963,14 +991,36 @@ def _window(
     every cell that borders it, so that the wall stays joined through it. The cells
     outside ``ball`` are given as the picture has them: no island from outside can
     then reach in, and the wall inside has exactly the cells the picture gives it.
-    Returns the puzzle, its black and owned facts, and the numbers of ``ball``'s cells."""
+    Returns the puzzle, its black and owned facts, and the numbers of ``ball``'s cells.
+    ``frames`` keeps the graphs of windows built before, by their cells: the changes
+    scored at one spot mostly meet the same cells."""
     shape = layout.shape
-    nbrs = shape.neighbours
     home = layout.home()
-    cells = _ball_around(nbrs, ball, RIM)
+    cells = _ball_around(shape.neighbours, ball, RIM)
     for i in list(cells):
         if i in home:
             cells.update(layout.islands[home[i]])
+    key = frozenset(cells)
+    frame = None if frames is None else frames.get(key)
+    if frame is None:
+        frame = _frame(shape, cells)
+        if frames is not None:
+            frames[key] = frame
+    order, at, graph = frame.order, frame.at, frame.graph
+    clues: dict[int, int | None] = {
+        at[c]: len(layout.islands[k]) for k, c in layout.clue.items() if c in at
+    }
+    puzzle = _instance(graph, clues, frame.pools, name, graph.out, frame.pools_at)
+    black = {at[c] for c in order if c not in ball and layout.black[c]}
+    if len(order) < len(graph):
+        black.add(len(order))  # the stand-in for the rest of the grid
+    owner = {at[c]: at[layout.clue[home[c]]] for c in order if c not in ball and c in home}
+    return puzzle, black, owner, {at[c] for c in ball}
+
+
+def _frame(shape: NurikabeInstance, cells: set[int]) -> _Frame:
+    """The graph of the window of ``cells`` (:func:`_window`)."""
+    nbrs = shape.neighbours
     order = sorted(cells)
     at = {c: j for j, c in enumerate(order)}
     rest = len(order)
@@ -994,17 +1044,9 @@ def _window(
     for p, pool in enumerate(pools):
         for j in pool:
             pools_at[j].append(p)
-    clues: dict[int, int | None] = {
-        at[c]: len(layout.islands[k]) for k, c in layout.clue.items() if c in at
-    }
     # each cell's links come in order and both ways (the grid's are): its neighbours
     graph = Graph(_names(len(out)), tuple(out))
-    puzzle = _instance(graph, clues, pools, name, graph.out, tuple(map(tuple, pools_at)))
-    black = {at[c] for c in order if c not in ball and layout.black[c]}
-    if border:
-        black.add(rest)
-    owner = {at[c]: at[layout.clue[home[c]]] for c in order if c not in ball and c in home}
-    return puzzle, black, owner, {at[c] for c in ball}
+    return _Frame(order, at, graph, pools, tuple(map(tuple, pools_at)))
 
 
 @cache
