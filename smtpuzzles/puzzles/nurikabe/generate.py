@@ -593,6 +593,7 @@ class _Job:
     max_ones: float
     name: str
     turn: list[int] | None = None
+    density: float = DENSITY
 
 
 def settle(layout: _Layout, job: _Job, steps: int = 40) -> _Layout | None:
@@ -661,8 +662,10 @@ def repair(layout: _Layout, job: _Job, rounds: int = 400) -> tuple[_Layout, bool
     fewest, idle, best_layout = len(layout.black) + 1, 0, layout
     others: list[Picture] = []
     known: set[int] | None = None  #: what the deductions decide on ``layout``, if known
-    few_open = max(FEW_OPEN, len(layout.black) // 20)
+    few_open = max(FEW_OPEN, int(KILL_SHARE * len(layout.black)))
     few_enough = max(HYPOTHESES_BELOW, len(layout.black) // 6)
+    n, redraws = len(layout.black), 0
+    worth_it = int(HYPOTHESES_SHARE * len(layout.black))
     # on a large grid, hypotheses over many open cells cost more than a new picture
     large = len(layout.black) > SETTLE_UP_TO
     for _ in range(rounds):
@@ -679,13 +682,22 @@ def repair(layout: _Layout, job: _Job, rounds: int = 400) -> tuple[_Layout, bool
         else:
             idle += 1
         if not hypotheses and large and len(still) > few_enough:
-            if idle > 2 * REPAIR_STALE:
+            if idle > 2 * REPAIR_STALE and fewest > worth_it:
                 return best_layout, False
-        elif not hypotheses and (idle > REPAIR_STALE or len(still) <= few_enough):
+            stalled = idle > 2 * REPAIR_STALE
+        else:
+            stalled = idle > REPAIR_STALE or len(still) <= few_enough
+        if not hypotheses and stalled:
             hypotheses, fewest, idle, layout = True, len(layout.black) + 1, 0, best_layout
             continue
         if hypotheses and idle > REPAIR_STALE and fewest > few_open:
-            return best_layout, False
+            if not large or job.turn is not None or redraws >= REDRAWS:
+                return best_layout, False
+            redraws += 1
+            left = set(range(n)) - _decided_cells(best_layout, job.name, True)
+            layout = best_layout = _redrawn(best_layout, left, job) or best_layout
+            fewest, idle = n + 1, 0
+            continue
         if idle > KILL_AFTER and fewest <= few_open:
             kills += 1
             if kills > MOST_KILLS + len(layout.black) // 20:
@@ -730,6 +742,51 @@ def repair(layout: _Layout, job: _Job, rounds: int = 400) -> tuple[_Layout, bool
                     picked.append((score - base, best))
         layout, known = _kept(layout, picked, now, others, job, hypotheses, large)
     return best_layout, False
+
+
+#: Times :func:`repair` may draw the islands near the cells left open anew on a large
+#: grid, where the hypotheses stop getting closer with too many open to rule out other
+#: solutions one by one, before the picture is given up.
+REDRAWS = 3
+
+#: Steps round the cells left open within which :func:`_redrawn` draws anew.
+REDRAW_RADIUS = 2
+
+
+def _redrawn(layout: _Layout, around: set[int], job: _Job) -> _Layout | None:
+    """``layout`` with its islands near ``around`` (the cells the deductions leave open)
+    drawn anew as :func:`grown_picture` draws, the rest of the picture and its clues
+    kept: the part of a large grid the deductions find hard is drawn again, not the
+    whole grid (``None``: its pools cannot all be broken)."""
+    shape = layout.shape
+    region = _ball_around(shape.neighbours, around, REDRAW_RADIUS)
+    home = layout.home()
+    dropped = {home[i] for i in region if i in home}
+    drawing = _Drawing(shape)
+    clue_at: dict[int, int] = {}
+    for k, c in layout.clue.items():
+        if k not in dropped:
+            clue_at[c] = len(drawing.cells)
+            drawing.cells.append([])
+            for i in layout.islands[k]:
+                drawing.whiten(i, clue_at[c])
+    sizes = list(range(1, min(layout.max_island, len(ISLAND_SIZES)) + 1))
+    weights = [ISLAND_SIZES[s - 1] for s in sizes]
+    wanted = len(clue_at) + max(1, round(job.density * len(region)))
+    for seed in job.rng.sample(sorted(region), len(region)):
+        if len(clue_at) >= wanted:
+            break
+        if drawing.free_for(seed, -1):
+            k = drawing.whiten(seed, -1)
+            clue_at[seed] = k
+            drawing.grow(k, job.rng.choices(sizes, weights)[0], job.rng)
+    if not _break_pools(
+        shape, drawing, job.rng, (sizes, weights), max_island=layout.max_island,
+        clue_at=clue_at, turn=None,
+    ):
+        return None
+    picture = tuple(drawing.black)
+    return _Layout(shape, picture, _islands(shape, picture, clue_at), clue_at, layout.max_island)
 
 
 def _kept(
@@ -871,6 +928,12 @@ def _revives(layout: _Layout, others: list[Picture]) -> bool:
 HYPOTHESES_BELOW = 60
 
 
+#: On grids of over :data:`SETTLE_UP_TO` cells, the share of the cells that may be
+#: open when the plain deductions stop getting closer for :func:`repair` to go on with
+#: hypotheses; with more open, the picture is dropped.
+HYPOTHESES_SHARE = 1 / 3
+
+
 #: Changes that rule another solution out :func:`repair` may make before it hands over
 #: (and one more for every twenty cells).
 MOST_KILLS = 12
@@ -882,6 +945,10 @@ KILL_AFTER = 1
 #: Open cells few enough for :func:`repair` to rule out another solution (or a
 #: twentieth of the cells, if more; more open: it hands over).
 FEW_OPEN = 12
+
+#: The share of the cells few enough open for :func:`repair` to rule out another
+#: solution (or :data:`FEW_OPEN`, if more).
+KILL_SHARE = 1 / 20
 
 #: Steps round a spot of :func:`repair` whose cells its local deductions score.
 RADIUS = 4
@@ -1307,6 +1374,11 @@ def _another(puzzle: NurikabeInstance, ours: Picture, budget: Budget) -> Picture
 WORK = 16
 GROWTH = 1.5
 
+#: How many times :data:`WORK` a picture on a grid of over :data:`SETTLE_UP_TO` cells
+#: may take: there it is worked on with hypotheses and drawn anew in parts
+#: (:func:`repair`) rather than dropped, and most are made unique within this.
+LARGE_WORK = 5
+
 
 def generate(
     graph: Graph,
@@ -1346,9 +1418,10 @@ def generate(
         layout = _Layout(shape, picture, islands, clue_at, max_island)
         turn = _rotated(graph) if symmetry == "rot180" else None
         steps = STEPS + len(graph) // 2
-        share = _work_left.set([int(WORK * len(graph) ** 2 * GROWTH ** min(attempt, 20))])
+        work = WORK * (LARGE_WORK if len(graph) > SETTLE_UP_TO else 1)
+        share = _work_left.set([int(work * len(graph) ** 2 * GROWTH ** min(attempt, 20))])
         try:
-            job = _Job(rng, budget, max_ones, name, turn)
+            job = _Job(rng, budget, max_ones, name, turn, density)
             layout, done = repair(layout, job)
             made = layout if done else None
             if made is None and len(graph) <= SETTLE_UP_TO:
