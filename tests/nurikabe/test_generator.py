@@ -18,13 +18,16 @@ from smtpuzzles.puzzles.nurikabe.check import problems
 from smtpuzzles.puzzles.nurikabe.formats import parse, solution_rows
 from smtpuzzles.puzzles.nurikabe.generate import (
     RADIUS,
+    REDRAW_RADIUS,
     _ball_around,
     _break_pools,
     _changes_at,
     _combined,
     _islands,
+    _Job,
     _Layout,
     _new_island,
+    _redrawn,
     _revives,
     _rotated,
     _wall_stays_linked,
@@ -299,3 +302,31 @@ def test_a_cell_whitened_keeps_the_wall_whole_exactly_when_its_black_neighbours_
             pieces = graph.components(rest)
             joined = len({next(k for k, p in enumerate(pieces) if j in p) for j in around}) <= 1
             assert _wall_stays_linked(nbrs, black, i) == joined, (trial, i)
+
+
+def test_a_part_drawn_anew_keeps_the_rest_and_the_rules() -> None:
+    """``_redrawn``: the islands near the cells given are drawn again, the picture stays
+    a solution of its clues (one wall, no pool, islands apart), and every island away
+    from those cells (beyond the islands drawn again, which pools left by them may make
+    grow) keeps its cells and its clue cell."""
+    shape, layout, rng = _drawn_layout(30, 6)
+    job = _Job(rng, Budget(60), 0.25, "redrawn")
+    nbrs = shape.neighbours
+    checked = 0
+    for _ in range(5):
+        around = set(_ball_around(nbrs, {rng.randrange(len(shape))}, 1))
+        new = _redrawn(layout, around, job)
+        if new is None:
+            continue
+        assert _valid(new)
+        near = _ball_around(nbrs, around, REDRAW_RADIUS + layout.max_island + 2)
+        far = {
+            (layout.clue[k], tuple(sorted(layout.islands[k])))
+            for k in layout.clue
+            if near.isdisjoint(layout.islands[k])
+        }
+        kept = {(new.clue[k], tuple(sorted(new.islands[k]))) for k in new.clue}
+        assert far <= kept
+        checked += len(far)
+        layout = new
+    assert checked

@@ -17,7 +17,8 @@
 4. A picture that takes more than its share of work (:data:`WORK`, counted in
    deductions, not seconds, so that a seed makes one puzzle anywhere) is dropped for
    a new one, which may take more: most pictures need a fraction of it, the rest many
-   times more.
+   times more. On a large grid, the islands near the cells the deductions leave open
+   are first drawn anew (:func:`_redrawn`): most of the grid is settled by then.
 
 Each puzzle is also given a grade (:func:`grade`) and clue statistics
 (:func:`clue_statistics`), the figures a setter compares with published puzzles.
