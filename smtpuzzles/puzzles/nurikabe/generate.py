@@ -482,11 +482,10 @@ class _Layout:
     def picture(self) -> Picture:
         return tuple(self.black)
 
-    def signature(self) -> tuple[Picture, frozenset[tuple[int, int]]]:
-        """What the deductions see of the layout: its picture and its clues."""
-        return tuple(self.black), frozenset(
-            (c, len(self.islands[k])) for k, c in self.clue.items()
-        )
+    def signature(self) -> tuple[Picture, tuple[tuple[int, int], ...]]:
+        """What the deductions see of the layout: its picture and its clues (by cell)."""
+        sizes = map(len, map(self.islands.__getitem__, self.clue))
+        return tuple(self.black), tuple(sorted(zip(self.clue.values(), sizes)))
 
     def ones(self) -> int:
         return sum(1 for k in self.clue if len(self.islands[k]) == 1)

@@ -290,11 +290,16 @@ class _Deducer:
 
     def pool(self, pool: tuple[int, ...]) -> None:
         """A pool with one cell left open: that cell is white."""
-        open_cells = [i for i in pool if i not in self.black]
-        if not open_cells:
+        black, left = self.black, None
+        for i in pool:
+            if i not in black:
+                if left is not None:  # two open: nothing to say (the most frequent case)
+                    return
+                left = i
+        if left is None:
             self.fail("a pool is all black")
-        elif len(open_cells) == 1 and open_cells[0] not in self.owner:
-            self.whiten(open_cells[0])
+        elif left not in self.owner:
+            self.whiten(left)
 
     def wall_complete(self) -> None:
         """A wall with all its cells leaves every other cell white; and it may not have
