@@ -1,5 +1,6 @@
-"""The compiled A* of Flood-It's presolve (optional: without a C compiler the package
-installs without it and runs the same search in Python)."""
+"""The compiled A* of Flood-It's presolve and the wall search of Nurikabe's deductions
+(optional: without a C compiler the package installs without them and runs the same
+searches in Python)."""
 
 from setuptools import Extension, setup
 
@@ -10,6 +11,12 @@ setup(
             ["smtpuzzles/puzzles/floodit/_astar.c"],
             extra_compile_args=["-O3"],
             optional=True,
-        )
+        ),
+        Extension(
+            "smtpuzzles.puzzles.nurikabe.presolve._wall",
+            ["smtpuzzles/puzzles/nurikabe/presolve/_wall.c"],
+            extra_compile_args=["-O3"],
+            optional=True,
+        ),
     ]
 )

@@ -18,15 +18,19 @@ from smtpuzzles.puzzles.nurikabe.check import problems
 from smtpuzzles.puzzles.nurikabe.formats import parse, solution_rows
 from smtpuzzles.puzzles.nurikabe.generate import (
     RADIUS,
+    REDRAW_RADIUS,
     _ball_around,
     _break_pools,
     _changes_at,
     _combined,
     _islands,
+    _Job,
     _Layout,
     _new_island,
+    _redrawn,
     _revives,
     _rotated,
+    _wall_stays_linked,
     _window,
     clue_statistics,
     generate,
@@ -161,6 +165,8 @@ def test_a_window_keeps_the_picture_a_solution_and_its_deductions_agree() -> Non
         puzzle, black, owner, inside = _window(layout, ball, "w")
         cells = sorted(_window_cells(layout, ball))  # numbered in this order
         assert len(cells) == len(puzzle) - 1
+        built = NurikabeInstance(puzzle.graph, puzzle.clues, puzzle.pools)  # tables given
+        assert (puzzle.neighbours, puzzle.pools_at) == (built.neighbours, built.pools_at)
         cut = tuple(picture[c] for c in cells) + (True,)
         assert problems(puzzle.graph, puzzle.clues, puzzle.pools, cut) == []
         known = deduce(puzzle, black=black, owner=owner, strict=True)
@@ -277,3 +283,50 @@ def test_a_seed_makes_one_puzzle_whatever_the_work_share(monkeypatch) -> None:
     first = generate(graph, pools, 5)
     assert first is not None and first == generate(graph, pools, 5)
     assert problems(graph, first[0].clues, pools, first[1]) == []
+
+
+@pytest.mark.parametrize("shape", ["square", "torus", "hex", "holes"])
+def test_a_cell_whitened_keeps_the_wall_whole_exactly_when_its_black_neighbours_stay_joined(
+    shape: str,
+) -> None:
+    """``_wall_stays_linked`` against the wall's pieces counted afresh, on random walls."""
+    rng = random.Random(shape)
+    for trial in range(40):
+        graph, pools = shape_graph(shape, rng.randint(2, 9), rng.randint(2, 9), trial)
+        nbrs = NurikabeInstance(graph, {}, pools).neighbours
+        share = rng.random()
+        black = [rng.random() < share for _ in nbrs]
+        for i in range(len(nbrs)):
+            around = [j for j in nbrs[i] if black[j]]
+            rest = [j for j in range(len(nbrs)) if black[j] and j != i]
+            pieces = graph.components(rest)
+            joined = len({next(k for k, p in enumerate(pieces) if j in p) for j in around}) <= 1
+            assert _wall_stays_linked(nbrs, black, i) == joined, (trial, i)
+
+
+def test_a_part_drawn_anew_keeps_the_rest_and_the_rules() -> None:
+    """``_redrawn``: the islands near the cells given are drawn again, the picture stays
+    a solution of its clues (one wall, no pool, islands apart), and every island away
+    from those cells (beyond the islands drawn again, which pools left by them may make
+    grow) keeps its cells and its clue cell."""
+    shape, layout, rng = _drawn_layout(30, 6)
+    job = _Job(rng, Budget(60), 0.25, "redrawn")
+    nbrs = shape.neighbours
+    checked = 0
+    for _ in range(5):
+        around = set(_ball_around(nbrs, {rng.randrange(len(shape))}, 1))
+        new = _redrawn(layout, around, job)
+        if new is None:
+            continue
+        assert _valid(new)
+        near = _ball_around(nbrs, around, REDRAW_RADIUS + layout.max_island + 2)
+        far = {
+            (layout.clue[k], tuple(sorted(layout.islands[k])))
+            for k in layout.clue
+            if near.isdisjoint(layout.islands[k])
+        }
+        kept = {(new.clue[k], tuple(sorted(new.islands[k]))) for k in new.clue}
+        assert far <= kept
+        checked += len(far)
+        layout = new
+    assert checked

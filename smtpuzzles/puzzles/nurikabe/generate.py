@@ -17,7 +17,8 @@
 4. A picture that takes more than its share of work (:data:`WORK`, counted in
    deductions, not seconds, so that a seed makes one puzzle anywhere) is dropped for
    a new one, which may take more: most pictures need a fraction of it, the rest many
-   times more.
+   times more. On a large grid, the islands near the cells the deductions leave open
+   are first drawn anew (:func:`_redrawn`): most of the grid is settled by then.
 
 Each puzzle is also given a grade (:func:`grade`) and clue statistics
 (:func:`clue_statistics`), the figures a setter compares with published puzzles.
@@ -28,6 +29,9 @@ from __future__ import annotations
 import random
 from collections import deque
 from contextvars import ContextVar
+from dataclasses import dataclass
+from functools import cache
+from typing import NamedTuple
 
 from ...errors import InputError
 from ...graph import Graph, hex_grid, rectangle, rectangle_with_holes, torus
@@ -41,20 +45,8 @@ from .presolve.probe import probe
 from .search import Search
 
 
-def _linked(nbrs: tuple[tuple[int, ...], ...], cells: set[int]) -> bool:
-    if not cells:
-        return True
-    start = next(iter(cells))
-    seen, queue = {start}, deque([start])
-    while queue:
-        for j in nbrs[queue.popleft()]:
-            if j in cells and j not in seen:
-                seen.add(j)
-                queue.append(j)
-    return len(seen) == len(cells)
-
-
 def _island(nbrs: tuple[tuple[int, ...], ...], white: set[int], start: int) -> set[int]:
+    """The cells of ``white`` joined to ``start`` through ``white``."""
     seen, queue = {start}, deque([start])
     while queue:
         for j in nbrs[queue.popleft()]:
@@ -62,6 +54,11 @@ def _island(nbrs: tuple[tuple[int, ...], ...], white: set[int], start: int) -> s
                 seen.add(j)
                 queue.append(j)
     return seen
+
+
+def _linked(nbrs: tuple[tuple[int, ...], ...], cells: set[int]) -> bool:
+    """Are ``cells`` one piece?"""
+    return not cells or len(_island(nbrs, cells, next(iter(cells)))) == len(cells)
 
 
 def random_picture(
@@ -171,22 +168,43 @@ GRADES = ("easy", "medium", "hard")
 
 
 def _wall_stays_linked(nbrs: tuple[tuple[int, ...], ...], black: list[bool], i: int) -> bool:
-    """Would whitening cell ``i`` keep the wall in one piece? A search from one of its
-    black neighbours, round ``i``, until it meets the others (most meet at once)."""
+    """Would whitening cell ``i`` keep the wall in one piece? A search from each of its
+    black neighbours, in turn a cell at a time, round ``i``: yes once they have all met
+    (most meet at once), no once one has run out of cells alone (it cut off a part of
+    the wall, often a small one)."""
     around = [j for j in nbrs[i] if black[j]]
     if len(around) <= 1:
         return True
-    wanted = set(around[1:])
-    seen, queue = {i, around[0]}, deque([around[0]])
-    while queue:
-        for j in nbrs[queue.popleft()]:
-            if black[j] and j not in seen:
-                wanted.discard(j)
-                if not wanted:
-                    return True
-                seen.add(j)
-                queue.append(j)
-    return False
+    group = list(range(len(around)))  #: the searches that have met, as a union-find
+
+    def top(a: int) -> int:
+        while group[a] != a:
+            a = group[a]
+        return a
+
+    found = {j: a for a, j in enumerate(around)}  #: the search that found each cell
+    found[i] = -1
+    queues = [deque([j]) for j in around]
+    apart = len(around)
+    while True:
+        for a, queue in enumerate(queues):
+            if not queue:
+                mine = top(a)
+                if all(not queues[b] for b in range(len(around)) if top(b) == mine):
+                    return False
+                continue
+            for j in nbrs[queue.popleft()]:
+                if not black[j]:
+                    continue
+                b = found.get(j)
+                if b is None:
+                    found[j] = a
+                    queue.append(j)
+                elif b >= 0 and top(a) != top(b):
+                    group[top(a)] = top(b)
+                    apart -= 1
+                    if apart == 1:
+                        return True
 
 
 class _Drawing:
@@ -402,14 +420,27 @@ def _with_clues(
 ) -> NurikabeInstance:
     """``shape`` with ``clues``, its neighbour and pool tables shared rather than worked
     out again: the generator makes thousands of puzzles on one graph."""
+    return _instance(shape.graph, clues, shape.pools, name, shape.neighbours, shape.pools_at)
+
+
+def _instance(
+    graph: Graph,
+    clues: dict[int, int | None],
+    pools: tuple[tuple[int, ...], ...],
+    name: str,
+    neighbours: tuple[tuple[int, ...], ...],
+    pools_at: tuple[tuple[int, ...], ...],
+) -> NurikabeInstance:
+    """A puzzle whose neighbour and pool tables the caller has already (each cell's
+    neighbours both ways, in order; the pools of each cell)."""
     puzzle = object.__new__(NurikabeInstance)
     for key, value in (
-        ("graph", shape.graph),
+        ("graph", graph),
         ("clues", clues),
-        ("pools", shape.pools),
+        ("pools", pools),
         ("name", name),
-        ("neighbours", shape.neighbours),
-        ("pools_at", shape.pools_at),
+        ("neighbours", neighbours),
+        ("pools_at", pools_at),
     ):
         object.__setattr__(puzzle, key, value)
     return puzzle
@@ -433,6 +464,7 @@ class _Layout:
         self.max_island = max_island
         #: the most clues changes may make (a share of 0.16 of the cells)
         self.most_clues = max(len(clue_at), int(0.16 * len(picture)))
+        self._home: dict[int, int] | None = None
 
     def copy(self) -> _Layout:
         """A copy to change (the island lists are shared: replace one, never edit it)."""
@@ -440,6 +472,7 @@ class _Layout:
         new.shape, new.black, new.max_island = self.shape, list(self.black), self.max_island
         new.most_clues = self.most_clues
         new.islands, new.clue = list(self.islands), dict(self.clue)
+        new._home = None
         return new
 
     def puzzle(self, name: str) -> NurikabeInstance:
@@ -449,18 +482,20 @@ class _Layout:
     def picture(self) -> Picture:
         return tuple(self.black)
 
-    def signature(self) -> tuple[Picture, frozenset[tuple[int, int]]]:
-        """What the deductions see of the layout: its picture and its clues."""
-        return tuple(self.black), frozenset(
-            (c, len(self.islands[k])) for k, c in self.clue.items()
-        )
+    def signature(self) -> tuple[Picture, tuple[tuple[int, int], ...]]:
+        """What the deductions see of the layout: its picture and its clues (by cell)."""
+        sizes = map(len, map(self.islands.__getitem__, self.clue))
+        return tuple(self.black), tuple(sorted(zip(self.clue.values(), sizes)))
 
     def ones(self) -> int:
         return sum(1 for k in self.clue if len(self.islands[k]) == 1)
 
     def home(self) -> dict[int, int]:
-        """The island of each white cell."""
-        return {i: k for k in self.clue for i in self.islands[k]}
+        """The island of each white cell (worked out once: a layout is changed only as
+        it is made, before this is asked)."""
+        if self._home is None:
+            self._home = {i: k for k in self.clue for i in self.islands[k]}
+        return self._home
 
     def grown(self, k: int, i: int) -> _Layout:
         """The layout with island ``k`` grown into the black cell ``i``."""
@@ -548,16 +583,20 @@ def _changed(layout: _Layout, change: Change, turn: list[int] | None = None) -> 
     return new
 
 
-def settle(
-    layout: _Layout,
-    rng: random.Random,
-    budget: Budget,
-    *,
-    max_ones: float,
-    name: str,
-    turn: list[int] | None = None,
-    steps: int = 40,
-) -> _Layout | None:
+@dataclass(frozen=True)
+class _Job:
+    """What a picture is made unique under: the random numbers, the time limit, the
+    largest share of 1-clues, the puzzle's name, and with rot180 each cell's turned mate."""
+
+    rng: random.Random
+    budget: Budget
+    max_ones: float
+    name: str
+    turn: list[int] | None = None
+    density: float = DENSITY
+
+
+def settle(layout: _Layout, job: _Job, steps: int = 40) -> _Layout | None:
     """``layout`` changed until its picture is the only solution, or ``None`` after
     ``steps`` rounds without success or :data:`STALE` without getting closer. Raises
     :class:`TimeUp` when the budget runs out.
@@ -568,18 +607,18 @@ def settle(
     solution, no search needed. Where the deductions stall, one level of hypotheses,
     then a search for another picture, our own forbidden: a change that rules that one
     out is made (:func:`_killers`), and the rounds go on."""
-    score = _decided_count(layout, name)
+    score = _decided_count(layout, job.name)
     stalled = 0
     best, since_best = score, 0
     for _ in range(steps):
-        if budget.expired():
+        if job.budget.expired():
             raise TimeUp
         if score == len(layout.black):
             return layout
         best, since_best = (score, 0) if score > best else (best, since_best + 1)
         if since_best > STALE:
             return None
-        better = _improve(layout, rng, max_ones, turn, name)
+        better = _improve(layout, job.rng, job.max_ones, job.turn, job.name)
         if better is not None and better[0] >= score:
             stalled = 0 if better[0] > score else stalled + 1
             score, layout = better
@@ -588,27 +627,16 @@ def settle(
         if stalled < PATIENCE:
             continue
         stalled = 0
-        if decided(layout.puzzle(name)) is not None:
+        if decided(layout.puzzle(job.name)) is not None:
             return layout
-        killed = _kill(
-            layout, rng, budget, max_ones=max_ones, name=name, turn=turn, hypotheses=False
-        )
+        killed = _kill(layout, job, hypotheses=False)
         if killed is None or killed is layout:
             return killed
-        layout, score = killed, _decided_count(killed, name)
+        layout, score = killed, _decided_count(killed, job.name)
     return None
 
 
-def repair(
-    layout: _Layout,
-    rng: random.Random,
-    budget: Budget,
-    *,
-    max_ones: float,
-    name: str,
-    turn: list[int] | None = None,
-    rounds: int = 400,
-) -> tuple[_Layout, bool]:
+def repair(layout: _Layout, job: _Job, rounds: int = 400) -> tuple[_Layout, bool]:
     """``layout`` changed, many places at once, until the deductions decide every cell:
     the layout, and whether they do (else the layout that came closest).
 
@@ -634,14 +662,16 @@ def repair(
     fewest, idle, best_layout = len(layout.black) + 1, 0, layout
     others: list[Picture] = []
     known: set[int] | None = None  #: what the deductions decide on ``layout``, if known
-    few_open = max(FEW_OPEN, len(layout.black) // 20)
+    few_open = max(FEW_OPEN, int(KILL_SHARE * len(layout.black)))
     few_enough = max(HYPOTHESES_BELOW, len(layout.black) // 6)
+    n, redraws = len(layout.black), 0
+    worth_it = int(HYPOTHESES_SHARE * len(layout.black))
     # on a large grid, hypotheses over many open cells cost more than a new picture
     large = len(layout.black) > SETTLE_UP_TO
     for _ in range(rounds):
-        if budget.expired():
+        if job.budget.expired():
             raise TimeUp
-        decided = known if known is not None else _decided_cells(layout, name, hypotheses)
+        decided = known if known is not None else _decided_cells(layout, job.name, hypotheses)
         known = None
         now = len(decided)
         still = [i for i in range(len(layout.black)) if i not in decided]
@@ -652,58 +682,111 @@ def repair(
         else:
             idle += 1
         if not hypotheses and large and len(still) > few_enough:
-            if idle > 2 * REPAIR_STALE:
+            if idle > 2 * REPAIR_STALE and fewest > worth_it:
                 return best_layout, False
-        elif not hypotheses and (idle > REPAIR_STALE or len(still) <= few_enough):
+            stalled = idle > 2 * REPAIR_STALE
+        else:
+            stalled = idle > REPAIR_STALE or len(still) <= few_enough
+        if not hypotheses and stalled:
             hypotheses, fewest, idle, layout = True, len(layout.black) + 1, 0, best_layout
             continue
         if hypotheses and idle > REPAIR_STALE and fewest > few_open:
-            return best_layout, False
+            if not large or job.turn is not None or redraws >= REDRAWS:
+                return best_layout, False
+            redraws += 1
+            left = set(range(n)) - _decided_cells(best_layout, job.name, True)
+            layout = best_layout = _redrawn(best_layout, left, job) or best_layout
+            fewest, idle = n + 1, 0
+            continue
         if idle > KILL_AFTER and fewest <= few_open:
             kills += 1
             if kills > MOST_KILLS + len(layout.black) // 20:
                 return best_layout, False
-            killed = _kill(
-                best_layout, rng, budget, max_ones=max_ones, name=name, turn=turn, others=others
-            )
+            killed = _kill(best_layout, job, others=others)
             if killed is None or killed is best_layout:
                 return best_layout, killed is not None
             layout = best_layout = killed
-            fewest, idle = len(layout.black) - len(_decided_cells(layout, name, True)), 0
+            fewest, idle = len(layout.black) - len(_decided_cells(layout, job.name, True)), 0
             continue
         open_cells, taken = set(still), set()
         picked: list[tuple[int, _Layout]] = []
-        for u in rng.sample(still, len(still)):
+        for u in job.rng.sample(still, len(still)):
             if u in taken:
                 continue
-            if budget.expired():
+            if job.budget.expired():
                 raise TimeUp
             ball = _ball_around(nbrs, {u}, RADIUS)
             taken |= _ball_around(nbrs, ball, 1)
             sites = [i for i in (u, *nbrs[u]) if i in open_cells]
-            base = _local_count(layout, ball, name, hypotheses)
+            frames: dict[frozenset[int], _Frame] = {}
+            base = _local_count(layout, ball, job.name, hypotheses, frames)
             scored = []
             known_scores: dict[tuple, tuple[int, int]] = {}  # a change drawn again
             for _ in range(AT_SPOT):
-                found = _changes_at(layout, rng.choice(sites), rng, max_ones, turn)
+                found = _changes_at(layout, job.rng.choice(sites), job.rng, job.max_ones, job.turn)
                 if found is not None:
                     key = found[1].signature()
                     hit = known_scores.get(key)
                     if hit is None:
                         before = _work_now()
-                        score = _local_count(found[1], ball, name, hypotheses)
+                        score = _local_count(found[1], ball, job.name, hypotheses, frames)
                         hit = known_scores[key] = (score, before - _work_now())
                     elif not large:  # a small grid's share of work counts it still
                         _spend(hit[1])
-                    scored.append((hit[0], rng.random(), found[1]))
+                    scored.append((hit[0], job.rng.random(), found[1]))
             if not scored:
                 continue
             score, _, best = max(scored, key=lambda t: t[:2])
             if score > base or score == base and idle >= ASIDE_AFTER:
                 if not _revives(best, others):
                     picked.append((score - base, best))
-        layout, known = _kept(layout, picked, now, others, name, hypotheses, max_ones, large)
+        layout, known = _kept(layout, picked, now, others, job, hypotheses, large)
     return best_layout, False
+
+
+#: Times :func:`repair` may draw the islands near the cells left open anew on a large
+#: grid, where the hypotheses stop getting closer with too many open to rule out other
+#: solutions one by one, before the picture is given up.
+REDRAWS = 3
+
+#: Steps round the cells left open within which :func:`_redrawn` draws anew.
+REDRAW_RADIUS = 2
+
+
+def _redrawn(layout: _Layout, around: set[int], job: _Job) -> _Layout | None:
+    """``layout`` with its islands near ``around`` (the cells the deductions leave open)
+    drawn anew as :func:`grown_picture` draws, the rest of the picture and its clues
+    kept: the part of a large grid the deductions find hard is drawn again, not the
+    whole grid (``None``: its pools cannot all be broken)."""
+    shape = layout.shape
+    region = _ball_around(shape.neighbours, around, REDRAW_RADIUS)
+    home = layout.home()
+    dropped = {home[i] for i in region if i in home}
+    drawing = _Drawing(shape)
+    clue_at: dict[int, int] = {}
+    for k, c in layout.clue.items():
+        if k not in dropped:
+            clue_at[c] = len(drawing.cells)
+            drawing.cells.append([])
+            for i in layout.islands[k]:
+                drawing.whiten(i, clue_at[c])
+    sizes = list(range(1, min(layout.max_island, len(ISLAND_SIZES)) + 1))
+    weights = [ISLAND_SIZES[s - 1] for s in sizes]
+    wanted = len(clue_at) + max(1, round(job.density * len(region)))
+    for seed in job.rng.sample(sorted(region), len(region)):
+        if len(clue_at) >= wanted:
+            break
+        if drawing.free_for(seed, -1):
+            k = drawing.whiten(seed, -1)
+            clue_at[seed] = k
+            drawing.grow(k, job.rng.choices(sizes, weights)[0], job.rng)
+    if not _break_pools(
+        shape, drawing, job.rng, (sizes, weights), max_island=layout.max_island,
+        clue_at=clue_at, turn=None,
+    ):
+        return None
+    picture = tuple(drawing.black)
+    return _Layout(shape, picture, _islands(shape, picture, clue_at), clue_at, layout.max_island)
 
 
 def _kept(
@@ -711,9 +794,8 @@ def _kept(
     picked: list[tuple[int, _Layout]],
     now: int,
     others: list[Picture],
-    name: str,
+    job: _Job,
     hypotheses: bool,
-    max_ones: float,
     halves: bool = True,
 ) -> tuple[_Layout, set[int] | None]:
     """The layout a round of :func:`repair` ends with, and the cells the deductions
@@ -728,28 +810,28 @@ def _kept(
     picked = sorted(picked, key=lambda t: -t[0])
     changes = [c for _, c in picked]
     if len(changes) > 1:
-        together = _combined(layout, changes, max_ones)
+        together = _combined(layout, changes, job.max_ones)
         if together is not None and not _revives(together, others):
-            found = _decided_cells(together, name, hypotheses)
+            found = _decided_cells(together, job.name, hypotheses)
             if len(found) >= now:
                 return together, found
     if not halves:
         kept: list[_Layout] = []
         result: tuple[_Layout, set[int] | None] = (layout, None)
         for change in changes:
-            trial = _combined(layout, [*kept, change], max_ones)
+            trial = _combined(layout, [*kept, change], job.max_ones)
             if trial is None or _revives(trial, others):
                 continue
-            found = _decided_cells(trial, name, hypotheses)
+            found = _decided_cells(trial, job.name, hypotheses)
             if len(found) >= now:
                 kept.append(change)
                 now, result = len(found), (trial, found)
         return result
     size = len(changes) // 2 if len(changes) > 1 else 1
     while size >= 1:
-        trial = _combined(layout, changes[:size], max_ones)
+        trial = _combined(layout, changes[:size], job.max_ones)
         if trial is not None and not _revives(trial, others):
-            found = _decided_cells(trial, name, hypotheses)
+            found = _decided_cells(trial, job.name, hypotheses)
             if len(found) >= now:
                 return trial, found
         size //= 2
@@ -800,15 +882,7 @@ def _combined(base: _Layout, changed: list[_Layout], max_ones: float) -> _Layout
 
 
 def _kill(
-    layout: _Layout,
-    rng: random.Random,
-    budget: Budget,
-    *,
-    max_ones: float,
-    name: str,
-    turn: list[int] | None,
-    hypotheses: bool = True,
-    others: list[Picture] | None = None,
+    layout: _Layout, job: _Job, hypotheses: bool = True, others: list[Picture] | None = None
 ) -> _Layout | None:
     """Where the deductions stall: another solution is searched for (:func:`_another`);
     with none, ``layout`` itself (its picture is the only solution). Else the layout
@@ -817,27 +891,28 @@ def _kill(
     change does). ``others``, the solutions met so far, gains the new one, and a
     change that would make one of them a solution again is not made: without that
     memory, two changes can undo each other for ever."""
-    puzzle = layout.puzzle(name)
-    other = _another(puzzle, layout.picture(), budget)
+    puzzle = layout.puzzle(job.name)
+    other = _another(puzzle, layout.picture(), job.budget)
     if other is None:
         return layout
     others = others if others is not None else []
     others.append(other)
-    ones_left = layout.ones() + 1 <= max_ones * (len(layout.clue) + 1)
-    options = _killers(layout, other, ones_left, turn)
-    rng.shuffle(options)
-    changed = [_changed(layout, o, turn) for o in options[: 2 * TRIES]]
+    ones_left = layout.ones() + 1 <= job.max_ones * (len(layout.clue) + 1)
+    options = _killers(layout, other, ones_left, job.turn)
+    job.rng.shuffle(options)
+    changed = [_changed(layout, o, job.turn) for o in options[: 2 * TRIES]]
     differ = [i for i, b in enumerate(other) if b != layout.black[i]]
-    for u in rng.sample(differ, min(len(differ), 2 * TRIES)):
-        found = _changes_at(layout, u, rng, max_ones, turn)
+    for u in job.rng.sample(differ, min(len(differ), 2 * TRIES)):
+        found = _changes_at(layout, u, job.rng, job.max_ones, job.turn)
         if found is not None:
             changed.append(found[1])
     changed = [c for c in changed if not _revives(c, others)]
     if not changed:
         return None
     ball = _ball_around(layout.shape.neighbours, set(differ), RIM)
-    scored = sorted(changed, key=lambda c: -_local_count(c, ball, name, hypotheses))
-    return max(scored[:3], key=lambda c: len(_decided_cells(c, name, hypotheses)))
+    frames: dict[frozenset[int], _Frame] = {}
+    scored = sorted(changed, key=lambda c: -_local_count(c, ball, job.name, hypotheses, frames))
+    return max(scored[:3], key=lambda c: len(_decided_cells(c, job.name, hypotheses)))
 
 
 def _revives(layout: _Layout, others: list[Picture]) -> bool:
@@ -853,6 +928,12 @@ def _revives(layout: _Layout, others: list[Picture]) -> bool:
 HYPOTHESES_BELOW = 60
 
 
+#: On grids of over :data:`SETTLE_UP_TO` cells, the share of the cells that may be
+#: open when the plain deductions stop getting closer for :func:`repair` to go on with
+#: hypotheses; with more open, the picture is dropped.
+HYPOTHESES_SHARE = 1 / 3
+
+
 #: Changes that rule another solution out :func:`repair` may make before it hands over
 #: (and one more for every twenty cells).
 MOST_KILLS = 12
@@ -864,6 +945,10 @@ KILL_AFTER = 1
 #: Open cells few enough for :func:`repair` to rule out another solution (or a
 #: twentieth of the cells, if more; more open: it hands over).
 FEW_OPEN = 12
+
+#: The share of the cells few enough open for :func:`repair` to rule out another
+#: solution (or :data:`FEW_OPEN`, if more).
+KILL_SHARE = 1 / 20
 
 #: Steps round a spot of :func:`repair` whose cells its local deductions score.
 RADIUS = 4
@@ -931,11 +1016,17 @@ def _decided_cells(layout: _Layout, name: str, hypotheses: bool) -> set[int]:
     return _deduced(layout.puzzle(name), hypotheses)
 
 
-def _local_count(layout: _Layout, ball: set[int], name: str, hypotheses: bool) -> int:
+def _local_count(
+    layout: _Layout,
+    ball: set[int],
+    name: str,
+    hypotheses: bool,
+    frames: dict[frozenset[int], _Frame] | None = None,
+) -> int:
     """How many cells of ``ball`` the deductions decide on a window round it alone
     (:func:`_window`): its rim, and the islands it meets, given as the layout's
     picture has them. Hypotheses, if any, on ``ball`` only."""
-    puzzle, black, owner, inside = _window(layout, ball, name)
+    puzzle, black, owner, inside = _window(layout, ball, name, frames)
     found = _deduced(puzzle, hypotheses, black, owner, inside)
     return len(found & inside)
 
@@ -944,8 +1035,22 @@ def _local_count(layout: _Layout, ball: set[int], name: str, hypotheses: bool) -
 RIM = 2
 
 
+class _Frame(NamedTuple):
+    """The graph of a window (:func:`_window`), which depends on its cells alone: the
+    cells in order, their new numbers, the graph, its pools, and each cell's pools."""
+
+    order: list[int]
+    at: dict[int, int]
+    graph: Graph
+    pools: tuple[tuple[int, ...], ...]
+    pools_at: tuple[tuple[int, ...], ...]
+
+
 def _window(
-    layout: _Layout, ball: set[int], name: str
+    layout: _Layout,
+    ball: set[int],
+    name: str,
+    frames: dict[frozenset[int], _Frame] | None = None,
 ) -> tuple[NurikabeInstance, set[int], dict[int, int], set[int]]:
     """A puzzle of the cells near ``ball`` alone, with the facts its rim gives: the
     cells within :data:`RIM` steps of ``ball`` and the whole of every island they
@@ -953,14 +1058,36 @@ def _window(
     every cell that borders it, so that the wall stays joined through it. The cells
     outside ``ball`` are given as the picture has them: no island from outside can
     then reach in, and the wall inside has exactly the cells the picture gives it.
-    Returns the puzzle, its black and owned facts, and the numbers of ``ball``'s cells."""
+    Returns the puzzle, its black and owned facts, and the numbers of ``ball``'s cells.
+    ``frames`` keeps the graphs of windows built before, by their cells: the changes
+    scored at one spot mostly meet the same cells."""
     shape = layout.shape
-    nbrs = shape.neighbours
     home = layout.home()
-    cells = _ball_around(nbrs, ball, RIM)
+    cells = _ball_around(shape.neighbours, ball, RIM)
     for i in list(cells):
         if i in home:
             cells.update(layout.islands[home[i]])
+    key = frozenset(cells)
+    frame = None if frames is None else frames.get(key)
+    if frame is None:
+        frame = _frame(shape, cells)
+        if frames is not None:
+            frames[key] = frame
+    order, at, graph = frame.order, frame.at, frame.graph
+    clues: dict[int, int | None] = {
+        at[c]: len(layout.islands[k]) for k, c in layout.clue.items() if c in at
+    }
+    puzzle = _instance(graph, clues, frame.pools, name, graph.out, frame.pools_at)
+    black = {at[c] for c in order if c not in ball and layout.black[c]}
+    if len(order) < len(graph):
+        black.add(len(order))  # the stand-in for the rest of the grid
+    owner = {at[c]: at[layout.clue[home[c]]] for c in order if c not in ball and c in home}
+    return puzzle, black, owner, {at[c] for c in ball}
+
+
+def _frame(shape: NurikabeInstance, cells: set[int]) -> _Frame:
+    """The graph of the window of ``cells`` (:func:`_window`)."""
+    nbrs = shape.neighbours
     order = sorted(cells)
     at = {c: j for j, c in enumerate(order)}
     rest = len(order)
@@ -974,22 +1101,25 @@ def _window(
         out.append(tuple(links))
     if border:
         out.append(tuple(border))
-    names = tuple(str(j) for j in range(len(out)))
     seen_pools = {p for c in order for p in shape.pools_at[c]}
     pools = tuple(
         tuple(at[c] for c in shape.pools[p])
         for p in sorted(seen_pools)
         if all(c in at for c in shape.pools[p])
     )
-    clues: dict[int, int | None] = {
-        at[c]: len(layout.islands[k]) for k, c in layout.clue.items() if c in at
-    }
-    puzzle = NurikabeInstance(Graph(names, tuple(out)), clues, pools, name)
-    black = {at[c] for c in order if c not in ball and layout.black[c]}
-    if border:
-        black.add(rest)
-    owner = {at[c]: at[layout.clue[home[c]]] for c in order if c not in ball and c in home}
-    return puzzle, black, owner, {at[c] for c in ball}
+    pools_at: list[list[int]] = [[] for _ in out]
+    for p, pool in enumerate(pools):
+        for j in pool:
+            pools_at[j].append(p)
+    # each cell's links come in order and both ways (the grid's are): its neighbours
+    graph = Graph(_names(len(out)), tuple(out))
+    return _Frame(order, at, graph, pools, tuple(map(tuple, pools_at)))
+
+
+@cache
+def _names(n: int) -> tuple[str, ...]:
+    """The names of a window's cells: their numbers (one tuple for each size)."""
+    return tuple(str(j) for j in range(n))
 
 
 def _ball_around(nbrs: tuple[tuple[int, ...], ...], cells: set[int], radius: int) -> set[int]:
@@ -1244,6 +1374,11 @@ def _another(puzzle: NurikabeInstance, ours: Picture, budget: Budget) -> Picture
 WORK = 16
 GROWTH = 1.5
 
+#: How many times :data:`WORK` a picture on a grid of over :data:`SETTLE_UP_TO` cells
+#: may take: there it is worked on with hypotheses and drawn anew in parts
+#: (:func:`repair`) rather than dropped, and most are made unique within this.
+LARGE_WORK = 5
+
 
 def generate(
     graph: Graph,
@@ -1283,14 +1418,14 @@ def generate(
         layout = _Layout(shape, picture, islands, clue_at, max_island)
         turn = _rotated(graph) if symmetry == "rot180" else None
         steps = STEPS + len(graph) // 2
-        share = _work_left.set([int(WORK * len(graph) ** 2 * GROWTH ** min(attempt, 20))])
+        work = WORK * (LARGE_WORK if len(graph) > SETTLE_UP_TO else 1)
+        share = _work_left.set([int(work * len(graph) ** 2 * GROWTH ** min(attempt, 20))])
         try:
-            layout, done = repair(layout, rng, budget, max_ones=max_ones, name=name, turn=turn)
+            job = _Job(rng, budget, max_ones, name, turn, density)
+            layout, done = repair(layout, job)
             made = layout if done else None
             if made is None and len(graph) <= SETTLE_UP_TO:
-                made = settle(
-                    layout, rng, budget, max_ones=max_ones, name=name, turn=turn, steps=steps
-                )
+                made = settle(layout, job, steps=steps)
         except _GiveUp:
             made = None
         finally:

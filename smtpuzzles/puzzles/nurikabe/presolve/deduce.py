@@ -12,6 +12,11 @@ from dataclasses import dataclass
 
 from ..model import NurikabeInstance
 
+try:  # built from _wall.c at install where a C compiler is at hand
+    from . import _wall as COMPILED
+except ImportError:  # pragma: no cover - depends on the installation
+    COMPILED = None
+
 
 @dataclass
 class Deductions:
@@ -28,14 +33,15 @@ class Deductions:
 
     def owners(self, i: int) -> list[int]:
         """Clues whose island might contain cell ``i``."""
+        return self.reaching().get(i, [])
+
+    def reaching(self) -> dict[int, list[int]]:
+        """For each cell some island can reach, the clues whose islands can."""
         index = self.__dict__.get("_owners")
         if index is None:
-            index = {}
-            for k, cells in self.reach.items():
-                for j in cells:
-                    index.setdefault(j, []).append(k)
+            index = _reaching(self.reach)
             self.__dict__["_owners"] = index
-        return index.get(i, [])
+        return index
 
     def claims(self, neighbours: tuple[tuple[int, ...], ...]) -> dict[int, int]:
         """For each cell that is white or beside a white cell, the island it belongs or
@@ -47,6 +53,15 @@ class Deductions:
                 _claim(claims, neighbours, i, k)
             self.__dict__["_claims"] = claims
         return claims
+
+
+def _reaching(reach: dict[int, dict[int, int]]) -> dict[int, list[int]]:
+    """For each cell in a reach of ``reach``, the clues whose reach holds it."""
+    index: dict[int, list[int]] = {}
+    for k, cells in reach.items():
+        for j in cells:
+            index.setdefault(j, []).append(k)
+    return index
 
 
 #: The claim on a cell that two islands border (see :meth:`Deductions.claims`).
@@ -115,7 +130,16 @@ class _Deducer:
         self.claims = dict(seed.claims(self.nbrs))
         self.changed: set[int] = set()  #: cells that became black or white this round
         self.lost: set[int] = set()  #: cells that left some island's reach this round
-        self.cut_checked: dict[int, tuple[int, int]] = {}
+        #: per island, the reach and own cells its cut cells were last searched for
+        #: (from ``start``, where they were all found: reach only shrinks, so the same
+        #: counts are the same cells)
+        self.cut_checked: dict[int, tuple[int, int]] = (
+            dict(start.__dict__.get("_cut_checked", {})) if start else {}
+        )
+        #: for each cell, the clues that could reach it at the start of the run (from
+        #: then on reach only shrinks), to find a cell's islands without a look at every
+        #: island: ``None`` until known, or once a reach grew (facts that break a rule)
+        self.index: dict[int, list[int]] | None = start.reaching() if start else None
 
     def fail(self, why: str) -> None:
         if self.strict:
@@ -155,6 +179,8 @@ class _Deducer:
             self.changed, self.lost = set(), set()
             for k in islands:
                 self.island(k)
+            if self.fresh:
+                self.index = _reaching(self.reach)
             self.unreached()
             # a pool changes with its cells, and with the islands that can reach them
             for p in sorted(pools | self.pools_of(self.changed | self.lost)):
@@ -165,6 +191,7 @@ class _Deducer:
             if not self.changed:
                 found = Deductions(self.reach, self.black, self.owner)
                 found.__dict__["_claims"] = self.claims
+                found.__dict__["_cut_checked"] = self.cut_checked
                 return found
             islands, pools = self.touched_islands(), self.pools_of(self.changed)
 
@@ -173,7 +200,11 @@ class _Deducer:
         near = set(self.changed)
         for i in self.changed:
             near.update(self.nbrs[i])
-        return [k for k, cells in self.reach.items() if not near.isdisjoint(cells.keys())]
+        if self.index is None:
+            return [k for k, cells in self.reach.items() if not near.isdisjoint(cells.keys())]
+        index, reach = self.index, self.reach
+        maybe = {k for i in near for k in index.get(i, ())}
+        return [k for k in reach if k in maybe and not near.isdisjoint(reach[k].keys())]
 
     def pools_of(self, cells: set[int]) -> set[int]:
         at = self.puzzle.pools_at
@@ -198,6 +229,8 @@ class _Deducer:
             reach = _reach(self.nbrs, k, limit, self.black, self.claims)
         if reach is not old:
             self.lost.update(i for i in old if i not in reach)
+            if self.index is not None and not old.keys() >= reach.keys():
+                self.index = None
         self.reach[k] = reach
         if size is None:
             return
@@ -236,13 +269,20 @@ class _Deducer:
         else:
             candidates = sorted(self.lost)
         for i in candidates:
-            if i not in self.black and not any(i in cells for cells in self.reach.values()):
+            if i not in self.black and not self.islands_at(i):
                 self.make_black(i)
+
+    def islands_at(self, i: int) -> list[int]:
+        """The clues whose reach holds cell ``i``."""
+        reach = self.reach
+        if self.index is None:
+            return [k for k, cells in reach.items() if i in cells]
+        return [k for k in self.index.get(i, ()) if i in reach[k]]
 
     def wall_whole(self) -> None:
         """The wall runs through cells not known white: those that would part it are
         black, and it cannot be apart already nor have too little room."""
-        cuts, room = _wall_cuts(self.nbrs, self.owner, self.black)
+        cuts, room = wall_cuts(self.nbrs, self.owner, self.black)
         if room is None or (self.wall is not None and self.black and room < self.wall):
             self.fail("the wall is apart or has too little room")
         for i in sorted(cuts):
@@ -250,11 +290,16 @@ class _Deducer:
 
     def pool(self, pool: tuple[int, ...]) -> None:
         """A pool with one cell left open: that cell is white."""
-        open_cells = [i for i in pool if i not in self.black]
-        if not open_cells:
+        black, left = self.black, None
+        for i in pool:
+            if i not in black:
+                if left is not None:  # two open: nothing to say (the most frequent case)
+                    return
+                left = i
+        if left is None:
             self.fail("a pool is all black")
-        elif len(open_cells) == 1 and open_cells[0] not in self.owner:
-            self.whiten(open_cells[0])
+        elif left not in self.owner:
+            self.whiten(left)
 
     def wall_complete(self) -> None:
         """A wall with all its cells leaves every other cell white; and it may not have
@@ -270,7 +315,7 @@ class _Deducer:
 
     def whiten(self, i: int) -> None:
         """Cell ``i`` is white: it belongs to the one island that reaches it, if one."""
-        ks = [k for k, cells in self.reach.items() if i in cells]
+        ks = self.islands_at(i)
         if len(ks) == 1:
             self.make_owned(i, ks[0])
         elif not ks:
@@ -340,6 +385,15 @@ def _meet(up: dict[int, int], depth: dict[int, int], a: int, b: int) -> int:
         else:
             b = up[b]
     return a
+
+
+def wall_cuts(nbrs, white, black: set[int]) -> tuple[set[int], int | None]:
+    """:func:`_wall_cuts`, compiled where the package was built with a C compiler (the
+    same cells and room, some thirty times faster: on the largest grids the wall's search
+    was most of the deductions' time)."""
+    if COMPILED is not None:
+        return COMPILED.cuts(nbrs, white, black)
+    return _wall_cuts(nbrs, white, black)
 
 
 def _wall_cuts(nbrs, white, black: set[int]) -> tuple[set[int], int | None]:
