@@ -740,7 +740,7 @@ def repair(layout: _Layout, job: _Job, rounds: int = 400) -> tuple[_Layout, bool
             if score > base or score == base and idle >= ASIDE_AFTER:
                 if not _revives(best, others):
                     picked.append((score - base, best))
-        layout, known = _kept(layout, picked, now, others, job, hypotheses, large)
+        layout, known = _kept(layout, picked, now, others, job, hypotheses=hypotheses, halves=large)
     return best_layout, False
 
 
@@ -795,6 +795,7 @@ def _kept(
     now: int,
     others: list[Picture],
     job: _Job,
+    *,
     hypotheses: bool,
     halves: bool = True,
 ) -> tuple[_Layout, set[int] | None]:
