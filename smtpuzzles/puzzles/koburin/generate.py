@@ -78,12 +78,13 @@ def _build(
                 d.add_clue(chosen[1], chosen[2])
                 d.propagate()
                 try:
-                    d.whole()
+                    d.near(mark)
                     focus = []
                 except Contradiction:
                     d.undo(mark)
                     dead.add(chosen[1])
             continue
+        knot = None
         if d.decided():
             loops = _loops(d)
             if len(loops) == 1:
@@ -91,24 +92,28 @@ def _build(
             left = sorted(set().union(*sorted(loops, key=len)[:-1]))
         else:
             if probed != len(d.trail):
+                mark = d.mark()
                 try:
                     d.whole()
-                    d.probe(_open_cells(d), rounds=1)
+                    d.probe(d.open_cells(), rounds=1)
                     probed = len(d.trail)
                     continue
-                except Contradiction:
-                    pass
-            left = _open_cells(d)
+                except Contradiction as fault:
+                    d.undo(mark)
+                    knot = fault.args[0] if fault.args else -1
+            left = d.open_cells()
         stuck += 1
-        if len(left) <= fewest:
+        if knot is None and len(left) <= fewest:
             if len(left) < fewest:
                 stuck = 0
             best, fewest = dict(d.clues), len(left)
         elif stuck >= RESTART:
             best, fewest, stuck = {}, len(graph) + 1, 0
-        patch = _patch(graph, left, rng.choice(left)) if left else []
+        centre = knot if knot is not None and knot >= 0 else rng.choice(left) if left else None
+        patch = _patch(graph, left, centre) if centre is not None else []
         reach = rng.randint(1, 3)
-        kept = {i: v for i, v in best.items() if not _close(graph, i, patch, reach)}
+        base = best if knot is None else d.clues  # numbers with no solution: mended first
+        kept = {i: v for i, v in base.items() if not _close(graph, i, patch, reach)}
         d = _started(graph, kept)
         probed = -1
         dead = set()
@@ -209,16 +214,10 @@ def _decides(graph: Graph, clues: dict[int, int | None], probing: bool) -> list[
         d.start()
         d.whole()
         if probing and not d.decided():
-            d.probe(_open_cells(d), rounds=2, whole=False)
+            d.probe(d.open_cells(), rounds=2, whole=False)
     except Contradiction:
         return [True] * len(graph)
     return _open_flags(d)
-
-
-def _open_cells(d: Deduce) -> list[int]:
-    cells = {i for i, s in enumerate(d.cell) if s == UNKNOWN}
-    cells.update(d.edges[e][0] for e, s in enumerate(d.link) if s == UNKNOWN)
-    return sorted(cells)
 
 
 def _open_flags(d: Deduce) -> list[bool]:
@@ -240,21 +239,6 @@ def _near(graph: Graph, x: int, reach: int = REACH) -> list[int]:
         for r in range(max(r0 - reach, 0), min(r0 + reach + 1, rows))
         for c in range(max(c0 - reach, 0), min(c0 + reach + 1, cols))
     ]
-
-
-def _spread(cells: list[int], cols: int, apart: int) -> list[int]:
-    """Cells of ``cells`` (in their order) at least ``apart`` rows or columns from each
-    other: changes there hardly touch each other's deductions."""
-    taken: set[tuple[int, int]] = set()
-    chosen = []
-    for x in cells:
-        r, c = divmod(x, cols)
-        key = (r // apart, c // apart)
-        if any((key[0] + dr, key[1] + dc) in taken for dr in (-1, 0, 1) for dc in (-1, 0, 1)):
-            continue
-        taken.add(key)
-        chosen.append(x)
-    return chosen
 
 
 def _fewer(
@@ -288,6 +272,21 @@ def _fewer(
             clues = trial
             done += len(good)
     return clues
+
+
+def _spread(cells: list[int], cols: int, apart: int) -> list[int]:
+    """Cells of ``cells`` (in their order) at least ``apart`` rows or columns from each
+    other: changes there hardly touch each other's deductions."""
+    taken: set[tuple[int, int]] = set()
+    chosen = []
+    for x in cells:
+        r, c = divmod(x, cols)
+        block = (r // apart, c // apart)
+        around = {(block[0] + dr, block[1] + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)}
+        if taken.isdisjoint(around):
+            taken.add(block)
+            chosen.append(x)
+    return chosen
 
 
 def _without(clues: dict[int, int | None], cells: list[int], drop: bool) -> dict[int, int | None]:
