@@ -177,3 +177,20 @@ def test_local_connection_rule_finds_a_cut_off_loop_cell_and_blackens_a_closed_p
     with pytest.raises(Contradiction):
         d.propagate()
         d._connected_near([0])
+
+
+def test_probing_names_the_cell_where_neither_value_fits() -> None:
+    """Numbers with no solution that the plain rules let pass: probing finds a cell that
+    can be neither black nor on the loop, and names it (the generator mends there)."""
+    from smtpuzzles.puzzles.koburin.deduce import Contradiction, Deduce
+    from smtpuzzles.puzzles.koburin.model import KoburinInstance
+
+    graph = rectangle(4, 4)
+    clues: dict[int, int | None] = {3: 1, 9: 2, 10: 2}
+    assert solve(KoburinInstance(graph, clues)).solution is None
+    d = Deduce(graph, clues)
+    d.start()
+    d.whole()
+    with pytest.raises(Contradiction) as fault:
+        d.probe(d.open_cells(), rounds=3)
+    assert fault.value.args == (1,)

@@ -43,13 +43,12 @@ MAX_UNKNOWN = 0.1
 REACH = 3
 
 #: Dead ends in a row without fewer cells left open, after which a build starts again
-#: from an empty grid.
-RESTART = 1000
+#: from an empty grid (a walk of repairs that long rarely ends: starting afresh is
+#: cheaper).
+RESTART = 150
 
 
-def _build(
-    graph: Graph, rng: random.Random, budget: Budget, tries: int
-) -> Deduce | None:
+def _build(graph: Graph, rng: random.Random, budget: Budget, tries: int) -> Deduce | None:
     """Numbers placed one at a time on open cells until the rules decide every cell and
     link: of ``tries`` open cells picked at random, each with the numbers it could hold,
     the one whose deductions decide most is kept (each propagated from the state before
@@ -99,11 +98,11 @@ def _build(
                     probed = len(d.trail)
                     continue
                 except Contradiction as fault:
-                    d.undo(mark)
+                    d.undo(mark)  # the numbers have no solution: mended around the fault
                     knot = fault.args[0] if fault.args else -1
             left = d.open_cells()
         stuck += 1
-        if knot is None and len(left) <= fewest:
+        if len(left) <= fewest:
             if len(left) < fewest:
                 stuck = 0
             best, fewest = dict(d.clues), len(left)
@@ -112,8 +111,7 @@ def _build(
         centre = knot if knot is not None and knot >= 0 else rng.choice(left) if left else None
         patch = _patch(graph, left, centre) if centre is not None else []
         reach = rng.randint(1, 3)
-        base = best if knot is None else d.clues  # numbers with no solution: mended first
-        kept = {i: v for i, v in base.items() if not _close(graph, i, patch, reach)}
+        kept = {i: v for i, v in best.items() if not _close(graph, i, patch, reach)}
         d = _started(graph, kept)
         probed = -1
         dead = set()
