@@ -425,8 +425,9 @@ class Deduce:
         """Try each open cell (of ``cells``, else all) black and on the loop, and (with
         ``links``) each open link of it on and off: a value that leads to a
         contradiction is wrong, so the other is set and propagated. Repeated while
-        something is found, up to ``rounds`` times. ``whole``: each try asks
-        :meth:`whole` too."""
+        something is found, up to ``rounds`` times. ``whole``: each try asks the
+        whole-grid rules near what it changed (:meth:`near`), and each round ends with
+        :meth:`whole`."""
         for _ in range(rounds):
             found = False
             todo = range(len(self.cell)) if cells is None else cells

@@ -43,9 +43,8 @@ MAX_UNKNOWN = 0.1
 REACH = 3
 
 #: Dead ends in a row without fewer cells left open, after which a build starts again
-#: from an empty grid (a walk of repairs that long rarely ends: starting afresh is
-#: cheaper).
-RESTART = 150
+#: from an empty grid.
+RESTART = 1000
 
 
 def _build(graph: Graph, rng: random.Random, budget: Budget, tries: int) -> Deduce | None:
@@ -77,13 +76,12 @@ def _build(graph: Graph, rng: random.Random, budget: Budget, tries: int) -> Dedu
                 d.add_clue(chosen[1], chosen[2])
                 d.propagate()
                 try:
-                    d.near(mark)
+                    d.whole()
                     focus = []
                 except Contradiction:
                     d.undo(mark)
                     dead.add(chosen[1])
             continue
-        knot = None
         if d.decided():
             loops = _loops(d)
             if len(loops) == 1:
@@ -91,15 +89,13 @@ def _build(graph: Graph, rng: random.Random, budget: Budget, tries: int) -> Dedu
             left = sorted(set().union(*sorted(loops, key=len)[:-1]))
         else:
             if probed != len(d.trail):
-                mark = d.mark()
                 try:
                     d.whole()
                     d.probe(d.open_cells(), rounds=1)
                     probed = len(d.trail)
                     continue
-                except Contradiction as fault:
-                    d.undo(mark)  # the numbers have no solution: mended around the fault
-                    knot = fault.args[0] if fault.args else -1
+                except Contradiction:
+                    pass
             left = d.open_cells()
         stuck += 1
         if len(left) <= fewest:
@@ -108,8 +104,7 @@ def _build(graph: Graph, rng: random.Random, budget: Budget, tries: int) -> Dedu
             best, fewest = dict(d.clues), len(left)
         elif stuck >= RESTART:
             best, fewest, stuck = {}, len(graph) + 1, 0
-        centre = knot if knot is not None and knot >= 0 else rng.choice(left) if left else None
-        patch = _patch(graph, left, centre) if centre is not None else []
+        patch = _patch(graph, left, rng.choice(left)) if left else []
         reach = rng.randint(1, 3)
         kept = {i: v for i, v in best.items() if not _close(graph, i, patch, reach)}
         d = _started(graph, kept)
