@@ -113,3 +113,84 @@ def test_deductions_agree_with_the_answer_they_come_from() -> None:
             assert state != OFF or e not in edges
         decided += sum(1 for i, s in enumerate(deductions.cell) if s in (BLACK, LOOP))
     assert decided > 0
+
+
+def test_deductions_with_unknown_numbers_agree_with_the_answer() -> None:
+    """With most numbers hidden as ``?`` the answer is one solution of many; every cell
+    and link the rules decide (probing, the whole-grid rules and their local form
+    :meth:`Deduce.near` too) is as in it, and a contradiction is never found."""
+    from smtpuzzles.puzzles.koburin.deduce import BLACK, LOOP, OFF, ON, Deduce
+
+    decided = 0
+    for seed in range(40):
+        rng = random.Random(seed)
+        graph = rectangle(12, 12)  # parts both under and over the local rule's limit
+        edges = set(random_loop(graph, rng, 0.7))
+        on_loop = {i for e in edges for i in e}
+        off_loop = [i for i in range(len(graph)) if i not in on_loop]
+        black = random_black(graph, off_loop, rng, 0.5)
+        numbers = {
+            i: sum(1 for j in graph.out[i] if j in black) if rng.random() < 0.4 else None
+            for i in off_loop
+            if i not in black
+        }
+        d = Deduce(graph, numbers)
+        d.start()
+        d.whole()
+        d.probe(d.open_cells(), rounds=3, whole=True)
+        for i, state in enumerate(d.cell):
+            assert state != BLACK or i in black, seed
+            assert state != LOOP or i in on_loop, seed
+        for k, state in enumerate(d.link):
+            assert state != ON or d.edges[k] in edges, seed
+            assert state != OFF or d.edges[k] not in edges, seed
+        decided += sum(1 for s in d.cell if s in (BLACK, LOOP))
+    assert decided > 0
+
+
+def test_local_connection_rule_finds_a_cut_off_loop_cell_and_blackens_a_closed_pocket() -> None:
+    """:meth:`Deduce.near` looks only at the small parts next to a change: a loop cell
+    walled off from the rest of the loop is a contradiction, and open cells walled off
+    from every loop cell are black; a large part is left alone."""
+    from smtpuzzles.puzzles.koburin.deduce import BLACK, LOOP, UNKNOWN, Contradiction, Deduce
+
+    graph = rectangle(6, 6)
+    # numbers at (0,2), (1,2), (2,0), (2,1): the corner cells (0,0), (0,1), (1,0), (1,1)
+    # are walled off from the rest of the grid
+    d = Deduce(graph, {2: None, 8: None, 12: None, 13: None})
+    d.start()
+    mark = d.mark()
+    d.set_cell(graph.at(5, 5), LOOP)
+    d.propagate()
+    d.near(mark)  # no change next to the pocket: nothing said about it
+    assert d.cell[0] == UNKNOWN
+    d.undo(mark)
+    mark = d.mark()
+    d.set_cell(graph.at(4, 4), LOOP)
+    d.set_cell(graph.at(1, 3), LOOP)
+    d.propagate()
+    d._connected_near([0, 1, 6, 7])
+    assert all(d.cell[i] == BLACK for i in (0, 1, 6, 7))
+    d.undo(mark)
+    d.set_cell(0, LOOP)
+    d.set_cell(graph.at(4, 4), LOOP)
+    with pytest.raises(Contradiction):
+        d.propagate()
+        d._connected_near([0])
+
+
+def test_probing_names_the_cell_where_neither_value_fits() -> None:
+    """Numbers with no solution that the plain rules let pass: probing finds a cell that
+    can be neither black nor on the loop, and names it (the generator mends there)."""
+    from smtpuzzles.puzzles.koburin.deduce import Contradiction, Deduce
+    from smtpuzzles.puzzles.koburin.model import KoburinInstance
+
+    graph = rectangle(4, 4)
+    clues: dict[int, int | None] = {3: 1, 9: 2, 10: 2}
+    assert solve(KoburinInstance(graph, clues)).solution is None
+    d = Deduce(graph, clues)
+    d.start()
+    d.whole()
+    with pytest.raises(Contradiction) as fault:
+        d.probe(d.open_cells(), rounds=3)
+    assert fault.value.args == (1,)

@@ -22,7 +22,7 @@ Every change is written to a trail, so that a probe is undone in the time it too
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from ...graph import Graph
 
@@ -59,7 +59,15 @@ def _links(graph: Graph) -> Links:
 
 
 class Contradiction(Exception):
-    """A cell or link that can be nothing: no solution has what was assumed."""
+    """A cell or link that can be nothing: no solution has what was assumed. Probing
+    names the cell where neither value fits (``args[0]``) when it finds one."""
+
+
+def _colours(graph: Graph) -> list[int] | None:
+    """Each cell's chessboard colour, on grids where every link joins two colours."""
+    if graph.kind not in ("square", "holes") or graph.coords is None:
+        return None
+    return [(r + c) % 2 for r, c in graph.coords]
 
 
 class Deduce:
@@ -78,6 +86,15 @@ class Deduce:
             self.cell[i] = NUMBER
             for e in self.incident[i]:
                 self.link[e] = OFF
+        #: each cell's chessboard colour (``None``: no chessboard, as on a torus or a
+        #: table), and the loop and open cells of each colour (:meth:`_balanced`)
+        self.colour = _colours(graph)
+        self.loop_of = [0, 0]
+        self.open_of = [0, 0]
+        if self.colour is not None:
+            for i, s in enumerate(self.cell):
+                if s == UNKNOWN:
+                    self.open_of[self.colour[i]] += 1
         self.end = list(range(n))  #: a piece's end: the other end of its piece
         self.size = [1] * n  #: at a piece's end: the cells of its piece
         self.on_loop = 0
@@ -100,6 +117,7 @@ class Deduce:
             if what == 0:
                 if self.cell[i] == LOOP:
                     self.on_loop -= 1
+                self._count(i, self.cell[i], -1)
                 self.cell[i] = old
             elif what == 1:
                 self.link[i] = old
@@ -113,27 +131,39 @@ class Deduce:
 
     # -- setting values ----------------------------------------------------------------
 
-    def set_cell(self, i: int, state: int) -> None:
-        now = self.cell[i]
+    def _change(self, what: int, values: list[int], i: int, state: int) -> bool:
+        """``values[i]`` (cells: ``what`` 0, links: 1) set to ``state`` and written to
+        the trail; ``False`` if it already was."""
+        now = values[i]
         if now == state:
-            return
+            return False
         if now != UNKNOWN:
             raise Contradiction
-        self.trail.append((0, i, now))
-        self.cell[i] = state
+        self.trail.append((what, i, now))
+        values[i] = state
+        return True
+
+    def set_cell(self, i: int, state: int) -> None:
+        if not self._change(0, self.cell, i, state):
+            return
         if state == LOOP:
             self.on_loop += 1
+        self._count(i, state, 1)
         self.queue.append(i)
         self.queue.extend(self.out[i])
 
+    def _count(self, i: int, state: int, step: int) -> None:
+        """The counts of each colour as cell ``i`` leaves (``step`` 1) or comes back
+        to (``step`` -1) the open cells, decided ``state``."""
+        if self.colour is not None:
+            colour = self.colour[i]
+            self.open_of[colour] -= step
+            if state == LOOP:
+                self.loop_of[colour] += step
+
     def set_link(self, e: int, state: int) -> None:
-        now = self.link[e]
-        if now == state:
+        if not self._change(1, self.link, e, state):
             return
-        if now != UNKNOWN:
-            raise Contradiction
-        self.trail.append((1, e, now))
-        self.link[e] = state
         a, b = self.edges[e]
         if state == ON:
             self._join(a, b)
@@ -171,6 +201,7 @@ class Deduce:
             raise Contradiction
         self.trail.append((0, i, UNKNOWN))
         self.cell[i] = NUMBER
+        self._count(i, NUMBER, 1)
         self.trail.append((4, i, 0))
         self.clues[i] = number
         for e in self.incident[i]:
@@ -312,22 +343,75 @@ class Deduce:
         """A loop on a chessboard steps from one colour to the other, so it visits as
         many cells of each: when the open cells of one colour are just enough to even
         the count, they are all on the loop (too few: a contradiction)."""
-        if self.graph.kind not in ("square", "holes") or self.graph.coords is None:
+        if self.colour is None:
             return
-        loop, open_ = [0, 0], [0, 0]
-        for (r, c), s in zip(self.graph.coords, self.cell, strict=True):
-            if s == LOOP:
-                loop[(r + c) % 2] += 1
-            elif s == UNKNOWN:
-                open_[(r + c) % 2] += 1
+        loop, open_ = self.loop_of, self.open_of
         for colour in (0, 1):
             short = loop[1 - colour] - loop[colour]
             if short > open_[colour]:
                 raise Contradiction
             if short == open_[colour] > 0:
-                for i, (r, c) in enumerate(self.graph.coords):
-                    if (r + c) % 2 == colour and self.cell[i] == UNKNOWN:
+                for i, c in enumerate(self.colour):
+                    if c == colour and self.cell[i] == UNKNOWN:
                         self.set_cell(i, LOOP)
+
+    def near(self, mark: int) -> None:
+        """The whole-grid rules, asked only where the changes since ``mark`` could
+        have parted the loop's room (:meth:`_connected_near`), and the count of each
+        colour (kept as cells are decided, so asked at once): cheap enough for every
+        step and every probe."""
+        cell, link, out, edges = self.cell, self.link, self.out, self.edges
+        seeds: list[int] = []
+        for what, i, _ in self.trail[mark:]:
+            if what == 0 and cell[i] in (BLACK, NUMBER):
+                seeds.extend(out[i])
+            elif what == 1 and link[i] == OFF:
+                seeds.extend(edges[i])
+        self._connected_near(seeds)
+        self._balanced()
+        self.propagate()
+
+    def _connected_near(self, seeds: list[int], limit: int = 60) -> None:
+        """:meth:`_connected` for the parts of the loop's room (cells neither black nor
+        numbered, joined by links not off) that hold a cell of ``seeds`` and have at
+        most ``limit`` cells: a larger part is left alone, so the cost does not grow
+        with the grid, and whatever is concluded still holds."""
+        if not self.on_loop:
+            return
+        cell, link, incident, edges = self.cell, self.link, self.incident, self.edges
+        owner: dict[int, int] = {}  #: each cell met: the seed whose search met it
+        for start in seeds:
+            if start in owner or cell[start] in (BLACK, NUMBER):
+                continue
+            owner[start] = start
+            todo, members, loop, large = [start], [start], 0, False
+            while todo and not large:
+                i = todo.pop()
+                if cell[i] == LOOP:
+                    loop += 1
+                for e in incident[i]:
+                    if link[e] == OFF:
+                        continue
+                    a, b = edges[e]
+                    j = b if a == i else a
+                    if cell[j] in (BLACK, NUMBER):
+                        continue
+                    met = owner.get(j)
+                    if met is None:
+                        owner[j] = start
+                        todo.append(j)
+                        members.append(j)
+                    elif met != start:  # a part an earlier search found large
+                        large = True
+                large = large or len(members) > limit
+            if large:
+                continue
+            if loop:
+                if loop < self.on_loop:
+                    raise Contradiction
+            else:
+                for i in members:
+                    self.set_cell(i, BLACK)
 
     # -- probing -----------------------------------------------------------------------
 
@@ -341,8 +425,9 @@ class Deduce:
         """Try each open cell (of ``cells``, else all) black and on the loop, and (with
         ``links``) each open link of it on and off: a value that leads to a
         contradiction is wrong, so the other is set and propagated. Repeated while
-        something is found, up to ``rounds`` times. ``whole``: each try asks
-        :meth:`whole` too."""
+        something is found, up to ``rounds`` times. ``whole``: each try asks the
+        whole-grid rules near what it changed (:meth:`near`), and each round ends with
+        :meth:`whole`."""
         for _ in range(rounds):
             found = False
             todo = range(len(self.cell)) if cells is None else cells
@@ -350,27 +435,44 @@ class Deduce:
                 if self.cell[i] == NUMBER:
                     continue
                 if self.cell[i] == UNKNOWN:
-                    for state, other in ((BLACK, LOOP), (LOOP, BLACK)):
-                        if self.cell[i] != UNKNOWN:
-                            break
-                        if self._fails(lambda i=i, s=state: self.set_cell(i, s), whole):
-                            self.set_cell(i, other)
-                            self.propagate()
-                            found = True
+                    found |= self._either(i, self.cell, i, self.set_cell, (BLACK, LOOP), whole)
                 for e in self.incident[i] if links else ():
-                    if self.link[e] != UNKNOWN:
-                        continue
-                    for state, other in ((ON, OFF), (OFF, ON)):
-                        if self.link[e] != UNKNOWN:
-                            break
-                        if self._fails(lambda e=e, s=state: self.set_link(e, s), whole):
-                            self.set_link(e, other)
-                            self.propagate()
-                            found = True
+                    if self.link[e] == UNKNOWN:
+                        found |= self._either(i, self.link, e, self.set_link, (ON, OFF), whole)
             if not found:
                 return
             if whole:
                 self.whole()
+
+    def _either(
+        self,
+        i: int,
+        values: list[int],
+        k: int,
+        setter: Callable[[int, int], None],
+        pair: tuple[int, int],
+        whole: bool,
+    ) -> bool:
+        """Each of the two values ``pair`` of ``values[k]`` (a cell, or a link of cell
+        ``i``) tried with ``setter``; ``True`` if one led to a contradiction, so the
+        other was set."""
+        found = False
+        for state, other in (pair, pair[::-1]):
+            if values[k] != UNKNOWN:
+                break
+            if self._fails(lambda s=state: setter(k, s), whole):
+                self._take(i, lambda s=other: setter(k, s))
+                found = True
+        return found
+
+    def _take(self, i: int, assume) -> None:  # type: ignore[no-untyped-def]
+        """The value left at cell ``i`` (or a link of it) set; a contradiction here
+        means neither value fits, so it names ``i``, where to look for the fault."""
+        try:
+            assume()
+            self.propagate()
+        except Contradiction:
+            raise Contradiction(i) from None
 
     def _fails(self, assume, whole: bool) -> bool:  # type: ignore[no-untyped-def]
         mark = self.mark()
@@ -378,7 +480,7 @@ class Deduce:
             assume()
             self.propagate()
             if whole:
-                self.whole()
+                self.near(mark)
         except Contradiction:
             self.undo(mark)
             return True
@@ -388,11 +490,10 @@ class Deduce:
     # -- what is decided ---------------------------------------------------------------
 
     def open_cells(self) -> list[int]:
-        """Cells not decided, and the cells of links not decided."""
+        """Cells not decided, and a cell of each link not decided (enough for
+        :meth:`probe` to try every open link)."""
         cells = {i for i, s in enumerate(self.cell) if s == UNKNOWN}
-        for e, s in enumerate(self.link):
-            if s == UNKNOWN:
-                cells.update(self.edges[e])
+        cells.update(self.edges[e][0] for e, s in enumerate(self.link) if s == UNKNOWN)
         return sorted(cells)
 
     def decided(self) -> bool:

@@ -47,9 +47,7 @@ REACH = 3
 RESTART = 1000
 
 
-def _build(
-    graph: Graph, rng: random.Random, budget: Budget, tries: int
-) -> Deduce | None:
+def _build(graph: Graph, rng: random.Random, budget: Budget, tries: int) -> Deduce | None:
     """Numbers placed one at a time on open cells until the rules decide every cell and
     link: of ``tries`` open cells picked at random, each with the numbers it could hold,
     the one whose deductions decide most is kept (each propagated from the state before
@@ -93,12 +91,12 @@ def _build(
             if probed != len(d.trail):
                 try:
                     d.whole()
-                    d.probe(_open_cells(d), rounds=1)
+                    d.probe(d.open_cells(), rounds=1)
                     probed = len(d.trail)
                     continue
                 except Contradiction:
                     pass
-            left = _open_cells(d)
+            left = d.open_cells()
         stuck += 1
         if len(left) <= fewest:
             if len(left) < fewest:
@@ -209,16 +207,10 @@ def _decides(graph: Graph, clues: dict[int, int | None], probing: bool) -> list[
         d.start()
         d.whole()
         if probing and not d.decided():
-            d.probe(_open_cells(d), rounds=2, whole=False)
+            d.probe(d.open_cells(), rounds=2, whole=False)
     except Contradiction:
         return [True] * len(graph)
     return _open_flags(d)
-
-
-def _open_cells(d: Deduce) -> list[int]:
-    cells = {i for i, s in enumerate(d.cell) if s == UNKNOWN}
-    cells.update(d.edges[e][0] for e, s in enumerate(d.link) if s == UNKNOWN)
-    return sorted(cells)
 
 
 def _open_flags(d: Deduce) -> list[bool]:
@@ -240,21 +232,6 @@ def _near(graph: Graph, x: int, reach: int = REACH) -> list[int]:
         for r in range(max(r0 - reach, 0), min(r0 + reach + 1, rows))
         for c in range(max(c0 - reach, 0), min(c0 + reach + 1, cols))
     ]
-
-
-def _spread(cells: list[int], cols: int, apart: int) -> list[int]:
-    """Cells of ``cells`` (in their order) at least ``apart`` rows or columns from each
-    other: changes there hardly touch each other's deductions."""
-    taken: set[tuple[int, int]] = set()
-    chosen = []
-    for x in cells:
-        r, c = divmod(x, cols)
-        key = (r // apart, c // apart)
-        if any((key[0] + dr, key[1] + dc) in taken for dr in (-1, 0, 1) for dc in (-1, 0, 1)):
-            continue
-        taken.add(key)
-        chosen.append(x)
-    return chosen
 
 
 def _fewer(
@@ -288,6 +265,21 @@ def _fewer(
             clues = trial
             done += len(good)
     return clues
+
+
+def _spread(cells: list[int], cols: int, apart: int) -> list[int]:
+    """Cells of ``cells`` (in their order) at least ``apart`` rows or columns from each
+    other: changes there hardly touch each other's deductions."""
+    taken: set[tuple[int, int]] = set()
+    chosen = []
+    for x in cells:
+        r, c = divmod(x, cols)
+        block = (r // apart, c // apart)
+        around = {(block[0] + dr, block[1] + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)}
+        if taken.isdisjoint(around):
+            taken.add(block)
+            chosen.append(x)
+    return chosen
 
 
 def _without(clues: dict[int, int | None], cells: list[int], drop: bool) -> dict[int, int | None]:
