@@ -69,8 +69,8 @@ def solve(puzzle: Puzzle, *, shared: Shared, own: dict[str, Any]) -> None:
     "generate",
     "Make a random puzzle with a unique solution (grid text, or a puzz.link URL), on "
     "stdout or to -o FILE; with --count N, N puzzles and their answers into the folder -o "
-    "names: a random loop and black cells, the numbers read off, and more numbers until "
-    "the solution is unique.",
+    "names: numbers are placed one at a time where the rules of a hand solver decide the "
+    "most cells, until they decide every cell.",
     generating.OPTIONS,
     "smtpuzzles koburin generate 10 10 --seed 1",
 )
