@@ -56,6 +56,7 @@ NO_BOUND = 2**32 - 1
 #: The models of the rules kept to answer "not forced" without asking (the latest).
 MODELS_KEPT = 400
 
+
 #: The cores kept a fact (the smallest; see :meth:`Forcing.known_core`).
 CORES_KEPT = 64
 
@@ -66,11 +67,6 @@ HARD = 6
 #: many stays undecided, lie within this many steps of it; the farther ones are asked
 #: together only (see :meth:`_Path._singles`).
 REACH = 4
-
-#: A single fact this many steps from a premise, whose question about that premise alone
-#: stays undecided within :data:`SINGLE_EFFORT`, is asked again within
-#: :data:`WINDOW_EFFORT`.
-CLOSE = 2
 
 #: The conflicts a question about one premise alone may take: most such questions
 #: force nothing, and one premise leaves the grid so open that a model can be hard to
@@ -131,6 +127,10 @@ class Problem:
     #: the rule groups that look at the whole grid (connectivity): a question is first
     #: asked without them, which is far cheaper and, when that forces the fact, enough
     global_rules: tuple[str, ...] = ()
+    #: a single fact this many steps from a premise, whose question about that premise
+    #: alone stays undecided within :data:`SINGLE_EFFORT`, is asked again within
+    #: :data:`WINDOW_EFFORT` (-1: none is)
+    close: int = 2
 
 
 @dataclass
@@ -335,21 +335,30 @@ class Forcing:
     # ------------------------------------------------------------------ answers kept
 
     def known_core(
-        self, fact: Fact, premises: Sequence[Premise], minimal: bool = False
+        self, fact: Fact, premises: Sequence[Premise], minimal: bool = False, local: bool = False
     ) -> list[Premise] | None:
-        """The smallest core found so far (proven minimal, with ``minimal``) for ``fact``
-        that ``premises`` hold, in their order; None when there is none."""
-        best = self._smallest_core(fact, premises, minimal)
+        """The smallest core found so far (proven minimal, with ``minimal``; forcing
+        ``fact`` under the local rules alone, with ``local``) for ``fact`` that
+        ``premises`` hold, in their order; None when there is none."""
+        best = self._smallest_core(fact, premises, minimal, local)
         return None if best is None else [p for p in premises if p.key in best]
 
     def _smallest_core(
-        self, fact: Fact, premises: Iterable[Premise], minimal: bool = False
+        self, fact: Fact, premises: Iterable[Premise], minimal: bool = False, local: bool = False
     ) -> frozenset[str] | None:
         found = (self.minimal_cores if minimal else self.cores).get(fact.key)
         if not found:
             return None
         keys = {p.key for p in premises}
-        return min((c for c in found if c <= keys), key=len, default=None)
+        cores = self.cores[fact.key]
+        return min(
+            (c for c in found if c <= keys and not (local and self._global_in(cores[c]))),
+            key=len,
+            default=None,
+        )
+
+    def _global_in(self, rules: Iterable[str]) -> bool:
+        return any(r in self.problem.global_rules for r in rules)
 
     def _learn(self, fact: Fact, core: Iterable[Premise], rules: Iterable[str]) -> None:
         """Keep ``core`` as a set of premises that forces ``fact`` with ``rules`` (the
@@ -430,10 +439,12 @@ class Forcing:
     ) -> list[Premise] | None:
         """The premises of Z3's unsat core when ``premises`` force ``fact`` (not
         minimal), else None (also when the solver cannot tell within ``effort``)."""
-        known = self.known_core(fact, premises, minimal=True)
+        # a core that needs a global rule is no shortcut: the solver's core may need
+        # only the local rules, whose questions are far cheaper
+        known = self.known_core(fact, premises, minimal=True, local=True)
         if known is not None:
             return known
-        known = self.known_core(fact, premises)
+        known = self.known_core(fact, premises, local=True)
         if known is None and self._hopeless(fact, premises, effort):
             return None
         lits = [self.lit(p) for p in premises]
@@ -466,7 +477,7 @@ class Forcing:
         premise (a kept model often answers it). ``keep_undecided``: a premise whose
         question is undecided stays (the set is then minimal as far as the solver
         could tell) instead of giving up."""
-        known = self.known_core(fact, premises, minimal=True)
+        known = self.known_core(fact, premises, minimal=True, local=True)
         if known is not None:
             return sorted(known, key=_order)
         unsure = self.unsure
@@ -507,7 +518,7 @@ class Forcing:
         """``(False, [])`` when ``trial`` does not force ``fact`` (a kept model shows it,
         or the solver); ``(True, core)`` when it does, with the premises of ``trial`` in
         Z3's core; None when the solver cannot tell within ``effort``."""
-        known = self.known_core(fact, trial)
+        known = self.known_core(fact, trial, local=True)
         if known is not None:
             return True, known
         if self.witness(fact, trial):
@@ -886,9 +897,10 @@ class _Path:
         it forces, so that no reason of one premise is missed however far it lies.
 
         A question that stays undecided is split down to single facts only for facts
-        within :data:`REACH` steps of the premise; a single fact within :data:`CLOSE`
-        steps whose question stays undecided is asked again with a window's bound
-        (what one premise forces nearby can take more than the first bound). (Asking
+        within :data:`REACH` steps of the premise; a single fact within
+        :attr:`Problem.close` steps whose question stays undecided is asked again with
+        a window's bound (what one premise forces nearby can take more than the first
+        bound). (Asking
         first without the global rules, as :meth:`Forcing.decide` does, was measured
         on Koburin: no faster on 8x8, half again slower on 10x10, the local models
         rarely ruling a fact out.)"""
@@ -904,8 +916,9 @@ class _Path:
 
             undecided: list[Fact] = []
             found = f.backbone([p], self.undecided(), SINGLE_EFFORT, "single", split, undecided)
-            close = steps_from_within(f.problem.neighbours, premise_cells(p), CLOSE)
-            for fact in undecided:
+            reach = f.problem.close
+            close = steps_from_within(f.problem.neighbours, premise_cells(p), reach)
+            for fact in undecided if reach >= 0 else ():
                 if any(c in close for c in fact.cells) and f.decide(fact, [p], WINDOW_EFFORT):
                     found.append(fact)
             for fact in found:
