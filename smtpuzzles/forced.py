@@ -15,8 +15,12 @@ among those found by asking each premise alone, then growing windows of premises
 each undecided fact (radius 0, 1, 2, ... up to :data:`RADIUS`), and where none is found,
 the step with the smallest reason over the whole grid, marked as a case split when it
 has more than :data:`HARD` premises or could not be minimised within the bounds.
-Questions are bounded in conflicts (:data:`EFFORT`, :data:`WINDOW_EFFORT`): with most
-numbers left open, a question can be far harder than the puzzle.
+After the first step, a step of one premise already found is taken before anything is
+asked (none can have fewer). Questions are bounded in conflicts (:data:`EFFORT`,
+:data:`WINDOW_EFFORT`): with most numbers left open, a question can be far harder than
+the puzzle. Every core found is kept (:attr:`Forcing.cores`): premises that force a
+fact force it whatever else becomes known, so a question whose premises hold a kept
+core needs no solver.
 """
 
 from __future__ import annotations
