@@ -15,8 +15,12 @@ among those found by asking each premise alone, then growing windows of premises
 each undecided fact (radius 0, 1, 2, ... up to :data:`RADIUS`), and where none is found,
 the step with the smallest reason over the whole grid, marked as a case split when it
 has more than :data:`HARD` premises or could not be minimised within the bounds.
-Questions are bounded in conflicts (:data:`EFFORT`, :data:`WINDOW_EFFORT`): with most
-numbers left open, a question can be far harder than the puzzle.
+After the first step, a step of one premise already found is taken before anything is
+asked (none can have fewer). Questions are bounded in conflicts (:data:`EFFORT`,
+:data:`WINDOW_EFFORT`): with most numbers left open, a question can be far harder than
+the puzzle. Every core found is kept (:attr:`Forcing.cores`): premises that force a
+fact force it whatever else becomes known, so a question whose premises hold a kept
+core needs no solver.
 """
 
 from __future__ import annotations
@@ -55,6 +59,10 @@ NO_BOUND = 2**32 - 1
 
 #: The models of the rules kept to answer "not forced" without asking (the latest).
 MODELS_KEPT = 400
+
+
+#: The cores kept a fact (the smallest; see :meth:`Forcing.known_core`).
+CORES_KEPT = 64
 
 #: A step found over the whole grid with more premises than this is a case split.
 HARD = 6
@@ -123,6 +131,10 @@ class Problem:
     #: the rule groups that look at the whole grid (connectivity): a question is first
     #: asked without them, which is far cheaper and, when that forces the fact, enough
     global_rules: tuple[str, ...] = ()
+    #: a single fact this many steps from a premise, whose question about that premise
+    #: alone stays undecided within :data:`SINGLE_EFFORT`, is asked again within
+    #: :data:`WINDOW_EFFORT` (-1: none is)
+    close: int = 2
 
 
 @dataclass
@@ -225,20 +237,53 @@ class Forcing:
         self._decls += [(k, x.decl().ast) for k, x in self.clue_lit.items()]
         self.all_rules = [b.rule for b in problem.rules]
         self.local_rules = [r for r in self.all_rules if r not in problem.global_rules]
-        self.last_core: list[Any] = []  #: the assumptions of the last "forced all?" core
+        #: the ids of the assumptions in the last "forced all?" core
+        self.last_core: set[int] = set()
+        self.rule_id = {r: x.get_id() for r, x in self.rule_lit.items()}
+        self._lits: dict[str, tuple[Any, int]] = {}  #: premise key -> literal, its id
         self.asked = 0  #: questions asked with a literal of their own
         #: premises kept by :meth:`minimal` because their question stayed undecided
         self.unsure = 0
         #: models of every rule found so far: each the value of every variable and clue
         self.models: deque[dict[str, bool]] = deque(maxlen=MODELS_KEPT)
+        #: the cores found, by fact: sets of premise keys that force it, with the rule
+        #: groups of the solver's core (a set that forces a fact forces it whatever else
+        #: becomes known, so a question whose premises hold a core needs no solver)
+        self.cores: dict[str, dict[frozenset[str], tuple[str, ...]]] = {}
+        #: the cores proven minimal, by fact (minimality is the set's own property)
+        self.minimal_cores: dict[str, set[frozenset[str]]] = {}
+        #: questions left undecided: (fact, premises) -> the largest effort they took
+        self.undecided: dict[tuple[str, frozenset[str]], int] = {}
 
     # ------------------------------------------------------------------ literals
 
     def lit(self, premise: Premise) -> Any:
-        if isinstance(premise, Clue):
-            return self.clue_lit[premise.key]
-        v = self.vars[premise.var]
-        return v if premise.value else z3.Not(v)
+        return self._lit(premise)[0]
+
+    def _lit(self, premise: Premise) -> tuple[Any, int]:
+        """The premise's literal and its id (made once: a literal's wrapper costs more
+        than a small question's answer)."""
+        found = self._lits.get(premise.key)
+        if found is None:
+            if isinstance(premise, Clue):
+                x = self.clue_lit[premise.key]
+            else:
+                v = self.vars[premise.var]
+                x = v if premise.value else z3.Not(v)
+            found = self._lits[premise.key] = (x, x.get_id())
+        return found
+
+    def _core_ids(self) -> set[int]:
+        """The ids of the assumptions in the solver's last unsat core (read through Z3's
+        C interface, as models are)."""
+        ref = self.ctx.ref()
+        vec = z3.Z3_solver_get_unsat_core(ref, self.solver.solver)
+        z3.Z3_ast_vector_inc_ref(ref, vec)
+        try:
+            n = z3.Z3_ast_vector_size(ref, vec)
+            return {z3.Z3_get_ast_id(ref, z3.Z3_ast_vector_get(ref, vec, i)) for i in range(n)}
+        finally:
+            z3.Z3_ast_vector_dec_ref(ref, vec)
 
     def negation(self, fact: Fact) -> Any:
         v = self.vars[fact.var]
@@ -291,6 +336,63 @@ class Forcing:
             values[name] = interp is not None and z3.Z3_get_bool_value(ref, interp) == 1
         return values
 
+    # ------------------------------------------------------------------ answers kept
+
+    def known_core(
+        self, fact: Fact, premises: Sequence[Premise], minimal: bool = False, local: bool = False
+    ) -> list[Premise] | None:
+        """The smallest core found so far (proven minimal, with ``minimal``; forcing
+        ``fact`` under the local rules alone, with ``local``) for ``fact`` that
+        ``premises`` hold, in their order; None when there is none."""
+        best = self._smallest_core(fact, premises, minimal, local)
+        return None if best is None else [p for p in premises if p.key in best]
+
+    def _smallest_core(
+        self, fact: Fact, premises: Iterable[Premise], minimal: bool = False, local: bool = False
+    ) -> frozenset[str] | None:
+        found = (self.minimal_cores if minimal else self.cores).get(fact.key)
+        if not found:
+            return None
+        keys = {p.key for p in premises}
+        cores = self.cores[fact.key]
+        return min(
+            (c for c in found if c <= keys and not (local and self._global_in(cores[c]))),
+            key=len,
+            default=None,
+        )
+
+    def _global_in(self, rules: Iterable[str]) -> bool:
+        return any(r in self.problem.global_rules for r in rules)
+
+    def _learn(self, fact: Fact, core: Iterable[Premise], rules: Iterable[str]) -> None:
+        """Keep ``core`` as a set of premises that forces ``fact`` with ``rules`` (the
+        smallest :data:`CORES_KEPT` a fact)."""
+        keys = frozenset(p.key for p in core)
+        found = self.cores.setdefault(fact.key, {})
+        if keys not in found:
+            found[keys] = tuple(rules)
+            if len(found) > CORES_KEPT:
+                largest = max(found, key=len)
+                del found[largest]
+                self.minimal_cores.get(fact.key, set()).discard(largest)
+
+    def _hopeless(self, fact: Fact, premises: Sequence[Premise], effort: int) -> bool:
+        """Was this question left undecided with at least ``effort`` conflicts before?"""
+        tried = self.undecided.get((fact.key, frozenset(p.key for p in premises)), 0)
+        return bool(effort) and effort <= tried
+
+    def _gave_up(self, fact: Fact, premises: Sequence[Premise], effort: int) -> None:
+        key = (fact.key, frozenset(p.key for p in premises))
+        self.undecided[key] = max(effort, self.undecided.get(key, 0))
+
+    def _core_of(self, fact: Fact, premises: Sequence[Premise]) -> list[Premise]:
+        """The premises in the solver's core of its last (unsat) check, kept with the
+        rule groups of that core."""
+        core = self._core_ids()
+        found = [q for q in premises if self._lit(q)[1] in core]
+        self._learn(fact, found, [r for r in self.all_rules if self.rule_id[r] in core])
+        return found
+
     def witness(self, fact: Fact, premises: Sequence[Premise]) -> bool:
         """Is there a kept model where ``premises`` hold and ``fact`` fails?"""
         for m in self.models:
@@ -311,14 +413,22 @@ class Forcing:
     def decide(self, fact: Fact, premises: Sequence[Premise], effort: int) -> bool | None:
         """Do ``premises`` force ``fact`` (under every rule)? None when the solver cannot
         tell within ``effort`` conflicts. A kept model answers first."""
+        if self.known_core(fact, premises) is not None:
+            return True
         if self.witness(fact, premises):
             return False
+        if self._hopeless(fact, premises, effort):
+            return None
         lits = [self.lit(p) for p in premises]
         answer = self._refuted([*lits, self.negation(fact)], "forced?", effort)
         if answer == z3.sat:
             self._remember()
             return False
-        return True if answer == z3.unsat else None
+        if answer == z3.unsat:
+            self._core_of(fact, premises)
+            return True
+        self._gave_up(fact, premises, effort)
+        return None
 
     def consistent(self, premises: Iterable[Premise]) -> Any:
         """A model of the rules and ``premises``, or None when they contradict."""
@@ -333,14 +443,25 @@ class Forcing:
     ) -> list[Premise] | None:
         """The premises of Z3's unsat core when ``premises`` force ``fact`` (not
         minimal), else None (also when the solver cannot tell within ``effort``)."""
-        by_lit = {self.lit(p).get_id(): p for p in premises}
+        # a core that needs a global rule is no shortcut: the solver's core may need
+        # only the local rules, whose questions are far cheaper
+        known = self.known_core(fact, premises, minimal=True, local=True)
+        if known is not None:
+            return known
+        known = self.known_core(fact, premises, local=True)
+        if known is None and self._hopeless(fact, premises, effort):
+            return None
         lits = [self.lit(p) for p in premises]
         answer = self._refuted([*lits, self.negation(fact)], "core", effort)
         if answer != z3.unsat:
             if answer == z3.sat:
                 self._remember()
-            return None
-        return [by_lit[c.get_id()] for c in self.solver.unsat_core() if c.get_id() in by_lit]
+            elif known is None:
+                self._gave_up(fact, premises, effort)
+            return known
+        found = self._core_of(fact, premises)
+        # the solver's core of these premises, unless an earlier one is smaller
+        return known if known is not None and len(known) < len(found) else found
 
     def minimal(
         self,
@@ -360,6 +481,10 @@ class Forcing:
         premise (a kept model often answers it). ``keep_undecided``: a premise whose
         question is undecided stays (the set is then minimal as far as the solver
         could tell) instead of giving up."""
+        known = self.known_core(fact, premises, minimal=True, local=True)
+        if known is not None:
+            return sorted(known, key=_order)
+        unsure = self.unsure
         kept = self.core(fact, premises, effort)
         if kept is None:
             return None
@@ -386,6 +511,9 @@ class Forcing:
             else:
                 chunk = max(1, chunk // 2)
         kept.sort(key=_order)
+        keys = frozenset(p.key for p in kept)
+        if self.unsure == unsure and keys in self.cores.get(fact.key, {}):
+            self.minimal_cores.setdefault(fact.key, set()).add(keys)
         return kept
 
     def _still_forced(
@@ -394,28 +522,38 @@ class Forcing:
         """``(False, [])`` when ``trial`` does not force ``fact`` (a kept model shows it,
         or the solver); ``(True, core)`` when it does, with the premises of ``trial`` in
         Z3's core; None when the solver cannot tell within ``effort``."""
+        known = self.known_core(fact, trial, local=True)
+        if known is not None:
+            return True, known
         if self.witness(fact, trial):
             return False, []
+        if self._hopeless(fact, trial, effort):
+            return None
         lits = [self.lit(q) for q in trial]
         answer = self._refuted([*lits, self.negation(fact)], "forced?", effort)
         if answer == z3.unknown:
+            self._gave_up(fact, trial, effort)
             return None
         if answer == z3.sat:
             self._remember()
             return False, []
-        core = {c.get_id() for c in self.solver.unsat_core()}
-        return True, [q for q, x in zip(trial, lits) if x.get_id() in core]
+        return True, self._core_of(fact, trial)
 
     def rules_used(self, facts: Sequence[Fact], premises: Sequence[Premise]) -> list[str]:
         """The rule groups that, with ``premises``, force all ``facts``: those of Z3's
         unsat core (not necessarily minimal: a check without a group can be far harder
         than the puzzle, and it seldom drops one)."""
+        kept = [self._smallest_core(f, premises) for f in facts]
+        if all(c is not None for c in kept):
+            # each fact's core among these premises names rules that force it: together
+            # they force all
+            used = {r for f, c in zip(facts, kept) for r in self.cores[f.key][c]}  # type: ignore[index]
+            return [r for r in self.all_rules if r in used]
         local = len(self.local_rules) < len(self.all_rules)
         if not (local and self.forced_all(facts, premises, self.local_rules)):
             if not self.forced_all(facts, premises, self.all_rules):
                 return list(self.all_rules)
-        core = {c.get_id() for c in self.last_core}
-        return [r for r in self.all_rules if self.rule_lit[r].get_id() in core]
+        return [r for r in self.all_rules if self.rule_id[r] in self.last_core]
 
     def forced_all(
         self, facts: Sequence[Fact], premises: Iterable[Premise], rules: Iterable[str]
@@ -424,7 +562,7 @@ class Forcing:
         lits = [self.rule_lit[r] for r in rules] + [self.lit(p) for p in premises]
         some = self._some_fails(facts)
         answer = self._check([*lits, some], "forced all?")
-        self.last_core = self.solver.unsat_core() if answer == z3.unsat else []
+        self.last_core = self._core_ids() if answer == z3.unsat else set()
         self.solver.add(z3.Not(some))  # retired: the solver may forget the clause
         return answer == z3.unsat
 
@@ -443,6 +581,7 @@ class Forcing:
         effort: int = 0,
         label: str = "backbone",
         split: Callable[[Fact], bool] | None = None,
+        undecided: list[Fact] | None = None,
     ) -> list[Fact]:
         """The ``candidates`` that ``premises`` force: ask for a model where one of them
         fails, drop those it breaks, until none can fail. Kept models drop candidates
@@ -450,10 +589,12 @@ class Forcing:
         into two halves of its candidates (one question about many facts can be far
         harder than each alone); a single candidate left undecided is not returned.
         ``split``: only candidates it accepts are split off an undecided question (the
-        rest are not returned)."""
+        rest are not returned). ``undecided`` gathers the single candidates left
+        undecided."""
         left = [f for f in candidates if not self.witness(f, premises)]
+        found = [f for f in left if self.known_core(f, premises) is not None]
+        left = [f for f in left if f not in found]
         lits = self._all_rules() + [self.lit(p) for p in premises]
-        found: list[Fact] = []
         parts = [left] if left else []
         while parts:
             left = parts.pop()
@@ -464,6 +605,8 @@ class Forcing:
             if answer == z3.unknown:
                 if split is not None:
                     left = [f for f in left if split(f)]
+                if len(left) == 1 and undecided is not None:
+                    undecided += left
                 half = len(left) // 2
                 parts += [part for part in (left[:half], left[half:]) if half]
             elif model is None:
@@ -664,6 +807,7 @@ class _Path:
         self.stuck: set[str] = set()  # pool entries whose reason could not be minimised
         self.asked: dict[frozenset[str], set[str]] = {}  # window -> facts asked of it
         self.single: set[str] = set()  # premises asked alone
+        self.begun = False  # the first step's search (the rules alone) is done
         self.by_var = {f.var: f for f in self.targets}
         self.open = len(problem.variables) > len(self.targets)  # undecidable facts remain
 
@@ -702,6 +846,11 @@ class _Path:
         self.open = self.open or bool(self.undecided())
 
     def next_step(self) -> Step:
+        if self.begun:
+            step = self._small()
+            if step is not None:
+                return step
+        self.begun = True
         self._singles()
         for radius in range(RADIUS + 1):
             self._search(radius)
@@ -712,6 +861,19 @@ class _Path:
         step = self._take() or self._last_resort()
         step.case_split = step.case_split or step.size > HARD
         return step
+
+    def _small(self) -> Step | None:
+        """A step of one premise (or none) already in the pool, taken before the search:
+        after the first step no fact follows from the rules alone that the first search
+        did not find, so a step of one premise is the fewest there can be, and the
+        premises decided since are asked alone only before a step of two or more (the
+        promise that such a step comes only when no single premise forces a fact). Put
+        off, they are asked about fewer open facts, and the windows around them are not
+        asked while steps of one premise remain. None when the pool has none."""
+        if not any(len(r) <= 1 for v, r in self.pool.items() if v not in self.stuck):
+            return None
+        step = self._take()
+        return step if step is not None and step.size <= 1 else None
 
     def _search(self, radius: int) -> None:
         """Ask each window of this radius (the premises within ``radius`` steps of an
@@ -739,9 +901,13 @@ class _Path:
         it forces, so that no reason of one premise is missed however far it lies.
 
         A question that stays undecided is split down to single facts only for facts
-        within :data:`REACH` steps of the premise. (Asking first without the global
-        rules, as :meth:`Forcing.decide` does, was measured on Koburin: no faster on
-        8x8, half again slower on 10x10, the local models rarely ruling a fact out.)"""
+        within :data:`REACH` steps of the premise; a single fact within
+        :attr:`Problem.close` steps whose question stays undecided is asked again with
+        a window's bound (what one premise forces nearby can take more than the first
+        bound). (Asking
+        first without the global rules, as :meth:`Forcing.decide` does, was measured
+        on Koburin: no faster on 8x8, half again slower on 10x10, the local models
+        rarely ruling a fact out.)"""
         f = self.f
         for p in self.known:
             if p.key in self.single:
@@ -752,7 +918,13 @@ class _Path:
             def split(fact: Fact, near: set[int] = near) -> bool:
                 return any(c in near for c in fact.cells)
 
-            found = f.backbone([p], self.undecided(), SINGLE_EFFORT, "single", split)
+            undecided: list[Fact] = []
+            found = f.backbone([p], self.undecided(), SINGLE_EFFORT, "single", split, undecided)
+            reach = f.problem.close
+            close = steps_from_within(f.problem.neighbours, premise_cells(p), reach)
+            for fact in undecided if reach >= 0 else ():
+                if any(c in close for c in fact.cells) and f.decide(fact, [p], WINDOW_EFFORT):
+                    found.append(fact)
             for fact in found:
                 self._offer(fact, f.core(fact, [p]))
 

@@ -188,3 +188,27 @@ def test_explain_results_name_no_folder_of_the_machine(kind: str) -> None:
     for part in found["settings"]:
         words += [str(part["command"]), str(part["out"])]
     assert words and not [w for w in words if w.startswith("/")], words
+
+
+def test_a_kept_core_answers_later_questions_without_the_solver() -> None:
+    """A core once found forces its fact whatever else is known: a question whose
+    premises hold it, and a minimal reason asked again, need no check of the solver;
+    premises that do not hold it are still asked."""
+    from smtpuzzles.engines.stats import Stats
+
+    graph, pools = shape_graph("square", 5, 5, 1)
+    made = generate(graph, pools, 1, 4)
+    assert made is not None
+    puzzle = made[0]
+    step = next(s for s in smtpuzzles.explain(smtpuzzles.Nurikabe(puzzle)).steps if s.size >= 2)
+    fact = step.facts[0]
+    stats = Stats()
+    forcing = Forcing(problem(puzzle), Budget(), stats)
+    reason = forcing.minimal(fact, step.premises)
+    assert reason is not None and {p.key for p in reason} == {p.key for p in step.premises}
+    checks = stats.checks
+    assert forcing.decide(fact, [*reason, *forcing.problem.clues], 300) is True
+    assert forcing.minimal(fact, reason) == reason
+    assert stats.checks == checks
+    # without one of its premises the kept core does not answer
+    assert forcing.known_core(fact, reason[1:]) is None

@@ -72,7 +72,11 @@ def problem(puzzle: KoburinInstance) -> Problem:
         return Fact(var, value, cells, {"link": [a, b], "value": value}, words)
 
     connected = ("B loop connected",)
-    return Problem(enc.declarations(), rules, clues, variables, _neighbours(puzzle), say, connected)
+    # a one-premise question asked again is dear on a loop: only for the facts on the
+    # premise's own cells (a cell's links, a link's cells)
+    return Problem(
+        enc.declarations(), rules, clues, variables, _neighbours(puzzle), say, connected, close=0
+    )
 
 
 def read_state(puzzle: KoburinInstance, prob: Problem, text: str) -> list[Fact]:
