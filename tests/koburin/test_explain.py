@@ -86,11 +86,16 @@ def test_ctrl_c_prints_the_steps_so_far_and_exits_130() -> None:
         stderr=subprocess.PIPE,
         text=True,
     )
-    watched = psutil.Process(proc.pid)
-    while watched.cpu_times().user < 1.0 and proc.poll() is None:
-        time.sleep(0.05)
-    proc.send_signal(signal.SIGINT)
-    out, _ = proc.communicate(timeout=60)
+    try:
+        watched = psutil.Process(proc.pid)
+        while watched.cpu_times().user < 1.0 and proc.poll() is None:
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGINT)
+        out, _ = proc.communicate(timeout=60)
+    finally:  # a failed or interrupted test leaves no explanation running on
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
     assert proc.returncode == 130
     obj = json.loads(out)
     assert obj["status"] == "stopped" and obj["stopped"] == "interrupted"
