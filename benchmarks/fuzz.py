@@ -1115,9 +1115,6 @@ class Tally:
         t = self.counts
         t["clock_ms"] += round(o.seconds * 1000)
         t["cpu_ms"] += round(o.cpu_s * 1000)
-        if o.api_overshoot is not None:
-            t["api_timeout_runs"] += 1
-            self.api_s = max(self.api_s, o.api_overshoot)
         if o.case.timeout is not None and o.code != 2:
             t["raw_overshoots"] += o.seconds > o.case.timeout + PROMPT_S and not o.killed
         if o.ctrl_c_to_end is not None:
@@ -1128,7 +1125,10 @@ class Tally:
             t["timeout_runs"] += 1
             if o.code != 2:
                 self.overshoot_s = max(self.overshoot_s, o.seconds - o.case.timeout)
-        failures = judge(o)
+        failures = judge(o)  # sets an API call's time past its limit
+        if o.api_overshoot is not None:
+            t["api_timeout_runs"] += 1
+            self.api_s = max(self.api_s, o.api_overshoot)
         if o.problems and "wrong_answers" not in failures:
             t["unchecked_answers"] += 1
             failures = [*failures, "unchecked_answers"]
