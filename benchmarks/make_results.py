@@ -361,7 +361,8 @@ def fuzz(d: dict[str, Any]) -> str:
             rows[-1] += [t["oracle_runs"], t["fresh_sample"]["cases"], t["disagreements"]]
     runs = {p: t["run"] for p, t in d["totals"].items()}
     said = "; ".join(
-        f"{p}: commit {r.get('commit')}, {r['jobs']} cases at a time, seed {r['seed']}, "
+        f"{p}: commit {r.get('commit')}, {r['jobs']} case{'s' * (r['jobs'] != 1)} at a time, "
+        f"seed {r['seed']}, "
         f"{r['wall_s'] / 60:.0f} min"
         for p, r in runs.items()
     )
