@@ -60,8 +60,10 @@ def test_ctrl_c_during_start_up_ends_the_run_with_its_json(
         pytest.fail(f"still running 60 s after Ctrl-C; out {out[-300:]!r}, err {err[-600:]!r}")
     if proc.returncode == 1 and "init_import_site" in err:
         pytest.skip("under load the signal came while Python itself started, before the program")
-    if proc.returncode == -signal.SIGINT and not err:
-        pytest.skip("under load the signal came before Python set its own handler: it ended")
+    if proc.returncode == -signal.SIGINT and "smtpuzzles/entry.py" not in err:
+        # no frame of the program's first module: Python was still finding or importing
+        # the package (the window docs/limits.md names)
+        pytest.skip("under load the signal came before the program's first statement")
     assert proc.returncode == 130, (proc.returncode, err)
     assert "Traceback" not in err
     assert err.strip().endswith("smtpuzzles: error: interrupted"), err

@@ -133,23 +133,24 @@ def test_scripts_asked_are_written_when_the_cnf_does_not_fit(tmp_path: Path) -> 
 
 
 @pytest.mark.parametrize(
-    "options, cpu_s, code",
+    "options, cpu_s, code, said",
     [
-        (["--timeout", "1"], None, 3),
-        (["--memory", "30", "--timeout", "20"], None, 3),
-        ([], 0.5, 130),
+        (["40", "40", "--timeout", "1"], None, 3, "time limit"),
+        (["100", "100", "--memory", "16", "--timeout", "20"], None, 3, "memory limit"),
+        (["40", "40"], 0.5, 130, "interrupted"),
     ],
     ids=["timeout", "memory", "ctrl-c"],
 )
 def test_a_stopped_generate_writes_no_file(
-    tmp_path: Path, options: list[str], cpu_s: float | None, code: int
+    tmp_path: Path, options: list[str], cpu_s: float | None, code: int, said: str
 ) -> None:
     """No puzzle without its proof of uniqueness: ``-o`` and ``--solution`` stay
     unwritten, and one line says why."""
     out, solution = tmp_path / "k.txt", tmp_path / "k.sol"
-    argv = ["koburin", "generate", "40", "40", "-o", str(out), "--solution", str(solution)]
-    result = run_process([*argv, *options], interrupt_after=cpu_s)
+    argv = ["koburin", "generate", *options, "-o", str(out), "--solution", str(solution)]
+    result = run_process(argv, interrupt_after=cpu_s)
     assert result.returncode == code, result.stderr
+    assert said in result.stderr, result.stderr
     assert len(result.stderr.strip().splitlines()) == 1, result.stderr
     assert "Traceback" not in result.stderr
     assert list(tmp_path.iterdir()) == []
