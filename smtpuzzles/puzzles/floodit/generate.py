@@ -67,7 +67,7 @@ def board_with_optimum(
         if result.stopped == "interrupted":
             raise Interrupted
         if result.stopped == "memory":
-            raise MemoryLimitExceeded("the memory limit was reached")
+            raise MemoryLimitExceeded(f"while the board of seed {s} was solved")
         if result.stopped is not None or result.status != "optimal":
             raise TimeUp
         if result.upper_bound == optimum:
