@@ -728,20 +728,15 @@ def run_mode(
     mode: str,
     args: tuple[int, ...] = (),
     *,
-    start: tuple[int, int] = (0, 0),
-    engine: str = "auto",
-    counting: bool = True,
     print_asserts: bool = False,
-    bound_nodes: int | None = BOUND_NODES,
-    strategy: str = STRATEGY,
-    presolve: str = "full",
-    graph: ClusterGraph | None = None,
     budget: Budget | None = None,
+    **settings: Any,
 ) -> FloodOutcome:
     """Run ``mode`` (solve, exact, search, min, opt) on ``board`` and return the outcome;
     with ``print_asserts``, also the questions behind it (:meth:`Search.questions`;
-    ``opt``: the script Optimize read, in Z3's dialect, always). ``presolve``: see
-    :data:`PRESOLVE`.
+    ``opt``: the script Optimize read, in Z3's dialect, always). ``settings`` are the
+    :class:`Search`'s (``start``, ``engine``, ``counting``, ``bound_nodes``, ``strategy``,
+    ``presolve``, ``graph``), but the engine is ``auto`` unless given.
 
     Never raises on a time limit, the memory cap or Ctrl-C: the outcome then has status
     ``unknown``, the best solution found and the proven bounds, and ``stopped`` says
@@ -756,18 +751,7 @@ def run_mode(
     opt: Script | None = None
     s: Search | None = None
     with runner.stopping(budget) as stop:
-        s = Search(
-            board,
-            start,
-            engine=engine,
-            counting=counting,
-            mode=mode,
-            bound_nodes=bound_nodes,
-            strategy=strategy,
-            presolve=presolve,
-            graph=graph,
-            budget=budget,
-        )
+        s = Search(board, mode=mode, budget=budget, **{"engine": "auto", **settings})
         outcome = s.outcome
         follow(outcome)
         outcome.held = s
@@ -863,33 +847,26 @@ def dry_run(
     Runs under ``budget``'s deadline: raises :class:`TimeUp` when it runs out and
     ``KeyboardInterrupt`` on Ctrl-C (there is no partial answer to report)."""
     with deadline(budget if budget is not None else Budget()):
-        return _dry_run(board, mode, args, start, counting)
-
-
-def _dry_run(
-    board: Board,
-    mode: str,
-    args: tuple[int, ...],
-    start: tuple[int, int] = (0, 0),
-    counting: bool = True,
-) -> tuple[dict[str, Any], Script]:
-    g = cluster_graph(board.grid, start)
-    if mode == "exact" and args[0] > len(g) - 1:
-        raise InputError(
-            f"exact {args[0]}: more moves than can each flood a new cluster "
-            f"({len(g)} clusters); the answer is unsat without a formula"
-        )
-    if mode == "search" and args[1] > len(g) - 1:
-        raise InputError(
-            f"within {args[1]} moves: more moves than can each flood a new cluster "
-            f"({len(g)} clusters); within {len(g) - 1} asks the same"
-        )
-    horizon = args[0] if mode == "exact" else args[1] if mode == "search" else len(upper_bound(g))
-    title = [f"{board.name}: Flood-It, {mode}, horizon {horizon} (not solved)"]
-    if mode == "opt":
-        _, _, script = optimize_problem(g, horizon, counting, title)
-    else:
-        formula = FloodFormula(g, counting=counting, feed=False, progress=mode in PROGRESS_MODES)
-        script = formula.script(horizon, mode == "exact", title)
-    sizes = {"horizon": horizon, "clusters": len(g), **script.size()}
-    return sizes, script
+        g = cluster_graph(board.grid, start)
+        if mode == "exact" and args[0] > len(g) - 1:
+            raise InputError(
+                f"exact {args[0]}: more moves than can each flood a new cluster "
+                f"({len(g)} clusters); the answer is unsat without a formula"
+            )
+        if mode == "search" and args[1] > len(g) - 1:
+            raise InputError(
+                f"within {args[1]} moves: more moves than can each flood a new cluster "
+                f"({len(g)} clusters); within {len(g) - 1} asks the same"
+            )
+        if mode == "exact":
+            horizon = args[0]
+        else:
+            horizon = args[1] if mode == "search" else len(upper_bound(g))
+        title = [f"{board.name}: Flood-It, {mode}, horizon {horizon} (not solved)"]
+        if mode == "opt":
+            _, _, script = optimize_problem(g, horizon, counting, title)
+        else:
+            progress = mode in PROGRESS_MODES
+            formula = FloodFormula(g, counting=counting, feed=False, progress=progress)
+            script = formula.script(horizon, mode == "exact", title)
+        return {"horizon": horizon, "clusters": len(g), **script.size()}, script
