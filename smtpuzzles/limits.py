@@ -463,6 +463,16 @@ def _forget(pending: list[type[BaseException]]) -> None:
             return
 
 
+def _enclosing_stop(pending: list[type[BaseException]]) -> type[BaseException] | None:
+    """The stop an enclosing :func:`deadline` block is retrying (a Ctrl-C that landed in
+    Z3's code there, sent again 1 ms later): a block entered meanwhile takes over that
+    timer, and its alarm is then this stop, not the enclosing block's time running out."""
+    for stops in reversed(_pending):
+        if stops is not pending and stops:
+            return stops[0]
+    return None
+
+
 def raise_pending() -> None:
     """Raise a stop that arrived while Z3's code ran. Code that calls Z3 in a loop of long
     C calls asks this between them: the 1 ms retry of :func:`deadline` would otherwise
@@ -503,8 +513,8 @@ def deadline(budget: Budget) -> Iterator[None]:
         raise pending[0]()
 
     def on_alarm(signum: int, frame: Any) -> None:
-        if not pending:
-            pending.append(TimeUp)
+        if not pending:  # the time is up, unless the alarm is an enclosing block's retry
+            pending.append(_enclosing_stop(pending) or TimeUp)
         deliver(frame)
 
     def on_interrupt(signum: int, frame: Any) -> None:

@@ -335,3 +335,24 @@ def test_a_ctrl_c_sent_again_that_lands_while_its_thread_starts_is_sent_once_mor
         signal.signal(signal.SIGINT, previous)
     assert len(started) == 2 and started[1] > started[0]
     assert not limits._resending.starting and not limits._resending.again
+
+
+def test_a_ctrl_c_an_outer_block_retries_is_a_ctrl_c_in_a_block_entered_meanwhile() -> None:
+    """A Ctrl-C that lands where it would be lost (a finaliser) is retried by its
+    :func:`deadline` block's 1 ms alarm; a block entered before the alarm takes its
+    timer over, and the alarm there is that Ctrl-C, not a time limit running out (a
+    Ctrl-C once ended a run without ``--timeout`` as ``stopped: timeout``, exit 3)."""
+    import signal
+    import time
+
+    from smtpuzzles.limits import Budget, deadline
+
+    def __del__() -> None:  # noqa: N807 (where a Z3 object's finaliser would be)
+        signal.raise_signal(signal.SIGINT)
+
+    with pytest.raises(KeyboardInterrupt), deadline(Budget()):
+        __del__()
+        with deadline(Budget()):
+            ends = time.monotonic() + 2.0
+            while time.monotonic() < ends:
+                pass
