@@ -269,17 +269,45 @@ def grown_picture(
     turn = _rotated(shape.graph) if symmetry == "rot180" else None
     if symmetry == "rot180" and turn is None:
         raise InputError("--symmetry rot180 needs a full rectangle (--shape square or torus)")
-    sizes = list(range(1, min(max_island, len(ISLAND_SIZES)) + 1))
-    weights = [ISLAND_SIZES[s - 1] for s in sizes]
+    sizes = _island_sizes(max_island)
     drawing = _Drawing(shape)
     clue_at: dict[int, int] = {}
     wanted = max(1, round(density * n))
-    order = rng.sample(range(n), n)
+    _plant(drawing, rng.sample(range(n), n), rng, sizes, wanted=wanted, clue_at=clue_at, turn=turn)
+    if not _break_pools(
+        shape, drawing, rng, sizes, max_island=max_island, clue_at=clue_at, turn=turn
+    ):
+        return None
+    if turn is not None and any(turn[i] not in clue_at for i in clue_at):
+        return None
+    return tuple(drawing.black), clue_at
+
+
+def _island_sizes(max_island: int) -> tuple[list[int], list[int]]:
+    """The island sizes a picture draws from, up to ``max_island``, and their weights
+    (:data:`ISLAND_SIZES`)."""
+    sizes = list(range(1, min(max_island, len(ISLAND_SIZES)) + 1))
+    return sizes, [ISLAND_SIZES[s - 1] for s in sizes]
+
+
+def _plant(
+    drawing: _Drawing,
+    order: list[int],
+    rng: random.Random,
+    sizes: tuple[list[int], list[int]],
+    *,
+    wanted: int,
+    clue_at: dict[int, int],
+    turn: list[int] | None,
+) -> None:
+    """Start an island at each cell of ``order`` a new island may take, grown to a size
+    drawn from ``sizes``, until ``clue_at`` holds ``wanted`` clues (with ``turn``: a cell
+    and its turned mate together, never two neighbours)."""
     for seed in order:
         if len(clue_at) >= wanted:
             break
         pair = [seed] if turn is None or turn[seed] == seed else [seed, turn[seed]]
-        if len(pair) == 2 and pair[1] in shape.neighbours[seed]:
+        if len(pair) == 2 and pair[1] in drawing.nbrs[seed]:
             continue
         if not all(drawing.free_for(i, -1) for i in pair):
             continue
@@ -288,14 +316,7 @@ def grown_picture(
                 break
             k = drawing.whiten(i, -1)
             clue_at[i] = k
-            drawing.grow(k, rng.choices(sizes, weights)[0], rng)
-    if not _break_pools(
-        shape, drawing, rng, (sizes, weights), max_island=max_island, clue_at=clue_at, turn=turn
-    ):
-        return None
-    if turn is not None and any(turn[i] not in clue_at for i in clue_at):
-        return None
-    return tuple(drawing.black), clue_at
+            drawing.grow(k, rng.choices(*sizes)[0], rng)
 
 
 def _break_pools(
@@ -770,19 +791,12 @@ def _redrawn(layout: _Layout, around: set[int], job: _Job) -> _Layout | None:
             drawing.cells.append([])
             for i in layout.islands[k]:
                 drawing.whiten(i, clue_at[c])
-    sizes = list(range(1, min(layout.max_island, len(ISLAND_SIZES)) + 1))
-    weights = [ISLAND_SIZES[s - 1] for s in sizes]
+    sizes = _island_sizes(layout.max_island)
     wanted = len(clue_at) + max(1, round(job.density * len(region)))
-    for seed in job.rng.sample(sorted(region), len(region)):
-        if len(clue_at) >= wanted:
-            break
-        if drawing.free_for(seed, -1):
-            k = drawing.whiten(seed, -1)
-            clue_at[seed] = k
-            drawing.grow(k, job.rng.choices(sizes, weights)[0], job.rng)
+    order = job.rng.sample(sorted(region), len(region))
+    _plant(drawing, order, job.rng, sizes, wanted=wanted, clue_at=clue_at, turn=None)
     if not _break_pools(
-        shape, drawing, job.rng, (sizes, weights), max_island=layout.max_island,
-        clue_at=clue_at, turn=None,
+        shape, drawing, job.rng, sizes, max_island=layout.max_island, clue_at=clue_at, turn=None
     ):
         return None
     picture = tuple(drawing.black)

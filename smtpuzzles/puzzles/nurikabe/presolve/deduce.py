@@ -389,8 +389,8 @@ def _meet(up: dict[int, int], depth: dict[int, int], a: int, b: int) -> int:
 
 def wall_cuts(nbrs, white, black: set[int]) -> tuple[set[int], int | None]:
     """:func:`_wall_cuts`, compiled where the package was built with a C compiler (the
-    same cells and room, some thirty times faster: on the largest grids the wall's search
-    was most of the deductions' time)."""
+    same cells and room: on the largest grids the wall's search was most of the
+    deductions' time)."""
     if COMPILED is not None:
         return COMPILED.cuts(nbrs, white, black)
     return _wall_cuts(nbrs, white, black)
