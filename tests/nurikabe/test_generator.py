@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import inspect
 import random
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -330,3 +331,68 @@ def test_a_part_drawn_anew_keeps_the_rest_and_the_rules() -> None:
         checked += len(far)
         layout = new
     assert checked
+
+
+def test_a_rot180_picture_is_a_solution_of_clues_in_turned_pairs() -> None:
+    """Islands grown in pairs, each the other's image where it fits: every white cell
+    lies in an island with a clue (a mate cell whitened away from its island once
+    left a white region without one), and clue cells come in turned pairs."""
+    graph = rectangle(12, 12)
+    shape = NurikabeInstance(graph, {}, tuple(graph.squares()))
+    turn = _rotated(graph)
+    assert turn is not None
+    rng = random.Random(6)
+    made = 0
+    for _ in range(12):
+        drawn = grown_picture(shape, rng, symmetry="rot180")
+        if drawn is None:
+            continue
+        picture, clue_at = drawn
+        layout = _Layout(shape, picture, _islands(shape, picture, clue_at), clue_at)
+        assert _valid(layout)
+        assert {turn[c] for c in clue_at} == set(clue_at)
+        made += 1
+    assert made >= 3
+
+
+def test_every_change_under_rot180_keeps_clue_cells_paired_and_the_picture_a_solution() -> None:
+    """With clue cells in turned pairs, a split makes the mate of its new clue a clue
+    cell too and a merge drops the mate of the clue it drops (``_split_mates``,
+    ``_mate_dropped``): every change leaves the pairs whole and the picture a solution
+    of its clues, and splits and merges are made at all (once they were never made
+    under rot180, and no 12x12 puzzle was made within minutes)."""
+    graph = rectangle(12, 12)
+    shape = NurikabeInstance(graph, {}, tuple(graph.squares()))
+    turn = _rotated(graph)
+    assert turn is not None
+    kinds: Counter[str] = Counter()
+    for seed in range(1, 4):
+        rng = random.Random(seed)
+        drawn = None
+        while drawn is None:
+            drawn = grown_picture(shape, rng, symmetry="rot180")
+        picture, clue_at = drawn
+        layout = _Layout(shape, picture, _islands(shape, picture, clue_at), clue_at)
+        for u in range(len(graph)):
+            for kind in ("move", "shrink", "split", "grow", "merge", "new"):
+                found = _changes_at(layout, u, rng, 1.0, turn, (kind,))
+                if found is None:
+                    continue
+                changed = found[1]
+                assert _valid(changed), (seed, u, kind)
+                assert {turn[c] for c in changed.clue.values()} == set(changed.clue.values())
+                kinds[kind] += 1
+    assert kinds["split"] and kinds["merge"] and kinds["move"], kinds
+
+
+def test_rot180_makes_a_12x12_puzzle() -> None:
+    """A size where no symmetric puzzle was made within a minute (any seed tried)
+    before splits and merges kept the pairs: unique, with the picture as its answer."""
+    graph = rectangle(12, 12)
+    made = generate(graph, tuple(graph.squares()), 5, symmetry="rot180", budget=Budget(60))
+    assert made is not None
+    puzzle, picture = made
+    cells = {graph.coords[i] for i in puzzle.clues}  # type: ignore[index]
+    assert cells == {(11 - r, 11 - c) for r, c in cells}
+    outcome, _ = solve(puzzle, "distance", unique=True)
+    assert outcome.unique is True and outcome.solutions[0] == picture

@@ -234,6 +234,37 @@ class _Drawing:
         self.cells[k].append(i)
         return k
 
+    def grow_pair(
+        self,
+        pair: list[int],
+        size: int,
+        rng: random.Random,
+        clue_at: dict[int, int],
+        turn: list[int],
+    ) -> None:
+        """Start islands at a cell and its turned mate (``pair``), and grow them to
+        ``size`` cells as each other's image turned half round, as far as that fits (a
+        picture near symmetric lets a change and its turned image both be made)."""
+        first, second = pair
+        if not self.free_for(first, -1):
+            return
+        k = clue_at[first] = self.whiten(first, -1)
+        if not self.free_for(second, -1):
+            self.grow(k, size, rng)
+            return
+        m = clue_at[second] = self.whiten(second, -1)
+        while len(self.cells[k]) < size:
+            edge = sorted({j for i in self.cells[k] for j in self.nbrs[i] if self.black[j]})
+            rng.shuffle(edge)
+            step = next((j for j in edge if self.free_for(j, k)), None)
+            if step is None:
+                break
+            self.whiten(step, k)
+            touches = any(self.island.get(j) == m for j in self.nbrs[turn[step]])
+            if touches and self.free_for(turn[step], m):
+                self.whiten(turn[step], m)
+        self.grow(m, size, rng)
+
     def grow(self, k: int, size: int, rng: random.Random) -> None:
         """Grow island ``k`` by random free neighbours up to ``size`` cells."""
         while len(self.cells[k]) < size:
@@ -311,12 +342,12 @@ def _plant(
             continue
         if not all(drawing.free_for(i, -1) for i in pair):
             continue
-        for i in pair:
-            if not drawing.free_for(i, -1):
-                break
-            k = drawing.whiten(i, -1)
-            clue_at[i] = k
-            drawing.grow(k, rng.choices(*sizes)[0], rng)
+        size = rng.choices(*sizes)[0]
+        if len(pair) == 2:
+            drawing.grow_pair(pair, size, rng, clue_at, turn)
+            continue
+        clue_at[seed] = k = drawing.whiten(seed, -1)
+        drawing.grow(k, size, rng)
 
 
 def _break_pools(
@@ -917,6 +948,12 @@ def _kill(
     job.rng.shuffle(options)
     changed = [_changed(layout, o, job.turn) for o in options[: 2 * TRIES]]
     differ = [i for i, b in enumerate(other) if b != layout.black[i]]
+    if job.turn is not None:  # a pair of new islands, one on a cell ``other`` has white
+        whites = [i for i in differ if layout.black[i]]
+        for i in job.rng.sample(whites, min(len(whites), 2 * TRIES)):
+            found = _new_island(layout, i, job.max_ones, job.turn)
+            if found is not None:
+                changed.append(found[1])
     for u in job.rng.sample(differ, min(len(differ), 2 * TRIES)):
         found = _changes_at(layout, u, job.rng, job.max_ones, job.turn)
         if found is not None:
@@ -1228,9 +1265,11 @@ def _changes_at(
         order = [kind for kind in ("move", "shrink", "split") if kind in kinds]
         rng.shuffle(order)
         for kind in order:
-            if kind == "split" and turn is None and len(layout.clue) < layout.most_clues:
+            if kind == "split" and len(layout.clue) < layout.most_clues:
                 for i in rng.sample(layout.islands[k], len(layout.islands[k])):
                     parted = layout.split(k, i, rng) if i != layout.clue[k] else None
+                    if parted is not None and turn is not None:
+                        parted = _split_mates(layout, parted, rng, max_ones, turn)
                     if parted is not None and parted.ones() <= max_ones * len(parted.clue):
                         return kind, parted
             if kind == "move" and u != layout.clue[k]:
@@ -1248,12 +1287,96 @@ def _changes_at(
     if "grow" in kinds and len(near) == 1 and len(layout.islands[near[0]]) < layout.max_island:
         if _wall_stays_linked(nbrs, layout.black, u):
             return "grow", layout.grown(near[0], u)
-    if "merge" in kinds and len(near) == 2 and turn is None:
+    if "merge" in kinds and len(near) == 2:
         merged = layout.merged(near[0], near[1], u)
+        if merged is not None and turn is not None:
+            merged = _mate_dropped(merged, turn[layout.clue[near[1]]], rng, turn)
         if merged is not None and _wall_stays_linked(nbrs, layout.black, u):
             return "merge", merged
     if "new" in kinds and not near:
         return _new_island(layout, u, max_ones, turn)
+    return None
+
+
+def _split_mates(
+    before: _Layout, parted: _Layout, rng: random.Random, max_ones: float, turn: list[int]
+) -> _Layout | None:
+    """``parted`` (``before`` with an island split) with its clue cells in turned pairs
+    again: each new part's clue on a cell whose mate can be made a clue cell too
+    (:func:`_mate_clue`; ``None``: no cell of a part has such a mate)."""
+    new = parted
+    for m in range(len(before.islands), len(parted.islands)):
+        cells = list(new.islands[m])
+        for c in rng.sample(cells, len(cells)):
+            trial = new.copy()
+            trial.clue[m] = c
+            trial = _mate_clue(trial, turn[c], rng, max_ones)
+            if trial is not None:
+                new = trial
+                break
+        else:
+            return None
+    return new
+
+
+def _mate_clue(layout: _Layout, cell: int, rng: random.Random, max_ones: float) -> _Layout | None:
+    """``layout`` with a clue at ``cell`` (the turned mate of a new clue cell): a new
+    island there when it is black (one cell, or two once 1-clues are used up), or its
+    island parted by one black cell, ``cell`` in a part of its own (``None``: neither
+    fits, or the parting leaves a third part without a clue)."""
+    if cell in layout.clue.values():
+        return layout
+    if layout.black[cell]:
+        size = 1 if layout.ones() + 1 <= max_ones * (len(layout.clue) + 1) else 2
+        return _grown_from(layout, cell, size)
+    m = layout.home()[cell]
+    nbrs = layout.shape.neighbours
+    for x in rng.sample(layout.islands[m], len(layout.islands[m])):
+        if x in (cell, layout.clue[m]) or not layout.can_blacken(x):
+            continue
+        rest = set(layout.islands[m]) - {x}
+        ours = _island(nbrs, rest, layout.clue[m])
+        theirs = rest - ours
+        if cell in ours or not _linked(nbrs, theirs):
+            continue
+        new = layout.copy()
+        new.black[x] = True
+        new.islands[m] = sorted(ours)
+        new.islands.append(sorted(theirs))
+        new.clue[len(new.islands) - 1] = cell
+        return new
+    return None
+
+
+def _mate_dropped(
+    layout: _Layout, gone: int, rng: random.Random, turn: list[int]
+) -> _Layout | None:
+    """``layout``, whose clue at ``gone``'s mate went (two islands joined), without the
+    clue at ``gone`` too, so that clue cells stay in turned pairs: its island joined to
+    another through a black cell beside both, or, of one cell, made black (``None``: no
+    such change fits)."""
+    home = layout.home()
+    m = home.get(gone)
+    if m is None or layout.clue.get(m) != gone:
+        return layout  # ``gone`` was the centre cell, its own mate
+    nbrs = layout.shape.neighbours
+    joins = []
+    for v in sorted({j for i in layout.islands[m] for j in nbrs[i] if layout.black[j]}):
+        near = {home[j] for j in nbrs[v] if j in home}
+        if len(near) == 2 and _wall_stays_linked(nbrs, layout.black, v):
+            other = next(k for k in near if k != m)
+            joins.append((other, v))
+    rng.shuffle(joins)
+    for other, v in joins:
+        joined = layout.merged(other, m, v)
+        if joined is not None:
+            return joined
+    if len(layout.islands[m]) == 1 and layout.can_blacken(gone):
+        new = layout.copy()
+        new.black[gone] = True
+        new.islands[m] = []
+        del new.clue[m]
+        return new
     return None
 
 
@@ -1309,7 +1432,8 @@ def _killers(
     """Changes that rule ``other`` out, as a clue cell must be white and an island holds
     one clue: a clue moved within its island onto a cell ``other`` has black, or (while
     ``ones_left``) an island of one cell where ``other`` is white and ours black. With
-    ``turn`` (clue cells placed in turned pairs) only moves that keep the pairs."""
+    ``turn`` (clue cells placed in turned pairs) only moves that keep the pairs (new
+    islands come in pairs: :func:`_kill` plants them)."""
     home = {i: k for k in layout.clue for i in layout.islands[k]}
     found: list[Change] = []
     for k, c0 in layout.clue.items():
@@ -1431,7 +1555,11 @@ def generate(
         picture, clue_at = drawn
         islands = _islands(shape, picture, clue_at)
         layout = _Layout(shape, picture, islands, clue_at, max_island)
+        # islands paired across the centre that found no room to grow: few changes
+        # keep the pairs, and none of them joins 1s, so such a picture is drawn again
         turn = _rotated(graph) if symmetry == "rot180" else None
+        if turn is not None and layout.ones() > max_ones * len(layout.clue):
+            continue
         steps = STEPS + len(graph) // 2
         work = WORK * (LARGE_WORK if len(graph) > SETTLE_UP_TO else 1)
         share = _work_left.set([int(work * len(graph) ** 2 * GROWTH ** min(attempt, 20))])
@@ -1449,6 +1577,8 @@ def generate(
             continue
         puzzle = made.puzzle(name)
         if problems(graph, puzzle.clues, pools, made.picture()):  # a change broke a rule
+            continue
+        if turn is not None and any(turn[c] not in puzzle.clues for c in puzzle.clues):
             continue
         if wanted_grade is not None and grade(puzzle) != wanted_grade:
             continue
