@@ -3,14 +3,16 @@
 A puzzle states its rules as named groups (:class:`~smtpuzzles.smtlib.Block`) and its
 premises (a clue's number at its cell) as terms; this module puts each rule group and
 each premise under an assumption literal (``rule_<n>``, ``given_<n>``) in one
-incremental Z3 solver. A fact (a variable's value) is *forced* by a set of premises when
-the rules, those premises and the fact's negation are unsatisfiable: a check under
-assumptions, so the solver is built once and asked many questions. Decided facts become
-premises in turn (their own literals are the assumptions).
+incremental solver (:mod:`smtpuzzles.engines.questions`: CaDiCaL on the CNF Z3
+bit-blasts from that text, or Z3's SMT solver on the text itself). A fact (a
+variable's value) is *forced* by a set of premises when the rules, those premises and
+the fact's negation are unsatisfiable: a check under assumptions, so the solver is
+built once and asked many questions. Decided facts become premises in turn (their own
+literals are the assumptions).
 
-A step's premises are a subset-minimal set (:meth:`Forcing.minimal`: Z3's unsat core,
+A step's premises are a subset-minimal set (:meth:`Forcing.minimal`: the solver's core,
 then deletion: dropping any one premise leaves the fact unforced), its rules the rule
-groups of Z3's core. The path (:func:`explain`) takes the step with the fewest premises
+groups of the solver's core. The path (:func:`explain`) takes the step with the fewest premises
 among those found by asking each premise alone, then growing windows of premises around
 each undecided fact (radius 0, 1, 2, ... up to :data:`RADIUS`), and where none is found,
 the step with the smallest reason over the whole grid, marked as a case split when it
@@ -276,10 +278,6 @@ class Forcing:
         v = self.vars[premise.var]
         return v if premise.value else -v
 
-    def _lit(self, premise: Premise) -> tuple[int, int]:
-        x = self.lit(premise)
-        return x, x
-
     def _core_ids(self) -> set[int]:
         """The assumptions in the last (unsat) answer's core."""
         return self.q.core()
@@ -316,8 +314,7 @@ class Forcing:
         return values
 
     def _values(self) -> dict[str, bool]:
-        """The solver's model: the value of every variable and clue (read through Z3's C
-        interface: the Python wrappers cost more than the question on small grids)."""
+        """The solver's model: the value of every variable and clue."""
         found = self.q.values([x for _, x in self._read])
         return {name: value for (name, _), value in zip(self._read, found)}
 
@@ -374,7 +371,7 @@ class Forcing:
         """The premises in the solver's core of its last (unsat) check, kept with the
         rule groups of that core."""
         core = self._core_ids()
-        found = [q for q in premises if self._lit(q)[1] in core]
+        found = [q for q in premises if self.lit(q) in core]
         self._learn(fact, found, [r for r in self.all_rules if self.rule_id[r] in core])
         return found
 
@@ -553,7 +550,7 @@ class Forcing:
 
     def _some_fails(self, facts: Sequence[Fact]) -> int:
         """A fresh literal that implies "one of ``facts`` fails" (an assumption, so the
-        solver is never popped: Z3 keeps what it learnt)."""
+        solver is never popped: it keeps what it learnt)."""
         self.asked += 1
         some = self.q.fresh()
         self.q.add([-some, *(self.negation(f) for f in facts)])
