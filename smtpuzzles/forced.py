@@ -468,6 +468,11 @@ class Forcing:
             return sorted(known, key=_order)
         unsure = self.unsure
         kept = self.core(fact, premises, effort)
+        if kept is None and keep_undecided:
+            # whatever else stays undecided, a reason must come out: the core of premises
+            # known to force the fact, asked without a bound (within the bound it can stay
+            # undecided, CaDiCaL's conflicts proving less than Z3's)
+            kept = self.core(fact, premises, 0)
         if kept is None:
             return None
         far = steps_from(self.problem.neighbours, fact.cells)

@@ -92,3 +92,24 @@ def test_either_engine_explains_a_shipped_puzzle_completely() -> None:
         assert status == "complete"
         decided[engine] = {f.var: f.value for s in steps for f in s.facts}
     assert decided["smt"] == decided["cadical"]
+
+
+def test_the_last_resort_gets_a_reason_where_a_bounded_core_stays_undecided() -> None:
+    """``minimal(..., keep_undecided=True)`` (the last resort's) always gives a reason
+    that forces the fact, also where the question for its first core stays undecided
+    within the bound (CaDiCaL's conflicts prove less than Z3's): the core is then asked
+    without a bound."""
+    prob = _problem("koburin", "gen_8x8_s1")
+    smt = Forcing(prob, Budget(), engine="smt")
+    model = smt.consistent(prob.clues)
+    assert model is not None
+    facts = [prob.say(v, model[v]) for v, _ in prob.variables]
+    undecided = 0
+    for fact in facts[:24]:
+        sat = Forcing(prob, Budget(), engine="cadical")
+        if sat.core(fact, prob.clues, 1) is not None:
+            continue
+        undecided += 1
+        reason = sat.minimal(fact, prob.clues, 1, keep_undecided=True)
+        assert reason is not None and smt.forced(fact, reason), fact.words
+    assert undecided
