@@ -240,8 +240,10 @@ class CadicalQuestions(Questions):
                 break
             step = min(left, CONFLICTS_AT_ONCE) if effort else CONFLICTS_AT_ONCE
             self.solver.conf_budget(step)
+            # expect_interrupt: python-sat leaves Ctrl-C to Python's own handler, which
+            # runs once the step returns (its own handler would turn it into an error)
             try:
-                result = self.solver.solve_limited(assumptions=list(assumptions))
+                result = self.solver.solve_limited(list(assumptions), expect_interrupt=True)
             except KeyboardInterrupt:
                 raise Interrupted() from None
             left -= step
