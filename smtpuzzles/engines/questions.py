@@ -240,12 +240,15 @@ class CadicalQuestions(Questions):
                 break
             step = min(left, CONFLICTS_AT_ONCE) if effort else CONFLICTS_AT_ONCE
             self.solver.conf_budget(step)
-            # expect_interrupt: python-sat leaves Ctrl-C to Python's own handler, which
-            # runs once the step returns (its own handler would turn it into an error)
             try:
                 result = self.solver.solve_limited(list(assumptions), expect_interrupt=True)
             except KeyboardInterrupt:
                 raise Interrupted() from None
+            except Exception as exc:
+                # python-sat reports a Ctrl-C during its search as its own error
+                if "keyboard interrupt" in str(exc).lower():
+                    raise Interrupted() from None
+                raise
             left -= step
         answer = "sat" if result is True else "unsat" if result is False else "unknown"
         if result is True:
