@@ -440,6 +440,14 @@ RENDER: dict[str, tuple[str, Callable[[dict[str, Any]], str]]] = {
     "limits": ("Time and memory limits", limits),
     "explain_janko_nurikabe": ("Nurikabe: explain over the odd janko half", explain_janko),
     "explain_janko_koburin": ("Koburin: explain over the odd janko half", explain_janko),
+    "explain_janko_nurikabe_z3smt": (
+        "Nurikabe: explain over the odd janko half, Z3's SMT solver answering",
+        explain_janko,
+    ),
+    "explain_janko_koburin_z3smt": (
+        "Koburin: explain over the odd janko half, Z3's SMT solver answering",
+        explain_janko,
+    ),
     "fuzz": ("Fuzzing the command line", fuzz),
 }
 

@@ -3,14 +3,16 @@
 A puzzle states its rules as named groups (:class:`~smtpuzzles.smtlib.Block`) and its
 premises (a clue's number at its cell) as terms; this module puts each rule group and
 each premise under an assumption literal (``rule_<n>``, ``given_<n>``) in one
-incremental Z3 solver. A fact (a variable's value) is *forced* by a set of premises when
-the rules, those premises and the fact's negation are unsatisfiable: a check under
-assumptions, so the solver is built once and asked many questions. Decided facts become
-premises in turn (their own literals are the assumptions).
+incremental solver (:mod:`smtpuzzles.engines.questions`: CaDiCaL on the CNF Z3
+bit-blasts from that text, or Z3's SMT solver on the text itself). A fact (a
+variable's value) is *forced* by a set of premises when the rules, those premises and
+the fact's negation are unsatisfiable: a check under assumptions, so the solver is
+built once and asked many questions. Decided facts become premises in turn (their own
+literals are the assumptions).
 
-A step's premises are a subset-minimal set (:meth:`Forcing.minimal`: Z3's unsat core,
+A step's premises are a subset-minimal set (:meth:`Forcing.minimal`: the solver's core,
 then deletion: dropping any one premise leaves the fact unforced), its rules the rule
-groups of Z3's core. The path (:func:`explain`) takes the step with the fewest premises
+groups of the solver's core. The path (:func:`explain`) takes the step with the fewest premises
 among those found by asking each premise alone, then growing windows of premises around
 each undecided fact (radius 0, 1, 2, ... up to :data:`RADIUS`), and where none is found,
 the step with the smallest reason over the whole grid, marked as a case split when it
@@ -26,14 +28,15 @@ core needs no solver.
 from __future__ import annotations
 
 import html
+import re
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import z3lazy as z3
-from .engines import Stats, check_sat, new_context, new_solver, parse_into
-from .limits import Budget, TimeUp
+from .engines import Stats
+from .engines.questions import new_questions
+from .limits import Budget
 from .runner import stopping
 from .smtlib import Block
 
@@ -54,8 +57,8 @@ PATIENCE = 5
 #: can be hard; a window left undecided is not asked again.
 WINDOW_EFFORT = 300
 
-#: Z3's setting for "no bound on conflicts".
-NO_BOUND = 2**32 - 1
+#: The solver the questions are asked of (see :mod:`smtpuzzles.engines`).
+ENGINE = "cadical"
 
 #: The models of the rules kept to answer "not forced" without asking (the latest).
 MODELS_KEPT = 400
@@ -205,21 +208,28 @@ class Forcing:
     premises hold and the fact fails shows without a question that the premises do not
     force the fact."""
 
-    def __init__(self, problem: Problem, budget: Budget, stats: Stats | None = None) -> None:
+    def __init__(
+        self,
+        problem: Problem,
+        budget: Budget,
+        stats: Stats | None = None,
+        engine: str | None = None,
+    ) -> None:
         self.problem = problem
         self.budget = budget
         self.stats = stats
-        self.ctx = new_context()
-        self.solver = new_solver("smt", self.ctx)
         lines = list(problem.declarations)
-        self.rule_lit: dict[str, Any] = {}
+        self.rule_lit: dict[str, Any] = {}  # names, then literals
+        apart = _ranges_apart(problem)
         for n, block in enumerate(problem.rules):
             guard = f"rule_{n}"
             lines.append(f"(declare-fun {guard} () Bool)")
             lines += block.declarations
-            lines += [f"(assert (=> {guard} {t}))" for t in block.asserts]
+            bounds, rest = apart[n]
+            lines += [f"(assert {t})" for t in bounds]
+            lines += [f"(assert (=> {guard} {t}))" for t in rest]
             self.rule_lit[block.rule] = guard
-        self.clue_lit: dict[str, Any] = {}
+        self.clue_lit: dict[str, Any] = {}  # names, then literals
         for n, clue in enumerate(problem.clues):
             # a name for the clue's statement: assumed, it asserts the clue; in a model,
             # it says whether the clue holds there
@@ -227,20 +237,25 @@ class Forcing:
             lines.append(f"(declare-fun {guard} () Bool)")
             lines.append(f"(assert (= {guard} {clue.term}))")
             self.clue_lit[clue.key] = guard
-        parse_into(self.solver, "\n".join(lines) + "\n")
-        self.rule_lit = {k: z3.Bool(v, self.ctx) for k, v in self.rule_lit.items()}
-        self.clue_lit = {k: z3.Bool(v, self.ctx) for k, v in self.clue_lit.items()}
-        self.vars = {v: z3.Bool(v, self.ctx) for v, _ in problem.variables}
+        names = [*self.rule_lit.values(), *self.clue_lit.values()]
+        names += [v for v, _ in problem.variables]
+        text = "\n".join(lines) + "\n"
+        try:
+            self.q = new_questions(engine or ENGINE, text, names, budget)
+        except ValueError:
+            # an integer without a range of its own has no CNF: Z3's SMT solver asks
+            self.q = new_questions("smt", text, names, budget)
+        self.rule_lit = {k: self.q.lit(v) for k, v in self.rule_lit.items()}
+        self.clue_lit = {k: self.q.lit(v) for k, v in self.clue_lit.items()}
+        self.vars = {v: self.q.lit(v) for v, _ in problem.variables}
         #: every variable and clue literal by name, with its declaration (models are read
         #: through it)
-        self._decls = [(v, x.decl().ast) for v, x in self.vars.items()]
-        self._decls += [(k, x.decl().ast) for k, x in self.clue_lit.items()]
+        self._read = [*self.vars.items(), *self.clue_lit.items()]
         self.all_rules = [b.rule for b in problem.rules]
         self.local_rules = [r for r in self.all_rules if r not in problem.global_rules]
         #: the ids of the assumptions in the last "forced all?" core
         self.last_core: set[int] = set()
-        self.rule_id = {r: x.get_id() for r, x in self.rule_lit.items()}
-        self._lits: dict[str, tuple[Any, int]] = {}  #: premise key -> literal, its id
+        self.rule_id = dict(self.rule_lit)
         self.asked = 0  #: questions asked with a literal of their own
         #: premises kept by :meth:`minimal` because their question stayed undecided
         self.unsure = 0
@@ -257,64 +272,37 @@ class Forcing:
 
     # ------------------------------------------------------------------ literals
 
-    def lit(self, premise: Premise) -> Any:
-        return self._lit(premise)[0]
-
-    def _lit(self, premise: Premise) -> tuple[Any, int]:
-        """The premise's literal and its id (made once: a literal's wrapper costs more
-        than a small question's answer)."""
-        found = self._lits.get(premise.key)
-        if found is None:
-            if isinstance(premise, Clue):
-                x = self.clue_lit[premise.key]
-            else:
-                v = self.vars[premise.var]
-                x = v if premise.value else z3.Not(v)
-            found = self._lits[premise.key] = (x, x.get_id())
-        return found
+    def lit(self, premise: Premise) -> int:
+        if isinstance(premise, Clue):
+            return self.clue_lit[premise.key]
+        v = self.vars[premise.var]
+        return v if premise.value else -v
 
     def _core_ids(self) -> set[int]:
-        """The ids of the assumptions in the solver's last unsat core (read through Z3's
-        C interface, as models are)."""
-        ref = self.ctx.ref()
-        vec = z3.Z3_solver_get_unsat_core(ref, self.solver.solver)
-        z3.Z3_ast_vector_inc_ref(ref, vec)
-        try:
-            n = z3.Z3_ast_vector_size(ref, vec)
-            return {z3.Z3_get_ast_id(ref, z3.Z3_ast_vector_get(ref, vec, i)) for i in range(n)}
-        finally:
-            z3.Z3_ast_vector_dec_ref(ref, vec)
+        """The assumptions in the last (unsat) answer's core."""
+        return self.q.core()
 
-    def negation(self, fact: Fact) -> Any:
+    def negation(self, fact: Fact) -> int:
         v = self.vars[fact.var]
-        return z3.Not(v) if fact.value else v
+        return -v if fact.value else v
 
-    def _check(self, assumptions: list[Any], label: str, effort: int = 0) -> Any:
+    def _check(self, assumptions: list[int], label: str, effort: int = 0) -> str:
         """``sat`` or ``unsat``; with ``effort`` (conflicts, 0: no bound) also
         ``unknown`` when the check needs more than that. Raises :class:`TimeUp` when the
         budget runs out."""
-        if effort:
-            self.solver.set("max_conflicts", effort)
-        try:
-            answer = check_sat(self.solver, self.budget, assumptions, self.stats, label)
-        finally:
-            if effort:
-                self.solver.set("max_conflicts", NO_BOUND)
-        if answer == z3.unknown and not (effort and _out_of_effort(self.solver)):
-            raise TimeUp()
-        return answer
+        return self.q.check(assumptions, self.budget, effort, self.stats, label)
 
-    def _all_rules(self) -> list[Any]:
+    def _all_rules(self) -> list[int]:
         return [self.rule_lit[r] for r in self.all_rules]
 
-    def _refuted(self, lits: list[Any], label: str, effort: int) -> Any:
+    def _refuted(self, lits: list[int], label: str, effort: int) -> str:
         """Check ``lits`` (premises and a negated fact) under every rule, first under the
         local rules alone when some rules are global: unsat there is unsat under every
         rule, and a local question is far cheaper. The solver's core is the answer's."""
         if len(self.local_rules) < len(self.all_rules):
             local = [self.rule_lit[r] for r in self.local_rules]
-            if self._check([*local, *lits], label + " locally", effort or EFFORT) == z3.unsat:
-                return z3.unsat
+            if self._check([*local, *lits], label + " locally", effort or EFFORT) == "unsat":
+                return "unsat"
         return self._check([*self._all_rules(), *lits], label, effort)
 
     # ------------------------------------------------------------------ models
@@ -326,15 +314,9 @@ class Forcing:
         return values
 
     def _values(self) -> dict[str, bool]:
-        """The solver's model: the value of every variable and clue (read through Z3's C
-        interface: the Python wrappers cost more than the question on small grids)."""
-        model = self.solver.model()
-        ref, m = self.ctx.ref(), model.model
-        values = {}
-        for name, decl in self._decls:
-            interp = z3.Z3_model_get_const_interp(ref, m, decl)
-            values[name] = interp is not None and z3.Z3_get_bool_value(ref, interp) == 1
-        return values
+        """The solver's model: the value of every variable and clue."""
+        found = self.q.values([x for _, x in self._read])
+        return {name: value for (name, _), value in zip(self._read, found)}
 
     # ------------------------------------------------------------------ answers kept
 
@@ -389,7 +371,7 @@ class Forcing:
         """The premises in the solver's core of its last (unsat) check, kept with the
         rule groups of that core."""
         core = self._core_ids()
-        found = [q for q in premises if self._lit(q)[1] in core]
+        found = [q for q in premises if self.lit(q) in core]
         self._learn(fact, found, [r for r in self.all_rules if self.rule_id[r] in core])
         return found
 
@@ -408,7 +390,7 @@ class Forcing:
         """Do ``premises`` and ``rules`` (all rules when None) force ``fact``?"""
         kept = self.all_rules if rules is None else rules
         lits = [self.rule_lit[r] for r in kept] + [self.lit(p) for p in premises]
-        return self._check([*lits, self.negation(fact)], "forced?") == z3.unsat
+        return self._check([*lits, self.negation(fact)], "forced?") == "unsat"
 
     def decide(self, fact: Fact, premises: Sequence[Premise], effort: int) -> bool | None:
         """Do ``premises`` force ``fact`` (under every rule)? None when the solver cannot
@@ -421,22 +403,22 @@ class Forcing:
             return None
         lits = [self.lit(p) for p in premises]
         answer = self._refuted([*lits, self.negation(fact)], "forced?", effort)
-        if answer == z3.sat:
+        if answer == "sat":
             self._remember()
             return False
-        if answer == z3.unsat:
+        if answer == "unsat":
             self._core_of(fact, premises)
             return True
         self._gave_up(fact, premises, effort)
         return None
 
-    def consistent(self, premises: Iterable[Premise]) -> Any:
-        """A model of the rules and ``premises``, or None when they contradict."""
+    def consistent(self, premises: Iterable[Premise]) -> dict[str, bool] | None:
+        """A model of the rules and ``premises`` (every variable's and clue's value), or
+        None when they contradict."""
         lits = self._all_rules() + [self.lit(p) for p in premises]
-        if self._check(lits, "consistent?") == z3.unsat:
+        if self._check(lits, "consistent?") == "unsat":
             return None
-        self._remember()
-        return self.solver.model()
+        return self._remember()
 
     def core(
         self, fact: Fact, premises: Sequence[Premise], effort: int = EFFORT
@@ -453,8 +435,8 @@ class Forcing:
             return None
         lits = [self.lit(p) for p in premises]
         answer = self._refuted([*lits, self.negation(fact)], "core", effort)
-        if answer != z3.unsat:
-            if answer == z3.sat:
+        if answer != "unsat":
+            if answer == "sat":
                 self._remember()
             elif known is None:
                 self._gave_up(fact, premises, effort)
@@ -486,6 +468,11 @@ class Forcing:
             return sorted(known, key=_order)
         unsure = self.unsure
         kept = self.core(fact, premises, effort)
+        if kept is None and keep_undecided:
+            # whatever else stays undecided, a reason must come out: the core of premises
+            # known to force the fact, asked without a bound (within the bound it can stay
+            # undecided, CaDiCaL's conflicts proving less than Z3's)
+            kept = self.core(fact, premises, 0)
         if kept is None:
             return None
         far = steps_from(self.problem.neighbours, fact.cells)
@@ -531,10 +518,10 @@ class Forcing:
             return None
         lits = [self.lit(q) for q in trial]
         answer = self._refuted([*lits, self.negation(fact)], "forced?", effort)
-        if answer == z3.unknown:
+        if answer == "unknown":
             self._gave_up(fact, trial, effort)
             return None
-        if answer == z3.sat:
+        if answer == "sat":
             self._remember()
             return False, []
         return True, self._core_of(fact, trial)
@@ -562,16 +549,16 @@ class Forcing:
         lits = [self.rule_lit[r] for r in rules] + [self.lit(p) for p in premises]
         some = self._some_fails(facts)
         answer = self._check([*lits, some], "forced all?")
-        self.last_core = self._core_ids() if answer == z3.unsat else set()
-        self.solver.add(z3.Not(some))  # retired: the solver may forget the clause
-        return answer == z3.unsat
+        self.last_core = self._core_ids() if answer == "unsat" else set()
+        self.q.add([-some])  # retired: the solver may forget the clause
+        return answer == "unsat"
 
-    def _some_fails(self, facts: Sequence[Fact]) -> Any:
+    def _some_fails(self, facts: Sequence[Fact]) -> int:
         """A fresh literal that implies "one of ``facts`` fails" (an assumption, so the
-        solver is never popped: Z3 keeps what it learnt)."""
+        solver is never popped: it keeps what it learnt)."""
         self.asked += 1
-        some = z3.Bool(f"ask_{self.asked}", self.ctx)
-        self.solver.add(z3.Implies(some, z3.Or([self.negation(f) for f in facts])))
+        some = self.q.fresh()
+        self.q.add([-some, *(self.negation(f) for f in facts)])
         return some
 
     def backbone(
@@ -600,9 +587,9 @@ class Forcing:
             left = parts.pop()
             some = self._some_fails(left)
             answer = self._check([*lits, some], label, effort)
-            model = self._remember() if answer == z3.sat else None
-            self.solver.add(z3.Not(some))
-            if answer == z3.unknown:
+            model = self._remember() if answer == "sat" else None
+            self.q.add([-some])
+            if answer == "unknown":
                 if split is not None:
                     left = [f for f in left if split(f)]
                 if len(left) == 1 and undecided is not None:
@@ -618,19 +605,43 @@ class Forcing:
         return found
 
 
+def _ranges_apart(problem: Problem) -> list[tuple[list[str], list[str]]]:
+    """Each rule group's asserts split into the ranges of the integers it declares
+    (``(<= lo x hi)``) that no other group and no clue speaks of, and the rest. Such a
+    range is no rule: it holds whether or not the group is assumed (nothing else
+    constrains the integer), and asserted outside the group's guard it bounds the
+    integer for good, which the CNF of the formula needs (:mod:`smtpuzzles.dimacs`)."""
+    ints = [
+        {d.split()[1] for d in b.declarations if d.rstrip().endswith("Int)")}
+        for b in problem.rules
+    ]
+    named: dict[str, int] = {}  # a word -> how many groups and clues name it
+    texts = [" ".join(b.asserts) for b in problem.rules] + [c.term for c in problem.clues]
+    for text in texts:
+        for word in set(_WORD.findall(text)):
+            named[word] = named.get(word, 0) + 1
+    out = []
+    for own, block in zip(ints, problem.rules):
+        bounds, rest = [], []
+        for t in block.asserts:
+            m = _RANGE.match(t)
+            lone = m is not None and m[1] in own and named.get(m[1], 0) == 1
+            (bounds if lone else rest).append(t)
+        out.append((bounds, rest))
+    return out
+
+
+#: ``(<= lo x hi)``: an integer's range.
+_RANGE = re.compile(r"^\(<= -?\d+ ([^\s()]+) -?\d+\)$")
+
+#: A symbol of SMT-LIB text.
+_WORD = re.compile(r"[^\s()]+")
+
+
 def _holds(model: dict[str, bool], p: Premise) -> bool:
     if isinstance(p, Clue):
         return model[p.key]
     return model[p.var] == p.value
-
-
-def _out_of_effort(solver: Any) -> bool:
-    """Did the last check stop at its resource bound (not at the time limit)?"""
-    return "conflicts" in solver.reason_unknown().lower()
-
-
-def _value(model: Any, var: Any) -> bool:
-    return z3.is_true(model.eval(var, model_completion=True))
 
 
 def _order(p: Premise) -> tuple[int, str]:
@@ -764,11 +775,14 @@ def explain(
     given: Sequence[Fact] = (),
     limit: int | None = None,
     stats: Stats | None = None,
+    engine: str | None = None,
 ) -> tuple[list[Step], str, str | None, list[Step]]:
     """The steps from ``given`` (facts already decided) to the solution, easiest first
     at each point, at most ``limit`` steps (None: all). Returns the steps, the status
     (``complete``, ``stuck``, ``stopped``), what stopped it (``timeout``,
     ``interrupted``, ``memory``, or None), and the steps refuting wrong ``given`` facts.
+    ``engine``: who answers the questions (:data:`ENGINE` when None; see
+    :mod:`smtpuzzles.engines.questions`).
 
     Raises :class:`Unsolvable` when the clues have no solution.
     """
@@ -777,7 +791,7 @@ def explain(
     wrong: list[Step] = []
     status = "stopped"
     with stopping(budget) as stop:
-        path = _Path(Forcing(problem, budget, stats))
+        path = _Path(Forcing(problem, budget, stats, engine))
         wrong = path.refute(given)
         for step in path.steps(limit):
             steps.append(step)
@@ -797,7 +811,7 @@ class _Path:
         model = forcing.consistent(clues)
         if model is None:
             raise Unsolvable()
-        valued = [problem.say(v, _value(model, forcing.vars[v])) for v, _ in problem.variables]
+        valued = [problem.say(v, model[v]) for v, _ in problem.variables]
         # only facts every solution shares can be forced: the backbone under all clues
         self.targets = forcing.backbone(clues, valued)
         self.known: list[Premise] = list(clues)

@@ -22,8 +22,10 @@ SMALL = "2____\n_____\n__1__\n_____\n1___0\n"
 
 def assert_sound_and_minimal(puzzle, steps: list[Step]) -> None:
     """Each fact holds in the one solution (asked of the solver: the fact's negation with
-    all the clues has no solution); the premises force it; no premise can be dropped."""
-    forcing = Forcing(problem(puzzle), Budget())
+    all the clues has no solution); the premises force it; no premise can be dropped.
+    Asked of Z3's SMT solver on the formula as printed, not the CNF the steps were found
+    on."""
+    forcing = Forcing(problem(puzzle), Budget(), engine="smt")
     clues = list(forcing.problem.clues)
     for step in steps:
         for fact in step.facts:

@@ -37,8 +37,9 @@ def assert_sound_and_minimal(
     puzzle: NurikabeInstance, steps: list[Step], answer: dict[str, bool]
 ) -> None:
     """Each fact holds in the answer; the premises force it, and no smaller subset does
-    (each premise dropped in turn leaves it open), asked of a fresh solver."""
-    forcing = Forcing(problem(puzzle), Budget())
+    (each premise dropped in turn leaves it open), asked of a fresh solver: Z3's SMT
+    solver on the formula as printed, not the CNF the steps were found on."""
+    forcing = Forcing(problem(puzzle), Budget(), engine="smt")
     for step in steps:
         for fact in step.facts:
             assert answer[fact.json["cell"]] == (fact.json["value"] == "black"), step.text

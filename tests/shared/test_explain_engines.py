@@ -1,0 +1,115 @@
+"""The engines that answer an explanation's questions: CaDiCaL on the bit-blasted CNF
+answers every question as Z3's SMT solver does on the formula as printed (forced or
+not, and its cores force the fact there too); an integer whose range another rule
+group speaks of keeps its range under its group's guard, and then Z3 answers; the path
+found with either engine is sound and complete."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+import smtpuzzles
+from smtpuzzles.forced import Forcing, Problem, _ranges_apart
+from smtpuzzles.limits import Budget
+from smtpuzzles.puzzles.koburin import explain as koburin_explain
+from smtpuzzles.puzzles.koburin.formats import parse as parse_koburin
+from smtpuzzles.puzzles.nurikabe import explain as nurikabe_explain
+from smtpuzzles.puzzles.nurikabe.formats import parse as parse_nurikabe
+from smtpuzzles.smtlib import Block
+
+INSTANCES = Path(__file__).resolve().parents[2] / "instances"
+
+
+def _problem(kind: str, name: str) -> Problem:
+    path = INSTANCES / kind / f"{name}.txt"
+    if kind == "nurikabe":
+        return nurikabe_explain.problem(parse_nurikabe(path.read_text(), str(path)))
+    return koburin_explain.problem(parse_koburin(path.read_text(), str(path)))
+
+
+@pytest.mark.parametrize(
+    "kind,name",
+    [("nurikabe", n) for n in ("square_07x07", "hex_05x06")]
+    + [("koburin", n) for n in ("gen_8x8_s1", "gen_8x8_s2")],
+)
+def test_cadical_answers_as_z3_does(kind: str, name: str) -> None:
+    """Random premise sets (clues and facts of the solution), each fact asked of both
+    engines without a bound: the same answer, and CaDiCaL's core forces the fact under
+    Z3 with the rules of its core."""
+    prob = _problem(kind, name)
+    sat = Forcing(prob, Budget(), engine="cadical")
+    smt = Forcing(prob, Budget(), engine="smt")
+    assert sat.q.engine == "cadical" and smt.q.engine == "smt"
+    model = smt.consistent(prob.clues)
+    assert model is not None
+    facts = [prob.say(v, model[v]) for v, _ in prob.variables]
+    rng = random.Random(7)
+    asked = forced = 0
+    for _ in range(40):
+        premises = rng.sample(prob.clues, rng.randint(0, len(prob.clues) // 2))
+        premises += rng.sample(facts, rng.randint(0, 3))
+        for fact in rng.sample(facts, min(4, len(facts))):
+            answer = sat.decide(fact, premises, 0)
+            assert answer == smt.forced(fact, premises), (fact.words, premises)
+            asked += 1
+            if answer:
+                forced += 1
+                core = sat.core(fact, premises, 0)
+                assert core is not None and smt.forced(fact, core)
+    assert 0 < forced < asked, (forced, asked)
+
+
+def test_a_range_another_group_names_stays_under_its_guard() -> None:
+    """A range is lifted out of its group only for an integer no other group and no clue
+    names; otherwise it stays a rule, the integer has no range of its own, and Z3's SMT
+    solver answers (the CNF needs every integer bounded)."""
+    decls = ["(declare-fun a () Bool)"]
+    own = Block("own", asserts=["(<= 0 x 3)", "(=> a (= x 2))"])
+    own.declarations = ["(declare-fun x () Int)", "(declare-fun y () Int)"]
+    own.asserts.append("(<= 0 y 3)")
+    other = Block("other", asserts=["(=> a (>= y 1))"])
+    prob = Problem(decls, [own, other], [], [("a", (0,))], [[]], lambda v, b: None)  # type: ignore[arg-type,return-value]
+    (bounds, rest), _ = _ranges_apart(prob)
+    assert bounds == ["(<= 0 x 3)"] and "(<= 0 y 3)" in rest
+    assert Forcing(prob, Budget()).q.engine == "smt"
+    other.asserts = ["(=> a (>= x 1))"]
+    assert Forcing(prob, Budget()).q.engine == "smt"
+    other.asserts = ["a"]
+    assert Forcing(prob, Budget()).q.engine == "cadical"
+
+
+def test_either_engine_explains_a_shipped_puzzle_completely() -> None:
+    path = INSTANCES / "nurikabe" / "square_05x05.txt"
+    puzzle = parse_nurikabe(path.read_text(), str(path))
+    decided = {}
+    for engine in ("smt", "cadical"):
+        steps, status, _, _ = smtpuzzles.forced.explain(
+            nurikabe_explain.problem(puzzle), engine=engine
+        )
+        assert status == "complete"
+        decided[engine] = {f.var: f.value for s in steps for f in s.facts}
+    assert decided["smt"] == decided["cadical"]
+
+
+def test_the_last_resort_gets_a_reason_where_a_bounded_core_stays_undecided() -> None:
+    """``minimal(..., keep_undecided=True)`` (the last resort's) always gives a reason
+    that forces the fact, also where the question for its first core stays undecided
+    within the bound (CaDiCaL's conflicts prove less than Z3's): the core is then asked
+    without a bound."""
+    prob = _problem("koburin", "gen_8x8_s1")
+    smt = Forcing(prob, Budget(), engine="smt")
+    model = smt.consistent(prob.clues)
+    assert model is not None
+    facts = [prob.say(v, model[v]) for v, _ in prob.variables]
+    undecided = 0
+    for fact in facts[:24]:
+        sat = Forcing(prob, Budget(), engine="cadical")
+        if sat.core(fact, prob.clues, 1) is not None:
+            continue
+        undecided += 1
+        reason = sat.minimal(fact, prob.clues, 1, keep_undecided=True)
+        assert reason is not None and smt.forced(fact, reason), fact.words
+    assert undecided
