@@ -138,6 +138,11 @@ class Problem:
     #: alone stays undecided within :data:`SINGLE_EFFORT`, is asked again within
     #: :data:`WINDOW_EFFORT` (-1: none is)
     close: int = 2
+    #: the puzzle's own solver: up to two solutions (the value of every variable), all
+    #: there are when fewer, or None when it cannot tell within the budget. One
+    #: solution is the backbone at once: the engine's first model can take far longer
+    #: (the rules with every number a premise are a harder formula than the puzzle's)
+    solutions: Callable[[Budget], list[dict[str, bool]] | None] | None = None
 
 
 @dataclass
@@ -612,8 +617,7 @@ def _ranges_apart(problem: Problem) -> list[tuple[list[str], list[str]]]:
     constrains the integer), and asserted outside the group's guard it bounds the
     integer for good, which the CNF of the formula needs (:mod:`smtpuzzles.dimacs`)."""
     ints = [
-        {d.split()[1] for d in b.declarations if d.rstrip().endswith("Int)")}
-        for b in problem.rules
+        {d.split()[1] for d in b.declarations if d.rstrip().endswith("Int)")} for b in problem.rules
     ]
     named: dict[str, int] = {}  # a word -> how many groups and clues name it
     texts = [" ".join(b.asserts) for b in problem.rules] + [c.term for c in problem.clues]
@@ -808,12 +812,17 @@ class _Path:
         self.f = forcing
         problem = forcing.problem
         clues = list(problem.clues)
-        model = forcing.consistent(clues)
-        if model is None:
-            raise Unsolvable()
-        valued = [problem.say(v, model[v]) for v, _ in problem.variables]
-        # only facts every solution shares can be forced: the backbone under all clues
-        self.targets = forcing.backbone(clues, valued)
+        found = problem.solutions(forcing.budget) if problem.solutions is not None else None
+        if found is not None and len(found) == 1:
+            # one solution: every fact of it is forced by all the clues
+            self.targets = [problem.say(v, found[0][v]) for v, _ in problem.variables]
+        else:
+            model = forcing.consistent(clues) if found != [] else None
+            if model is None:
+                raise Unsolvable()
+            valued = [problem.say(v, model[v]) for v, _ in problem.variables]
+            # only facts every solution shares can be forced: the backbone under all clues
+            self.targets = forcing.backbone(clues, valued)
         self.known: list[Premise] = list(clues)
         self.decided: set[str] = set()
         self.pool: dict[str, list[Premise]] = {}  # fact var -> smallest reason found

@@ -16,6 +16,7 @@ Two engines answer them, on the same SMT-LIB text:
 from __future__ import annotations
 
 import time
+import weakref
 from collections.abc import Sequence
 from typing import Any
 
@@ -206,6 +207,9 @@ class CadicalQuestions(Questions):
             # a Boolean the clauses do not mention gets a variable of its own
             self._by_name[name] = self.fresh() if found == "free" else int(found)
         self.solver = Solver(name="cadical195", bootstrap_with=clauses)
+        # freed at exit while python-sat's module still stands: its own finaliser, run
+        # after the module is torn down, prints an ignored TypeError
+        weakref.finalize(self, self.solver.delete)
         self._model: set[int] = set()
         self._core: set[int] = set()
 

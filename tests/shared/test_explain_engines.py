@@ -113,3 +113,31 @@ def test_the_last_resort_gets_a_reason_where_a_bounded_core_stays_undecided() ->
         reason = sat.minimal(fact, prob.clues, 1, keep_undecided=True)
         assert reason is not None and smt.forced(fact, reason), fact.words
     assert undecided
+
+
+@pytest.mark.parametrize("kind,name", [("nurikabe", "square_07x07"), ("koburin", "gen_8x8_s1")])
+def test_the_puzzles_own_solver_gives_the_backbone_the_engine_finds(kind: str, name: str) -> None:
+    """One solution found by the puzzle's own solver stands for the engine's first model
+    and backbone (which can take far longer): its facts are exactly the backbone the
+    engine works out under all the clues."""
+    prob = _problem(kind, name)
+    assert prob.solutions is not None
+    found = prob.solutions(Budget())
+    assert found is not None and len(found) == 1
+    forcing = Forcing(prob, Budget())
+    model = forcing.consistent(prob.clues)
+    assert model is not None
+    valued = [prob.say(v, model[v]) for v, _ in prob.variables]
+    backbone = {f.key for f in forcing.backbone(prob.clues, valued)}
+    assert backbone == {prob.say(v, found[0][v]).key for v, _ in prob.variables}
+
+
+def test_two_solutions_or_none_leave_the_backbone_to_the_engine(tmp_path: Path) -> None:
+    """Two solutions: only the cell they share is decided (stuck); none: no solution."""
+    two, none = tmp_path / "two.txt", tmp_path / "none.txt"
+    two.write_text("2 2\n2 -\n- -\n")
+    none.write_text("2 2\n3 -\n- 1\n")
+    shared = smtpuzzles.explain(smtpuzzles.load(two, puzzle="nurikabe"))
+    assert shared.status == "stuck"
+    assert [f.json for s in shared.steps for f in s.facts] == [{"cell": "r1c1", "value": "black"}]
+    assert smtpuzzles.explain(smtpuzzles.load(none, puzzle="nurikabe")).status == "no solution"

@@ -12,9 +12,11 @@ from __future__ import annotations
 from ... import render
 from ...errors import InputError
 from ...forced import Clue, Fact, Problem, Step, premise_cells
+from ...limits import Budget
 from ...smtlib import count
 from .model import KoburinInstance
 from .rules import encode
+from .search import solve
 
 #: The numbers' rule group: here each number is a premise.
 NUMBERS = "C numbers count black neighbours"
@@ -71,11 +73,31 @@ def problem(puzzle: KoburinInstance) -> Problem:
         words = f"the loop {'runs' if value else 'does not run'} {a}-{b}"
         return Fact(var, value, cells, {"link": [a, b], "value": value}, words)
 
+    def solutions(budget: Budget) -> list[dict[str, bool]] | None:
+        """Up to two solutions by the puzzle's own solver, as values of ``variables``."""
+        outcome = solve(puzzle, budget=budget, unique=True)
+        if outcome.unique is None:  # not known within the budget, or no solution
+            return [] if outcome.status == "unsat" else None
+        found = []
+        for answer in outcome.solutions:
+            values = {enc.b(i): i in answer.black for i in puzzle.empty}
+            values.update((enc.v(e), tuple(sorted(e)) in answer.edges) for e in enc.link)
+            found.append(values)
+        return found
+
     connected = ("B loop connected",)
     # a one-premise question asked again is dear on a loop: only for the facts on the
     # premise's own cells (a cell's links, a link's cells)
     return Problem(
-        enc.declarations(), rules, clues, variables, _neighbours(puzzle), say, connected, close=0
+        enc.declarations(),
+        rules,
+        clues,
+        variables,
+        _neighbours(puzzle),
+        say,
+        connected,
+        close=0,
+        solutions=solutions,
     )
 
 

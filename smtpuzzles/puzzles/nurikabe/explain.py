@@ -16,10 +16,12 @@ from collections.abc import Sequence
 
 from ...errors import InputError
 from ...forced import Clue, Fact, Problem, Step, premise_cells, steps_from
+from ...limits import Budget
 from ...smtlib import count, escape
 from .model import NurikabeInstance
 from .pictures import step_svg, step_text
 from .rules import COUNT, encode
+from .search import solve
 
 #: The rule group of island sizes: here each clue's number is a premise of its own.
 SIZES = "island sizes"
@@ -72,9 +74,18 @@ def problem(puzzle: NurikabeInstance) -> Problem:
             var, value, (cell_of[var],), {"cell": name, "value": colour}, f"{name} is {colour}"
         )
 
+    def solutions(budget: Budget) -> list[dict[str, bool]] | None:
+        """Up to two pictures by the puzzle's own solver, as values of ``variables``."""
+        outcome, _ = solve(puzzle, budget=budget, unique=True)
+        if outcome.unique is None:  # not known within the budget, or no solution
+            return [] if outcome.status == "unsat" else None
+        return [{v: picture[cell_of[v]] for v, _ in variables} for picture in outcome.solutions]
+
     # no rule group is asked apart: without connectivity the island variables still
     # tie every question to the whole grid, and measured, it never answered alone
-    return Problem(enc.declarations(), rules, clues, variables, puzzle.neighbours, say)
+    return Problem(
+        enc.declarations(), rules, clues, variables, puzzle.neighbours, say, solutions=solutions
+    )
 
 
 def _open_neighbours(puzzle: NurikabeInstance, clue: int) -> Sequence[Sequence[int]]:
