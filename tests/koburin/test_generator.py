@@ -181,7 +181,8 @@ def test_local_connection_rule_finds_a_cut_off_loop_cell_and_blackens_a_closed_p
 
 def test_probing_names_the_cell_where_neither_value_fits() -> None:
     """Numbers with no solution that the plain rules let pass: probing finds a cell that
-    can be neither black nor on the loop, and names it (the generator mends there)."""
+    can be neither black nor on the loop, names it, and leaves the state as it was before
+    that cell was tried."""
     from smtpuzzles.puzzles.koburin.deduce import Contradiction, Deduce
     from smtpuzzles.puzzles.koburin.model import KoburinInstance
 
@@ -194,3 +195,6 @@ def test_probing_names_the_cell_where_neither_value_fits() -> None:
     with pytest.raises(Contradiction) as fault:
         d.probe(d.open_cells(), rounds=3)
     assert fault.value.args == (1,)
+    # what the last value tried had set is undone: the rest passes the rules again (a
+    # half-propagated state counted cells as decided that nothing decides)
+    d.start()

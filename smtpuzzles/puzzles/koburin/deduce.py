@@ -467,11 +467,15 @@ class Deduce:
 
     def _take(self, i: int, assume) -> None:  # type: ignore[no-untyped-def]
         """The value left at cell ``i`` (or a link of it) set; a contradiction here
-        means neither value fits, so it names ``i``, where to look for the fault."""
+        means neither value fits, so it names ``i``, where to look for the fault, and
+        what the value set is undone: the state is left as before the try, not half
+        propagated from a value that fits nothing."""
+        mark = self.mark()
         try:
             assume()
             self.propagate()
         except Contradiction:
+            self.undo(mark)
             raise Contradiction(i) from None
 
     def _fails(self, assume, whole: bool) -> bool:  # type: ignore[no-untyped-def]

@@ -89,13 +89,15 @@ def _build(graph: Graph, rng: random.Random, budget: Budget, tries: int) -> Dedu
             left = sorted(set().union(*sorted(loops, key=len)[:-1]))
         else:
             if probed != len(d.trail):
+                mark = d.mark()
                 try:
                     d.whole()
                     d.probe(d.open_cells(), rounds=1)
                     probed = len(d.trail)
                     continue
-                except Contradiction:
-                    pass
+                except Contradiction as fault:
+                    if not fault.args:  # not from a probe: half propagated
+                        d.undo(mark)
             left = d.open_cells()
         stuck += 1
         if len(left) <= fewest:
