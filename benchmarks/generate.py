@@ -7,8 +7,10 @@ corpus's, measured from the same files in the same run.
     python benchmarks/generate.py [--seeds 10] [--timeout 60] [--sizes nurikabe:15,...]
         [--data ../shared/data] [--out benchmarks/results/generate.json]
 
-Writes benchmarks/results/generate.json (or --out) (``--sizes ""``: the corpus figures only, the
-sizes measured before kept).
+A size is ``kind:side`` or ``kind:side:rot180`` (Nurikabe's ``--symmetry``). Writes
+benchmarks/results/generate.json (or --out): the sizes measured replace the same sizes
+of the file, the others are kept, each with the date, commit and load it was measured
+at (``--sizes ""``: the corpus figures only).
 """
 
 from __future__ import annotations
@@ -77,14 +79,20 @@ def _medians(rows: list[dict[str, float]]) -> dict[str, float]:
     return out
 
 
-def one_size(kind: str, size: int, seeds: int, timeout: float, work: Path) -> dict[str, Any]:
+def one_size(
+    kind: str, size: int, seeds: int, timeout: float, work: Path, symmetry: str = "none"
+) -> dict[str, Any]:
+    from _harness import environment
+
+    measured_at = {k: v for k, v in environment().items() if k in ("date", "commit", "machine")}
     runs = []
     stats = []
     unique = checked = 0
     for seed in range(1, seeds + 1):
-        folder = work / f"{kind}_{size}_{seed}"
+        folder = work / f"{kind}_{size}_{symmetry}_{seed}"
         argv = [kind, "generate", str(size), str(size), "--seed", str(seed)]
         argv += ["--count", "1", "-o", str(folder), "--timeout", str(timeout)]
+        argv += ["--symmetry", symmetry] if symmetry != "none" else []
         r = measured(argv, work)
         r["seed"] = seed
         runs.append(r)
@@ -105,6 +113,8 @@ def one_size(kind: str, size: int, seeds: int, timeout: float, work: Path) -> di
     return {
         "puzzle": kind,
         "size": f"{size}x{size}",
+        "symmetry": symmetry,
+        **measured_at,
         "timeout_s": timeout,
         "seeds": seeds,
         "made": len(made),
@@ -121,6 +131,10 @@ def one_size(kind: str, size: int, seeds: int, timeout: float, work: Path) -> di
     }
 
 
+def _key(row: dict[str, Any]) -> tuple[str, str]:
+    return row["puzzle"], row["size"]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=10)
@@ -135,13 +149,21 @@ def main() -> None:
     if not all(c["puzzles"] for c in found.values()):
         raise SystemExit(f"no janko puzzles under {args.data}; give --data")
     report: dict[str, Any] = {"command": " ".join(sys.argv), "corpus": found, "sizes": []}
-    if not args.sizes and args.out.is_file():
+    if args.out.is_file():
         report["sizes"] = json.loads(args.out.read_text())["sizes"]
-        args.out.write_text(json.dumps(report, indent=1) + "\n")
+    args.out.write_text(json.dumps(report, indent=1) + "\n")
     with tempfile.TemporaryDirectory() as tmp:
         for spec in filter(None, args.sizes.split(",")):
-            kind, size = spec.split(":")
-            report["sizes"].append(one_size(kind, int(size), args.seeds, args.timeout, Path(tmp)))
+            kind, size, *rest = spec.split(":")
+            symmetry = rest[0] if rest else "none"
+            row = one_size(kind, int(size), args.seeds, args.timeout, Path(tmp), symmetry)
+            key = (row["puzzle"], row["size"], symmetry)
+            sizes = report["sizes"]
+            at = [i for i, r in enumerate(sizes) if (*_key(r), r.get("symmetry", "none")) == key]
+            if at:
+                sizes[at[0]] = row
+            else:
+                sizes.append(row)
             args.out.write_text(json.dumps(report, indent=1) + "\n")
     print(json.dumps({k: v for k, v in report.items() if k != "sizes"}, indent=1))
 
