@@ -108,14 +108,19 @@ def _bounds(goal: z3.Goal) -> dict[str, list[int | None]]:
             upper, value = not upper, value + (1 if upper else -1)
         note(var, None if upper else value, value if upper else None)
 
-    for e in goal:
-        ast = e.as_ast()
+    for ast in _formulas(goal):
         if kind(ast) == z3.Z3_OP_AND:
             for k in range(z3.Z3_get_app_num_args(ref, ast)):
                 atom(z3.Z3_get_app_arg(ref, ast, k), True)
         else:
             atom(ast, True)
     return found
+
+
+def _formulas(goal: z3.Goal) -> list[Any]:
+    """The goal's formulas as raw pointers (wrapping each costs more than reading it)."""
+    ref = goal.ctx.ref()
+    return [z3.Z3_goal_formula(ref, goal.goal, k) for k in range(z3.Z3_goal_size(ref, goal.goal))]
 
 
 def _is_var(e: z3.ExprRef) -> bool:
@@ -127,7 +132,7 @@ def _apps(goal: z3.Goal) -> Iterator[tuple[int, int]]:
     pointer and its declaration's kind. Walked through Z3's C API, as wrapping every
     node in a Python object takes most of the time on large formulas."""
     ref = goal.ctx.ref()
-    stack = [e.as_ast() for e in goal]
+    stack = _formulas(goal)
     seen: set[int] = set()
     while stack:
         ast = stack.pop()
@@ -246,9 +251,8 @@ def _split_sums(goal: z3.Goal, ranges: dict[str, list[int | None]], ctx: z3.Cont
         return goal
     sources = (z3.Ast * len(pairs))(*(total.as_ast() for total, _ in pairs))
     targets = (z3.Ast * len(pairs))(*(part.as_ast() for _, part in pairs))
-    for e in goal:
-        made = z3.Z3_substitute(ref, e.as_ast(), len(pairs), sources, targets)
-        out.add(z3.BoolRef(made, ctx))
+    for ast in _formulas(goal):
+        z3.Z3_goal_assert(ref, out.goal, z3.Z3_substitute(ref, ast, len(pairs), sources, targets))
     return out
 
 
