@@ -19,6 +19,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
 
 from . import z3lazy as z3
 from .engines import new_context, parse_terms
@@ -63,27 +64,63 @@ def _bounds(goal: z3.Goal) -> dict[str, list[int | None]]:
         if high is not None:
             now[1] = high if now[1] is None else min(now[1], high)
 
-    def atom(e: z3.ExprRef, positive: bool) -> None:
-        if z3.is_not(e):
-            atom(e.arg(0), not positive)
+    # read through Z3's C interface: wrapping every atom in Python objects takes most of
+    # the time on large formulas
+    ref = goal.ctx.ref()
+
+    def kind(ast: Any) -> int:
+        if z3.Z3_get_ast_kind(ref, ast) != z3.Z3_APP_AST:
+            return -1
+        return z3.Z3_get_decl_kind(ref, z3.Z3_get_app_decl(ref, ast))
+
+    def is_int(ast: Any) -> bool:
+        return z3.Z3_get_sort_kind(ref, z3.Z3_get_sort(ref, ast)) == z3.Z3_INT_SORT
+
+    def variable(ast: Any) -> str | None:
+        if kind(ast) != z3.Z3_OP_UNINTERPRETED or z3.Z3_get_app_num_args(ref, ast):
+            return None
+        if not is_int(ast):
+            return None
+        decl = z3.Z3_get_app_decl(ref, ast)
+        return z3.Z3_get_symbol_string(ref, z3.Z3_get_decl_name(ref, decl))
+
+    def number(ast: Any) -> int | None:
+        if z3.Z3_get_ast_kind(ref, ast) != z3.Z3_NUMERAL_AST or not is_int(ast):
+            return None
+        return int(z3.Z3_get_numeral_string(ref, ast))
+
+    def atom(ast: Any, positive: bool) -> None:
+        op = kind(ast)
+        if op == z3.Z3_OP_NOT:
+            atom(z3.Z3_get_app_arg(ref, ast, 0), not positive)
             return
-        if not (z3.is_le(e) or z3.is_ge(e)) or e.num_args() != 2:
+        if op not in (z3.Z3_OP_LE, z3.Z3_OP_GE) or z3.Z3_get_app_num_args(ref, ast) != 2:
             return
-        a, b = e.arg(0), e.arg(1)
-        if _is_var(a) and z3.is_int_value(b):
-            var, value, upper = a, b.as_long(), z3.is_le(e)
-        elif _is_var(b) and z3.is_int_value(a):
-            var, value, upper = b, a.as_long(), z3.is_ge(e)
-        else:
+        a, b = z3.Z3_get_app_arg(ref, ast, 0), z3.Z3_get_app_arg(ref, ast, 1)
+        var, value = variable(a), number(b)
+        upper = op == z3.Z3_OP_LE
+        if var is None or value is None:
+            var, value = variable(b), number(a)
+            upper = op == z3.Z3_OP_GE
+        if var is None or value is None:
             return
         if not positive:  # not (x <= c): x >= c + 1; not (x >= c): x <= c - 1
             upper, value = not upper, value + (1 if upper else -1)
-        note(str(var), None if upper else value, value if upper else None)
+        note(var, None if upper else value, value if upper else None)
 
-    for e in goal:
-        for part in e.children() if z3.is_and(e) else [e]:
-            atom(part, True)
+    for ast in _formulas(goal):
+        if kind(ast) == z3.Z3_OP_AND:
+            for k in range(z3.Z3_get_app_num_args(ref, ast)):
+                atom(z3.Z3_get_app_arg(ref, ast, k), True)
+        else:
+            atom(ast, True)
     return found
+
+
+def _formulas(goal: z3.Goal) -> list[Any]:
+    """The goal's formulas as raw pointers (wrapping each costs more than reading it)."""
+    ref = goal.ctx.ref()
+    return [z3.Z3_goal_formula(ref, goal.goal, k) for k in range(z3.Z3_goal_size(ref, goal.goal))]
 
 
 def _is_var(e: z3.ExprRef) -> bool:
@@ -95,7 +132,7 @@ def _apps(goal: z3.Goal) -> Iterator[tuple[int, int]]:
     pointer and its declaration's kind. Walked through Z3's C API, as wrapping every
     node in a Python object takes most of the time on large formulas."""
     ref = goal.ctx.ref()
-    stack = [e.as_ast() for e in goal]
+    stack = _formulas(goal)
     seen: set[int] = set()
     while stack:
         ast = stack.pop()
@@ -214,9 +251,8 @@ def _split_sums(goal: z3.Goal, ranges: dict[str, list[int | None]], ctx: z3.Cont
         return goal
     sources = (z3.Ast * len(pairs))(*(total.as_ast() for total, _ in pairs))
     targets = (z3.Ast * len(pairs))(*(part.as_ast() for _, part in pairs))
-    for e in goal:
-        made = z3.Z3_substitute(ref, e.as_ast(), len(pairs), sources, targets)
-        out.add(z3.BoolRef(made, ctx))
+    for ast in _formulas(goal):
+        z3.Z3_goal_assert(ref, out.goal, z3.Z3_substitute(ref, ast, len(pairs), sources, targets))
     return out
 
 
