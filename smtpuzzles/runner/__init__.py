@@ -90,6 +90,13 @@ def stopping(
         stop.why, stop.exc = "interrupted", exc
 
 
+def stop_again(why: str | None) -> None:
+    """Raise what cut a finished search short (its outcome's ``stopped``), so that the
+    run it was part of stops too instead of going on as if it had answered."""
+    if why is not None:
+        raise {"timeout": TimeUp, "interrupted": Interrupted}.get(why, MemoryLimitExceeded)()
+
+
 @dataclass(frozen=True)
 class Ask:
     """What a search is asked beyond one solution: ``unique`` proves the solution unique

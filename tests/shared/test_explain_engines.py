@@ -141,3 +141,24 @@ def test_two_solutions_or_none_leave_the_backbone_to_the_engine(tmp_path: Path) 
     assert shared.status == "stuck"
     assert [f.json for s in shared.steps for f in s.facts] == [{"cell": "r1c1", "value": "black"}]
     assert smtpuzzles.explain(smtpuzzles.load(none, puzzle="nurikabe")).status == "no solution"
+
+
+@pytest.mark.parametrize("why", ["interrupted", "timeout", "memory"])
+@pytest.mark.parametrize("kind,name", [("nurikabe", "square_07x07"), ("koburin", "gen_8x8_s1")])
+def test_a_stop_the_puzzles_solver_took_stops_the_explanation(
+    kind: str, name: str, why: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Ctrl-C (or limit) that lands while the puzzle's own solver looks for the
+    solutions ends that search with what it found; the explanation stops with it
+    instead of going on as if the solver had answered (once it went on to the end
+    and exited 0 after a Ctrl-C)."""
+    from smtpuzzles.outcome import Outcome
+    from smtpuzzles.puzzles.koburin import explain as koburin_module
+    from smtpuzzles.puzzles.nurikabe import explain as nurikabe_module
+
+    module = nurikabe_module if kind == "nurikabe" else koburin_module
+    stopped = Outcome(stopped=why)
+    answer = (stopped, None) if kind == "nurikabe" else stopped
+    monkeypatch.setattr(module, "solve", lambda *a, **k: answer)
+    found = smtpuzzles.explain(INSTANCES / kind / f"{name}.txt")
+    assert found.status == "stopped" and found.stopped_by == why and not found.steps

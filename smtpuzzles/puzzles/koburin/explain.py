@@ -13,6 +13,7 @@ from ... import render
 from ...errors import InputError
 from ...forced import Clue, Fact, Problem, Step, premise_cells
 from ...limits import Budget
+from ...runner import stop_again
 from ...smtlib import count
 from .model import KoburinInstance
 from .rules import encode
@@ -76,7 +77,8 @@ def problem(puzzle: KoburinInstance) -> Problem:
     def solutions(budget: Budget) -> list[dict[str, bool]] | None:
         """Up to two solutions by the puzzle's own solver, as values of ``variables``."""
         outcome = solve(puzzle, budget=budget, unique=True)
-        if outcome.unique is None:  # not known within the budget, or no solution
+        stop_again(outcome.stopped)  # a Ctrl-C or limit the solver took stops us too
+        if outcome.unique is None:  # not known, or no solution
             return [] if outcome.status == "unsat" else None
         found = []
         for answer in outcome.solutions:
