@@ -198,3 +198,46 @@ def test_probing_names_the_cell_where_neither_value_fits() -> None:
     # what the last value tried had set is undone: the rest passes the rules again (a
     # half-propagated state counted cells as decided that nothing decides)
     d.start()
+
+
+def test_a_try_undone_leaves_the_deductions_as_from_scratch() -> None:
+    """Each cell waits in the queue once however many changes touch it; a try undone
+    in the middle of propagating (a contradiction) leaves none waiting, so what is
+    deduced afterwards is what a fresh state deduces."""
+    from smtpuzzles.puzzles.koburin.deduce import BLACK, LOOP, UNKNOWN, Contradiction, Deduce
+
+    failed = 0
+    for seed in range(20):
+        rng = random.Random(seed)
+        graph = rectangle(10, 10)
+        edges = set(random_loop(graph, rng, 0.7))
+        on_loop = {i for e in edges for i in e}
+        off_loop = [i for i in range(len(graph)) if i not in on_loop]
+        black = random_black(graph, off_loop, rng, 0.5)
+        numbers = {
+            i: sum(1 for j in graph.out[i] if j in black) if rng.random() < 0.6 else None
+            for i in off_loop
+            if i not in black
+        }
+        d = Deduce(graph, numbers)
+        d.start()
+        opened = [i for i, s in enumerate(d.cell) if s == UNKNOWN]
+        for i in opened:
+            mark = d.mark()
+            try:
+                d.set_cell(i, LOOP if i in black else BLACK)  # the wrong value
+                d.propagate()
+            except Contradiction:
+                failed += 1
+            d.undo(mark)
+            assert not any(d.waiting) and not d.queue
+        for i in opened[:3]:
+            d.set_cell(i, BLACK if i in black else LOOP)
+        d.propagate()
+        fresh = Deduce(graph, numbers)
+        fresh.start()
+        for i in opened[:3]:
+            fresh.set_cell(i, BLACK if i in black else LOOP)
+        fresh.propagate()
+        assert (d.cell, d.link) == (fresh.cell, fresh.link), seed
+    assert failed > 0

@@ -103,6 +103,8 @@ class Deduce:
         self.closable: set[int] = set()
         self.trail: list[tuple[int, int, int]] = []  #: (what, index, old value)
         self.queue: list[int] = []
+        #: is the cell in :attr:`queue` (each cell waits there once, not once a change)
+        self.waiting = bytearray(n)
 
     # -- the trail ---------------------------------------------------------------------
 
@@ -127,6 +129,8 @@ class Deduce:
                 del self.clues[i]
             else:
                 self.size[i] = old
+        for i in self.queue:
+            self.waiting[i] = 0
         self.queue.clear()
 
     # -- setting values ----------------------------------------------------------------
@@ -149,8 +153,9 @@ class Deduce:
         if state == LOOP:
             self.on_loop += 1
         self._count(i, state, 1)
-        self.queue.append(i)
-        self.queue.extend(self.out[i])
+        self._wait(i)
+        for j in self.out[i]:
+            self._wait(j)
 
     def _count(self, i: int, state: int, step: int) -> None:
         """The counts of each colour as cell ``i`` leaves (``step`` 1) or comes back
@@ -167,8 +172,14 @@ class Deduce:
         a, b = self.edges[e]
         if state == ON:
             self._join(a, b)
-        self.queue.append(a)
-        self.queue.append(b)
+        self._wait(a)
+        self._wait(b)
+
+    def _wait(self, i: int) -> None:
+        """Cell ``i`` to be looked at again (once, however many changes touch it)."""
+        if not self.waiting[i]:
+            self.waiting[i] = 1
+            self.queue.append(i)
 
     def _join(self, a: int, b: int) -> None:
         """Pieces ending at a and at b joined by the link a-b (a closed loop must hold
@@ -206,8 +217,9 @@ class Deduce:
         self.clues[i] = number
         for e in self.incident[i]:
             self.set_link(e, OFF)
-        self.queue.append(i)
-        self.queue.extend(self.out[i])
+        self._wait(i)
+        for j in self.out[i]:
+            self._wait(j)
 
     # -- the rules ---------------------------------------------------------------------
 
@@ -217,8 +229,10 @@ class Deduce:
         while True:
             queue = self.queue
             cell = self.cell
+            waiting = self.waiting
             while queue:
                 i = queue.pop()
+                waiting[i] = 0
                 if cell[i] == NUMBER:
                     self._number(i)
                 else:
@@ -228,7 +242,8 @@ class Deduce:
 
     def start(self) -> None:
         """Every cell and number looked at once."""
-        self.queue.extend(range(len(self.cell)))
+        for i in range(len(self.cell)):
+            self._wait(i)
         self.propagate()
 
     def _number(self, i: int) -> None:
@@ -273,7 +288,8 @@ class Deduce:
             if s != OFF:
                 possible.append(e)
         if state == UNKNOWN:
-            if on or any(self.cell[j] == BLACK for j in self.out[i]):
+            cell = self.cell
+            if on or BLACK in [cell[j] for j in self.out[i]]:
                 self.set_cell(i, LOOP)
                 return
             if len(possible) < 2:
@@ -315,22 +331,25 @@ class Deduce:
         off are a contradiction, and open cells that reach no loop cell are black."""
         if not self.on_loop:
             return
-        cell, link, out, index = self.cell, self.link, self.out, self.index
-        seen = [False] * len(cell)
+        cell, link, incident, edges = self.cell, self.link, self.incident, self.edges
+        seen = bytearray(len(cell))
         pieces = 0
         for start in range(len(cell)):
-            if seen[start] or cell[start] in (BLACK, NUMBER):
+            if seen[start] or cell[start] == BLACK or cell[start] == NUMBER:
                 continue
-            seen[start] = True
+            seen[start] = 1
             todo, members, loop = [start], [], False
             while todo:
                 i = todo.pop()
                 members.append(i)
                 loop = loop or cell[i] == LOOP
-                for j in out[i]:
-                    if not seen[j] and link[index[(i, j) if i < j else (j, i)]] != OFF:
-                        seen[j] = True
-                        todo.append(j)
+                for e in incident[i]:
+                    if link[e] != OFF:
+                        a, b = edges[e]
+                        j = a + b - i
+                        if not seen[j]:
+                            seen[j] = 1
+                            todo.append(j)
             if loop:
                 pieces += 1
                 if pieces > 1:
