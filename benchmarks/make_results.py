@@ -448,6 +448,14 @@ RENDER: dict[str, tuple[str, Callable[[dict[str, Any]], str]]] = {
         "Koburin: explain over the odd janko half, Z3's SMT solver answering",
         explain_janko,
     ),
+    "explain_janko_nurikabe_sample": (
+        "Nurikabe: explain over every fourth puzzle of the odd janko half, CaDiCaL answering",
+        explain_janko,
+    ),
+    "explain_janko_koburin_sample": (
+        "Koburin: explain over every fourth puzzle of the odd janko half, CaDiCaL answering",
+        explain_janko,
+    ),
     "fuzz": ("Fuzzing the command line", fuzz),
 }
 
