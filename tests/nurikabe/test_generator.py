@@ -381,6 +381,7 @@ def test_every_change_under_rot180_keeps_clue_cells_paired_and_the_picture_a_sol
                 changed = found[1]
                 assert _valid(changed), (seed, u, kind)
                 assert {turn[c] for c in changed.clue.values()} == set(changed.clue.values())
+                assert len(changed.clue) <= max(layout.most_clues, len(layout.clue))
                 kinds[kind] += 1
     assert kinds["split"] and kinds["merge"] and kinds["move"], kinds
 

@@ -539,6 +539,10 @@ class _Layout:
         sizes = map(len, map(self.islands.__getitem__, self.clue))
         return tuple(self.black), tuple(sorted(zip(self.clue.values(), sizes)))
 
+    def room_for(self, more: int) -> bool:
+        """May ``more`` clues be added (at most :attr:`most_clues`)?"""
+        return len(self.clue) + more <= self.most_clues
+
     def ones(self) -> int:
         return sum(1 for k in self.clue if len(self.islands[k]) == 1)
 
@@ -949,7 +953,7 @@ def _kill(
     changed = [_changed(layout, o, job.turn) for o in options[: 2 * TRIES]]
     differ = [i for i, b in enumerate(other) if b != layout.black[i]]
     if job.turn is not None:  # a pair of new islands, one on a cell ``other`` has white
-        whites = [i for i in differ if layout.black[i]]
+        whites = [i for i in differ if layout.black[i]] if layout.room_for(2) else []
         for i in job.rng.sample(whites, min(len(whites), 2 * TRIES)):
             found = _new_island(layout, i, job.max_ones, job.turn)
             if found is not None:
@@ -1265,12 +1269,14 @@ def _changes_at(
         order = [kind for kind in ("move", "shrink", "split") if kind in kinds]
         rng.shuffle(order)
         for kind in order:
-            if kind == "split" and len(layout.clue) < layout.most_clues:
+            if kind == "split" and layout.room_for(1 if turn is None else 2):
                 for i in rng.sample(layout.islands[k], len(layout.islands[k])):
                     parted = layout.split(k, i, rng) if i != layout.clue[k] else None
                     if parted is not None and turn is not None:
                         parted = _split_mates(layout, parted, rng, max_ones, turn)
-                    if parted is not None and parted.ones() <= max_ones * len(parted.clue):
+                    if parted is None or len(parted.clue) > layout.most_clues:
+                        continue
+                    if parted.ones() <= max_ones * len(parted.clue):
                         return kind, parted
             if kind == "move" and u != layout.clue[k]:
                 if turn is None:
@@ -1293,7 +1299,7 @@ def _changes_at(
             merged = _mate_dropped(merged, turn[layout.clue[near[1]]], rng, turn)
         if merged is not None and _wall_stays_linked(nbrs, layout.black, u):
             return "merge", merged
-    if "new" in kinds and not near:
+    if "new" in kinds and not near and layout.room_for(1 if turn is None else 2):
         return _new_island(layout, u, max_ones, turn)
     return None
 
