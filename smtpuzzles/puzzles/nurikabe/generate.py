@@ -254,9 +254,7 @@ class _Drawing:
             return
         m = clue_at[second] = self.whiten(second, -1)
         while len(self.cells[k]) < size:
-            edge = sorted({j for i in self.cells[k] for j in self.nbrs[i] if self.black[j]})
-            rng.shuffle(edge)
-            step = next((j for j in edge if self.free_for(j, k)), None)
+            step = self.step_out(k, rng)
             if step is None:
                 break
             self.whiten(step, k)
@@ -268,12 +266,16 @@ class _Drawing:
     def grow(self, k: int, size: int, rng: random.Random) -> None:
         """Grow island ``k`` by random free neighbours up to ``size`` cells."""
         while len(self.cells[k]) < size:
-            edge = sorted({j for i in self.cells[k] for j in self.nbrs[i] if self.black[j]})
-            rng.shuffle(edge)
-            step = next((j for j in edge if self.free_for(j, k)), None)
+            step = self.step_out(k, rng)
             if step is None:
                 return
             self.whiten(step, k)
+
+    def step_out(self, k: int, rng: random.Random) -> int | None:
+        """A random black neighbour of island ``k`` it may take (``None``: none)."""
+        edge = sorted({j for i in self.cells[k] for j in self.nbrs[i] if self.black[j]})
+        rng.shuffle(edge)
+        return next((j for j in edge if self.free_for(j, k)), None)
 
 
 def _rotated(graph: Graph) -> list[int] | None:
