@@ -37,7 +37,7 @@ from typing import Any
 from .engines import Stats
 from .engines.questions import new_questions
 from .limits import Budget
-from .runner import stopping
+from .runner import stop_again, stopping
 from .smtlib import Block
 
 #: The largest window radius (graph steps from a fact's cells) searched for a reason
@@ -199,6 +199,17 @@ class Step:
         if self.wrong is not None:
             out["wrong"] = self.wrong.json
         return out
+
+
+def solved(outcome: Any, values: Callable[[Any], dict[str, bool]]) -> list[dict[str, bool]] | None:
+    """:attr:`Problem.solutions` from the puzzle's own search asked for uniqueness: each
+    solution found as the values of the variables (``values``), ``[]`` when there is
+    none, ``None`` when the search could not tell. A Ctrl-C or limit that ended the
+    search is raised again: the explanation stops with it."""
+    stop_again(outcome.stopped)
+    if outcome.unique is None:  # not known, or no solution
+        return [] if outcome.status == "unsat" else None
+    return [values(answer) for answer in outcome.solutions]
 
 
 class Unsolvable(Exception):

@@ -11,11 +11,10 @@ from __future__ import annotations
 
 from ... import render
 from ...errors import InputError
-from ...forced import Clue, Fact, Problem, Step, premise_cells
+from ...forced import Clue, Fact, Problem, Step, premise_cells, solved
 from ...limits import Budget
-from ...runner import stop_again
 from ...smtlib import count
-from .model import KoburinInstance
+from .model import KoburinInstance, Solution
 from .rules import encode
 from .search import solve
 
@@ -74,18 +73,15 @@ def problem(puzzle: KoburinInstance) -> Problem:
         words = f"the loop {'runs' if value else 'does not run'} {a}-{b}"
         return Fact(var, value, cells, {"link": [a, b], "value": value}, words)
 
+    def values(answer: Solution) -> dict[str, bool]:
+        """A solution as the values of ``variables``."""
+        found = {enc.b(i): i in answer.black for i in puzzle.empty}
+        found.update((enc.v(e), tuple(sorted(e)) in answer.edges) for e in enc.link)
+        return found
+
     def solutions(budget: Budget) -> list[dict[str, bool]] | None:
         """Up to two solutions by the puzzle's own solver, as values of ``variables``."""
-        outcome = solve(puzzle, budget=budget, unique=True)
-        stop_again(outcome.stopped)  # a Ctrl-C or limit the solver took stops us too
-        if outcome.unique is None:  # not known, or no solution
-            return [] if outcome.status == "unsat" else None
-        found = []
-        for answer in outcome.solutions:
-            values = {enc.b(i): i in answer.black for i in puzzle.empty}
-            values.update((enc.v(e), tuple(sorted(e)) in answer.edges) for e in enc.link)
-            found.append(values)
-        return found
+        return solved(solve(puzzle, budget=budget, unique=True), values)
 
     connected = ("B loop connected",)
     # a one-premise question asked again is dear on a loop: only for the facts on the

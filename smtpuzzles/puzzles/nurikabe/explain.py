@@ -15,9 +15,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ...errors import InputError
-from ...forced import Clue, Fact, Problem, Step, premise_cells, steps_from
+from ...forced import Clue, Fact, Problem, Step, premise_cells, solved, steps_from
 from ...limits import Budget
-from ...runner import stop_again
 from ...smtlib import count, escape
 from .model import NurikabeInstance
 from .pictures import step_svg, step_text
@@ -78,10 +77,7 @@ def problem(puzzle: NurikabeInstance) -> Problem:
     def solutions(budget: Budget) -> list[dict[str, bool]] | None:
         """Up to two pictures by the puzzle's own solver, as values of ``variables``."""
         outcome, _ = solve(puzzle, budget=budget, unique=True)
-        stop_again(outcome.stopped)  # a Ctrl-C or limit the solver took stops us too
-        if outcome.unique is None:  # not known, or no solution
-            return [] if outcome.status == "unsat" else None
-        return [{v: picture[cell_of[v]] for v, _ in variables} for picture in outcome.solutions]
+        return solved(outcome, lambda picture: {v: picture[cell_of[v]] for v, _ in variables})
 
     # no rule group is asked apart: without connectivity the island variables still
     # tie every question to the whole grid, and measured, it never answered alone
