@@ -24,7 +24,7 @@ from .limits import Budget, Interrupted, MemoryLimitExceeded, TimeUp, ensure_roo
 from .output import new_file_mode, replace_atomically
 
 #: What to say when python-sat is missing.
-PROOF_MISSING = "--proof needs the python-sat package: pip install 'smtpuzzles[cadical]'"
+PROOF_MISSING = "--proof needs the python-sat package: pip install python-sat"
 
 #: Bytes copied from the solver's proof log to the file at once.
 _COPY_CHUNK = 1 << 20

@@ -16,7 +16,7 @@ from ..limits import (
 from .stats import Stats
 
 #: The CaDiCaL engine's package (the ``cadical`` extra) and what to say without it.
-CADICAL_MISSING = "--engine cadical needs the python-sat package: pip install 'smtpuzzles[cadical]'"
+CADICAL_MISSING = "--engine cadical needs the python-sat package: pip install python-sat"
 
 
 def cadical_available() -> bool:
