@@ -114,6 +114,30 @@ def test_rot180_places_clue_cells_in_turned_pairs() -> None:
     assert outcome.unique is True and outcome.solutions[0] == picture
 
 
+def test_rot180_on_hex_needs_an_even_number_of_rows() -> None:
+    """A half turn maps a hex grid onto itself only when the turned rows keep their
+    offset: with an odd number of rows the pairs were placed, but the picture was not
+    symmetric to the eye."""
+    odd = cli("nurikabe", "generate", "7", "8", "--shape", "hex", "--symmetry", "rot180")
+    assert odd.exit_code == 2 and "even number of rows" in odd.stderr
+    assert len(odd.stderr.strip().splitlines()) == 1
+    out = cli("nurikabe", "generate", "8", "6", "--shape", "hex", "--symmetry", "rot180")
+    assert out.exit_code == 0, out.stderr
+    lines = out.stdout.splitlines()
+    links = [line.split(":") for line in lines if ":" in line and not line.startswith("#")]
+    table = {name.strip(): set(rest.split()) for name, rest in links}
+    clued = {line.split()[1] for line in lines if line.startswith("clue ")}
+    assert len(table) == 48 and clued
+
+    def turned(name: str) -> str:
+        r, c = name[1:].split("c")
+        return f"r{7 - int(r)}c{5 - int(c)}"
+
+    assert {turned(name) for name in clued} == clued
+    for name, near in table.items():
+        assert {turned(n) for n in near} == table[turned(name)]
+
+
 @pytest.mark.parametrize("seed", [1, 2])
 def test_a_small_torus_gets_a_unique_puzzle(seed: int) -> None:
     """A 3x4 torus has no unique puzzle of the published look: the generator relaxes

@@ -279,13 +279,18 @@ class _Drawing:
 
 
 def _rotated(graph: Graph) -> list[int] | None:
-    """Each cell turned half round the grid (``None``: the graph is no full rectangle)."""
+    """Each cell turned half round the grid (``None``: no half turn maps the grid onto
+    itself, as on a grid with holes or a hex grid of an odd number of rows, whose turned
+    rows would sit half a cell aside)."""
     if graph.coords is None or graph.rows is None or graph.cols is None:
         return None
     turned = [graph.at(graph.rows - 1 - r, graph.cols - 1 - c) for r, c in graph.coords]
     if any(j is None for j in turned):
         return None
-    return [j for j in turned if j is not None]
+    turn = [j for j in turned if j is not None]
+    if any({turn[j] for j in graph.out[i]} != set(graph.out[turn[i]]) for i in range(len(graph))):
+        return None
+    return turn
 
 
 def grown_picture(
@@ -301,7 +306,10 @@ def grown_picture(
     n = len(shape)
     turn = _rotated(shape.graph) if symmetry == "rot180" else None
     if symmetry == "rot180" and turn is None:
-        raise InputError("--symmetry rot180 needs a full rectangle (--shape square or torus)")
+        raise InputError(
+            "--symmetry rot180 needs a grid a half turn maps onto itself"
+            " (square, torus, or hex with an even number of rows)"
+        )
     sizes = _island_sizes(max_island)
     drawing = _Drawing(shape)
     clue_at: dict[int, int] = {}
