@@ -30,7 +30,7 @@ from ...graph import Graph, rectangle
 from ...limits import Budget
 from ...sources import check_size
 from .check import problems, walk_loop
-from .deduce import BLACK, ON, UNKNOWN, Contradiction, Deduce, solve
+from .deduce import BLACK, LOOP, ON, UNKNOWN, Contradiction, Deduce, solve
 from .model import KoburinInstance, Solution
 
 #: The share of cells numbered by default (published puzzles: about 0.14).
@@ -77,6 +77,7 @@ def _build(graph: Graph, rng: random.Random, budget: Budget, tries: int) -> Dedu
                 d.propagate()
                 try:
                     d.whole()
+                    _even_ends(d, mark)
                     focus = []
                 except Contradiction:
                     d.undo(mark)
@@ -113,6 +114,51 @@ def _build(graph: Graph, rng: random.Random, budget: Budget, tries: int) -> Dedu
         probed = -1
         dead = set()
         focus = [i for i in patch if d.cell[i] == UNKNOWN]
+
+
+def _even_ends(d: Deduce, mark: int, limit: int = 400) -> None:
+    """Each part of the grid that open links join holds an even number of loop ends:
+    the loop crosses such a part in paths that each join two of them, so a part with an
+    odd number has no solution (``Contradiction``). A number that leaves one is not
+    placed: the rules of :mod:`.deduce` would find it only by probing, after more
+    numbers had been placed around it, and repairs near the part's open cells cannot
+    mend what the loop's far-off pieces cause. Only the parts next to the changes since
+    ``mark`` are looked at, each up to ``limit`` cells (a larger part is left alone), so
+    the cost does not grow with the grid."""
+    link, edges, incident, cell = d.link, d.edges, d.incident, d.cell
+    seeds: list[int] = []
+    for what, i, _ in d.trail[mark:]:
+        if what == 0:
+            seeds.append(i)
+        elif what == 1:
+            seeds.extend(edges[i])
+    owner: dict[int, int] = {}  #: each cell met: the seed whose search met it
+    for start in seeds:
+        if start in owner:
+            continue
+        owner[start] = start
+        todo, size, ends, large = [start], 1, 0, False
+        while todo and not large:
+            i = todo.pop()
+            on = 0
+            for e in incident[i]:
+                if link[e] == ON:
+                    on += 1
+                elif link[e] == UNKNOWN:
+                    a, b = edges[e]
+                    j = b if a == i else a
+                    met = owner.get(j)
+                    if met is None:
+                        owner[j] = start
+                        todo.append(j)
+                        size += 1
+                    elif met != start:  # a part an earlier search found large
+                        large = True
+            if on == 1 and cell[i] == LOOP:
+                ends += 1
+            large = large or size > limit
+        if not large and ends % 2:
+            raise Contradiction
 
 
 def _started(graph: Graph, clues: dict[int, int | None]) -> Deduce:
