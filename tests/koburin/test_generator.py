@@ -284,3 +284,18 @@ def test_loop_ends_are_even_in_every_part_where_the_numbers_have_a_solution() ->
         _even_ends(d, 0)
         d.probe(d.open_cells(), rounds=2)
         _even_ends(d, 0)
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_numbers_are_mostly_small_like_published_ones(seed: int) -> None:
+    """Published puzzles number about a seventh of the cells, mostly with 0s and 1s;
+    the rules would decide most from 4s, so the generator weighs small numbers up."""
+    from smtpuzzles.puzzles.koburin.generate import clue_statistics
+
+    made = generate(15, 15, seed)
+    assert made is not None
+    puzzle = made[0]
+    shown = [v for v in puzzle.clues.values() if v is not None]
+    assert clue_statistics(puzzle)["numbered"] <= 0.18
+    assert sum(1 for v in shown if v <= 1) >= 0.7 * len(shown)
+    assert sum(1 for v in shown if v >= 3) <= 0.1 * len(shown)

@@ -2,9 +2,11 @@
 
 1. **Numbers where they decide most.** From an empty grid, numbers are placed one at a
    time on cells still open: of a few open cells picked at random, each with the least
-   and the most number it could hold, the one after which the rules a solver by hand
-   uses (:mod:`.deduce`, each sound on its own) decide the most is kept. Each number is
-   propagated from the state before it, so a step costs what it decides, not the grid.
+   number it could hold, one more, and the most, the one after which the rules a
+   solver by hand uses (:mod:`.deduce`, each sound on its own) decide the most, weighed
+   by the number's value (:data:`LOOK`), is kept, unless it leaves a part of the grid
+   with an odd number of loop ends (:func:`_even_ends`). Each number is propagated from
+   the state before it, so a step costs what it decides, not the grid.
 2. **Dead ends.** Where no open cell can take a number, the rules that look at the whole
    grid (one loop; as many loop cells of each chessboard colour) and probing decide
    more; where they cannot, one patch of open cells is repaired: the numbers near it
