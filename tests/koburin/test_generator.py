@@ -239,3 +239,63 @@ def _random_answer(seed: int, side: int, shown: float) -> tuple[Graph, set, set,
         if i not in black
     }
     return graph, edges, black, numbers
+
+
+def test_a_part_with_an_odd_number_of_loop_ends_is_a_contradiction() -> None:
+    """The loop crosses a part joined by open links in paths that each join two loop
+    ends: one end alone in its part has no way to close."""
+    from smtpuzzles.puzzles.koburin.deduce import LOOP, OFF, ON, Contradiction, Deduce
+    from smtpuzzles.puzzles.koburin.generate import _even_ends
+
+    graph = rectangle(3, 3)
+    at = graph.at
+    piece = (at(0, 0), at(0, 1))
+    for joined, parted in [(True, False), (False, True)]:
+        d = Deduce(graph, {})
+        mark = d.mark()
+        open_links = {(at(0, 0), at(1, 0)), (at(0, 1), at(0, 2))}
+        if joined:  # (1,0) to (0,2) through the middle row: one part holding both ends
+            open_links |= {(at(1, 0), at(1, 1)), (at(1, 1), at(1, 2)), (at(0, 2), at(1, 2))}
+        for k, e in enumerate(d.edges):
+            if e == piece:
+                d.set_link(k, ON)
+            elif e not in open_links:
+                d.set_link(k, OFF)
+        for i in piece:
+            d.set_cell(i, LOOP)
+        if parted:
+            with pytest.raises(Contradiction):
+                _even_ends(d, mark)
+        else:
+            _even_ends(d, mark)
+
+
+def test_loop_ends_are_even_in_every_part_where_the_numbers_have_a_solution() -> None:
+    """The rule is sound: from the numbers of a random answer (some hidden as ``?``),
+    after the deductions and probing, no part holds an odd number of loop ends."""
+    from smtpuzzles.puzzles.koburin.deduce import Deduce
+    from smtpuzzles.puzzles.koburin.generate import _even_ends
+
+    for seed in range(20):
+        graph, _, _, numbers = _random_answer(seed, 12, 0.5 if seed % 2 else 1.0)
+        d = Deduce(graph, numbers)
+        d.start()
+        d.whole()
+        _even_ends(d, 0)
+        d.probe(d.open_cells(), rounds=2)
+        _even_ends(d, 0)
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_numbers_are_mostly_small_like_published_ones(seed: int) -> None:
+    """Published puzzles number about a seventh of the cells, mostly with 0s and 1s;
+    the rules would decide most from 4s, so the generator weighs small numbers up."""
+    from smtpuzzles.puzzles.koburin.generate import clue_statistics
+
+    made = generate(15, 15, seed)
+    assert made is not None
+    puzzle = made[0]
+    shown = [v for v in puzzle.clues.values() if v is not None]
+    assert clue_statistics(puzzle)["numbered"] <= 0.18
+    assert sum(1 for v in shown if v <= 1) >= 0.7 * len(shown)
+    assert sum(1 for v in shown if v >= 3) <= 0.1 * len(shown)
