@@ -15,7 +15,7 @@ from ...forced import Clue, Fact, Problem, Step, premise_cells, solved
 from ...limits import Budget
 from ...smtlib import count
 from .model import KoburinInstance, Solution
-from .rules import encode
+from .rules import CONNECTED, encode, loop_connected_by_order
 from .search import solve
 
 #: The numbers' rule group: here each number is a premise.
@@ -23,7 +23,7 @@ NUMBERS = "C numbers count black neighbours"
 
 #: The order in which rule groups are tried for dropping (global ones first).
 DROP_ORDER = (
-    "B loop connected",
+    CONNECTED,
     "B loop exists",
     "G/H loop degree two",
     "F black cells never touch",
@@ -44,6 +44,8 @@ def problem(puzzle: KoburinInstance) -> Problem:
     """The rules, numbers, cell and link variables of ``puzzle`` for the engine."""
     enc = encode(puzzle)
     blocks = {name: b for name, b in enc.blocks.items() if name != NUMBERS}
+    # the same rule B in Booleans: far easier questions than binary distances
+    blocks[CONNECTED] = loop_connected_by_order(enc)
     rules = [blocks[name] for name in DROP_ORDER if name in blocks]
     rules += [b for name, b in blocks.items() if name not in DROP_ORDER]
     names = puzzle.graph.names
@@ -83,7 +85,7 @@ def problem(puzzle: KoburinInstance) -> Problem:
         """Up to two solutions by the puzzle's own solver, as values of ``variables``."""
         return solved(solve(puzzle, budget=budget, unique=True), values)
 
-    connected = ("B loop connected",)
+    connected = (CONNECTED,)
     # a one-premise question asked again is dear on a loop: only for the facts on the
     # premise's own cells (a cell's links, a link's cells)
     return Problem(
