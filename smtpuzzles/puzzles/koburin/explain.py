@@ -15,7 +15,7 @@ from ...forced import Clue, Fact, Problem, Step, premise_cells, solved
 from ...limits import Budget
 from ...smtlib import count
 from .model import KoburinInstance, Solution
-from .rules import CONNECTED, encode, loop_connected_by_order
+from .rules import CONNECTED, encode, loop_connected_by_order, loop_crosses_lines_evenly
 from .search import solve
 
 #: The numbers' rule group: here each number is a premise.
@@ -46,6 +46,11 @@ def problem(puzzle: KoburinInstance) -> Problem:
     blocks = {name: b for name, b in enc.blocks.items() if name != NUMBERS}
     # the same rule B in Booleans: far easier questions than binary distances
     blocks[CONNECTED] = loop_connected_by_order(enc)
+    # G and H summed over the cells on one side of a line: a parity the solver cannot
+    # find by itself, and a human's rule of thumb
+    even = loop_crosses_lines_evenly(enc)
+    if even.asserts:
+        blocks[even.rule] = even
     rules = [blocks[name] for name in DROP_ORDER if name in blocks]
     rules += [b for name, b in blocks.items() if name not in DROP_ORDER]
     names = puzzle.graph.names

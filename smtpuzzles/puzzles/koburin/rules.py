@@ -247,6 +247,35 @@ def loop_connected_by_order(enc: Encoding) -> Block:
     )
 
 
+#: The name of the parity rule explanations add (:func:`loop_crosses_lines_evenly`).
+EVEN = "G/H the loop crosses each line between rows or columns an even number of times"
+
+
+def loop_crosses_lines_evenly(enc: Encoding) -> Block:
+    """G and H, summed, for explanations: the links of a closed loop that leave the
+    cells above a line between two rows (left of one between two columns) are even in
+    number, since each cell on the loop has two links and a link inside counts twice.
+    The solver cannot add degrees up itself; stated as parities, it propagates them."""
+    graph = enc.puzzle.graph
+    terms = []
+    for axis, size in ((0, graph.rows), (1, graph.cols)):
+        if graph.coords is None or size is None:
+            continue
+        for line in range(size - 1):
+            side = {i for i, at in enumerate(graph.coords) if at[axis] <= line}
+            crossing = [enc.v(e) for e in enc.link if (e[0] in side) != (e[1] in side)]
+            if len(crossing) == 1:
+                terms.append(not_(crossing[0]))
+            elif crossing:
+                terms.append(f"(not (xor {' '.join(crossing)}))")
+    return Block(
+        EVEN,
+        "Each loop cell has two links, so the loop's links that cross a line between two"
+        " rows or two columns are even in number.",
+        terms,
+    )
+
+
 #: Every rule, in the order the script states them.
 RULES: tuple[Callable[[Encoding], Block], ...] = (
     numbers_count_black_neighbours,
