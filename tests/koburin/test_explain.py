@@ -150,3 +150,16 @@ def test_the_explanations_formula_has_the_puzzles_answers(engine: str) -> None:
         assert _answers(puzzle, engine) == expected
         counts.append(len(expected))
     assert max(counts) > 1 and 0 in counts
+
+
+def test_rule_b_is_unary_up_to_15x15_and_integer_beyond() -> None:
+    """Unary distances make the CNF of a large puzzle slow to build: beyond the bound
+    rule B keeps the solving formula's integer distances."""
+    from smtpuzzles.puzzles.koburin.rules import CONNECTED
+
+    def rule_b(name: str):
+        prob = problem(smtpuzzles.load(INSTANCES / f"{name}.txt", "koburin").puzzle)
+        return next(b for b in prob.rules if b.rule == CONNECTED)
+
+    assert not any("Int" in d for d in rule_b("gen_12x12_s1").declarations)
+    assert any("Int" in d for d in rule_b("gen_20x20_s1").declarations)

@@ -21,6 +21,10 @@ lists them. :func:`script` puts them together, and that text is what Z3 parses (
 go: building the same terms through Z3's Python API costs about ten times as long) and
 what ``--print-asserts`` prints. Koburin has no presolving: every choice of
 :data:`PRESOLVE` gives the same formula.
+
+Explanations ask many small questions of a SAT solver, and state two rules their own
+way (the same answers): B with distances in unary (:func:`loop_connected_by_order`), and
+G and H summed along each row and column line (:func:`loop_crosses_lines_evenly`).
 """
 
 from __future__ import annotations
