@@ -112,3 +112,54 @@ def test_grade_is_ten_times_the_mean_step_size_a_case_split_counting_large() -> 
     split = Step(found.steps[0].facts, [], [], case_split=True)
     assert grade([split]) == 10 * (HARD + 1)
     assert grade([]) == 0
+
+
+def _answers(puzzle, engine: str) -> set:
+    """Every answer of the explanation's formula (its rules and every number), each
+    found by the engine and then forbidden, as the brute force states them."""
+    from smtpuzzles.puzzles.koburin import Solution
+
+    prob = problem(puzzle)
+    forcing = Forcing(prob, Budget(), engine=engine)
+    found = set()
+    while (model := forcing.consistent(prob.clues)) is not None:
+        facts = [prob.say(v, model[v]) for v, _ in prob.variables]
+        black = frozenset(f.cells[0] for f in facts if len(f.cells) == 1 and f.value)
+        links = frozenset(tuple(sorted(f.cells)) for f in facts if len(f.cells) == 2 and f.value)
+        found.add(Solution(black, links))
+        forcing.q.add([-forcing.lit(f) for f in facts])
+    return found
+
+
+@pytest.mark.parametrize("engine", ["smt", "cadical"])
+def test_the_explanations_formula_has_the_puzzles_answers(engine: str) -> None:
+    """Rule B in unary distances (at most half the empty cells) and the loop's even
+    crossings of row and column lines leave exactly the answers of the brute force, on
+    grids and tori where two loops, or one loop and a branch, would fit."""
+    import random
+
+    from oracles.koburin import brute_force, random_puzzle
+
+    from smtpuzzles.graph import rectangle, torus
+
+    rng = random.Random(13)
+    counts = []
+    for graph in [rectangle(3, 4), rectangle(4, 4), rectangle(2, 5), torus(3, 4), torus(4, 4)] * 3:
+        puzzle = random_puzzle(rng, graph)
+        expected = brute_force(puzzle)
+        assert _answers(puzzle, engine) == expected
+        counts.append(len(expected))
+    assert max(counts) > 1 and 0 in counts
+
+
+def test_rule_b_is_unary_up_to_15x15_and_integer_beyond() -> None:
+    """Unary distances make the CNF of a large puzzle slow to build: beyond the bound
+    rule B keeps the solving formula's integer distances."""
+    from smtpuzzles.puzzles.koburin.rules import CONNECTED
+
+    def rule_b(name: str):
+        prob = problem(smtpuzzles.load(INSTANCES / f"{name}.txt", "koburin").puzzle)
+        return next(b for b in prob.rules if b.rule == CONNECTED)
+
+    assert not any("Int" in d for d in rule_b("gen_12x12_s1").declarations)
+    assert any("Int" in d for d in rule_b("gen_20x20_s1").declarations)
