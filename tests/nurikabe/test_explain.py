@@ -218,7 +218,9 @@ def test_a_kept_core_answers_later_questions_without_the_solver() -> None:
 @pytest.mark.parametrize(
     "text",
     [
-        "3 4\n2 - - -\n- - - -\n- 4 - -\n",
+        "3 4\n2 - - -\n- - - -\n- 4 - -\n",  # the wall rooted at a cell no island reaches
+        "3 4\n4 - - -\n- - - -\n- - - 3\n",  # every cell reached: rooted at the least black
+        "3 4\n- - - -\n- 6 - -\n- - - -\n",
         "3 4\n- - - -\n- 3 - -\n- - - 1\n",
         "4 3\n2 - -\n- - -\n- - -\n- - 3\n",  # two islands that may take many shapes
         "3 4\n5 - - -\n- - - -\n- - - -\n",  # one island, a wall of seven cells that winds
@@ -226,8 +228,9 @@ def test_a_kept_core_answers_later_questions_without_the_solver() -> None:
 )
 def test_the_rules_with_every_clue_admit_exactly_the_checkers_pictures(text: str) -> None:
     """The explained formula states connectivity in steps, not as the solving formula's
-    distances: with every clue, a picture satisfies its rules exactly when the
-    independent checker accepts it, for every black-and-white picture of a small grid."""
+    distances (and roots the wall at a cell no island reaches, where there is one): with
+    every clue, a picture satisfies its rules exactly when the independent checker
+    accepts it, for every black-and-white picture of a small grid."""
     import itertools
 
     from smtpuzzles.puzzles.nurikabe.check import problems

@@ -22,7 +22,7 @@ from ...limits import Budget
 from ...smtlib import Block, and_, count, escape, or_
 from .model import NurikabeInstance
 from .pictures import step_svg, step_text
-from .presolve.deduce import wall_size
+from .presolve.deduce import distances_within, wall_size
 from .rules import COUNT, Encoding, encode
 from .search import solve
 
@@ -166,24 +166,48 @@ def islands_reached(enc: Encoding) -> Block:
 
 
 def wall_reached(enc: Encoding) -> Block:
-    """"Wall connected" in steps: each black cell is reached from the root, the black
-    cell of least index, within the wall's size less one steps through black cells."""
+    """"Wall connected" in steps: each black cell is reached from the root within the
+    wall's size less one steps through black cells. The root is a cell no island
+    reaches (black by the rules alone; the one nearest to every cell) where there is
+    one, else the black cell of least index."""
     puzzle = enc.puzzle
-    says = (
-        "Every black cell is reached from the root (the black cell of least index) within"
-        " the wall's size less one steps through the wall: a cell is reached within d"
-        " steps when it is black and it or a neighbour is reached within d - 1 steps."
-    )
     candidates = [i for i in range(len(puzzle)) if i not in puzzle.clues]
     size = wall_size(puzzle)
     high = len(candidates) - 1 if size is None else min(size, len(candidates)) - 1
+    allowed = set(candidates)
+    unreached = [i for i in candidates if not enc.base.owners(i)]
+    root = None
+    low: dict[int, int] = {}
+    if unreached:
+
+        def steps(i: int) -> dict[int, int]:
+            return distances_within(puzzle.neighbours, i, len(puzzle), allowed.__contains__)
+
+        root = min(unreached, key=lambda i: (max(steps(i).values()), i))
+        found = steps(root)
+        low = {i: found.get(i, high + 1) for i in candidates}
+        name = escape(puzzle.graph.names[root])
+        says = (
+            f"Every black cell is reached from {name} (black: no island reaches it) within"
+            " the wall's size less one steps through the wall: a cell is reached within d"
+            " steps when it is black and it or a neighbour is reached within d - 1 steps."
+        )
+    else:
+        says = (
+            "Every black cell is reached from the root (the black cell of least index)"
+            " within the wall's size less one steps through the wall: a cell is reached"
+            " within d steps when it is black and it or a neighbour is reached within"
+            " d - 1 steps."
+        )
     if high <= 0:
         return Block("wall connected", says + " (At most one cell: always connected.)")
     out: list[str] = []
     declared: list[str] = []
     roots: dict[int, str] = {}
+    if root is not None:
+        roots[root] = "true"
     none_before = "true"  # no black cell among the candidates so far
-    for n, i in enumerate(candidates):
+    for n, i in enumerate(candidates if root is None else ()):
         roots[i] = and_([enc.b(i), none_before]) if n else enc.b(i)
         if n + 1 < len(candidates):
             nxt = f"wall_none_before_{n + 1}"
@@ -191,7 +215,7 @@ def wall_reached(enc: Encoding) -> Block:
             out.append(f"(= {nxt} {and_([none_before, enc.w(i)]) if n else enc.w(i)})")
             none_before = nxt
     member = {i: enc.b(i) for i in candidates}
-    _reached(enc, member, roots, high, {}, "wall", out, declared)
+    _reached(enc, member, roots, high, low, "wall", out, declared)
     return Block("wall connected", says, out, declared)
 
 
