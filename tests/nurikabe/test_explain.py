@@ -213,3 +213,40 @@ def test_a_kept_core_answers_later_questions_without_the_solver() -> None:
     assert stats.checks == checks
     # without one of its premises the kept core does not answer
     assert forcing.known_core(fact, reason[1:]) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "3 4\n2 - - -\n- - - -\n- 4 - -\n",  # the wall rooted at a cell no island reaches
+        "3 4\n4 - - -\n- - - -\n- - - 3\n",  # every cell reached: rooted at the least black
+        "3 4\n- - - -\n- 6 - -\n- - - -\n",
+        "3 4\n- - - -\n- 3 - -\n- - - 1\n",
+        "4 3\n2 - -\n- - -\n- - -\n- - 3\n",  # two islands that may take many shapes
+        "3 4\n5 - - -\n- - - -\n- - - -\n",  # one island, a wall of seven cells that winds
+    ],
+)
+def test_the_rules_with_every_clue_admit_exactly_the_checkers_pictures(text: str) -> None:
+    """The explained formula states connectivity in steps, not as the solving formula's
+    distances (and roots the wall at a cell no island reaches, where there is one): with
+    every clue, a picture satisfies its rules exactly when the independent checker
+    accepts it, for every black-and-white picture of a small grid."""
+    import itertools
+
+    from smtpuzzles.puzzles.nurikabe.check import problems
+
+    puzzle = parse(text)
+    prob = problem(puzzle)
+    forcing = Forcing(prob, Budget(), engine="smt")
+    cell_of = {v: cells[0] for v, cells in prob.variables}
+    accepted = 0
+    for values in itertools.product((False, True), repeat=len(prob.variables)):
+        black = [False] * len(puzzle)
+        facts = []
+        for (var, _), value in zip(prob.variables, values):
+            black[cell_of[var]] = value
+            facts.append(prob.say(var, value))
+        valid = not problems(puzzle.graph, puzzle.clues, puzzle.pools, black)
+        assert (forcing.consistent([*prob.clues, *facts]) is not None) == valid, black
+        accepted += valid
+    assert accepted >= 1

@@ -1,13 +1,15 @@
 """Nurikabe explained: which cells are forced, and by which clues and decided cells.
 
-The rules are :mod:`.rules`' blocks for the puzzle with every clue's number left open
-(every clue a ``?``: its island may reach any cell no other clue claims), so that a
-clue's number is a premise like any other: ``clue r3c4 = 3`` says the island of r3c4
-has 3 cells (and reaches no cell 3 or more steps away). A clue's place is not a
-premise: that it is white and starts an island is known at sight. The redundant
-white-region count is left out (it would stand in for the connectivity rules it follows
-from). A fact is "cell is black" or "cell is white"; the engine is
-:mod:`smtpuzzles.forced`.
+The rules are :mod:`.rules`' blocks for the puzzle, its island variables over each
+clue's reach (the cells within its number less one steps), with the clues' numbers
+left out of them, so that a clue's number is a premise like any other: ``clue r3c4 =
+3`` says the island of r3c4 has 3 cells. A clue's place is not a premise: that it is
+white and starts an island is known at sight. The redundant white-region count is left
+out (it would stand in for the connectivity rules it follows from). Connectivity is
+stated in steps (:func:`islands_reached`, :func:`wall_reached`) rather than as the
+solving formula's integer distances: the same rule, whose CNF lets a question of few
+premises see a region cut off by propagation alone. A fact is "cell is black" or "cell
+is white"; the engine is :mod:`smtpuzzles.forced`.
 """
 
 from __future__ import annotations
@@ -17,10 +19,11 @@ from collections.abc import Sequence
 from ...errors import InputError
 from ...forced import Clue, Fact, Problem, Step, premise_cells, solved, steps_from
 from ...limits import Budget
-from ...smtlib import count, escape
+from ...smtlib import Block, and_, count, escape, or_
 from .model import NurikabeInstance
 from .pictures import step_svg, step_text
-from .rules import COUNT, encode
+from .presolve.deduce import distances_within, wall_size
+from .rules import COUNT, Encoding, encode
 from .search import solve
 
 #: The rule group of island sizes: here each clue's number is a premise of its own.
@@ -42,6 +45,8 @@ def problem(puzzle: NurikabeInstance) -> Problem:
     """The rules, clues and cell variables of ``puzzle`` for the forcing engine."""
     enc = encode(puzzle)
     blocks = {name: b for name, b in enc.blocks.items() if name not in (COUNT, SIZES)}
+    blocks["islands connected"] = islands_reached(enc)
+    blocks["wall connected"] = wall_reached(enc)
     rules = [blocks[name] for name in DROP_ORDER if name in blocks]
     rules += [b for name, b in blocks.items() if name not in DROP_ORDER and b.asserts]
     names = puzzle.graph.names
@@ -133,3 +138,120 @@ def draw(puzzle: NurikabeInstance, known: dict[str, Fact], step: Step) -> tuple[
         before.pop(step.wrong.cells[0], None)
     premises = {c for p in step.premises for c in premise_cells(p)}
     return step_text(puzzle, before, new, premises), step_svg(puzzle, before, new, premises)
+
+
+
+def islands_reached(enc: Encoding) -> Block:
+    """"Islands connected" in steps: each cell of a clue's island is reached from the
+    clue within the size less one steps through the island's cells (no farther than
+    the solving formula's distances, and no nearer than the cell's least steps from the
+    clue)."""
+    out: list[str] = []
+    declared: list[str] = []
+    names = enc.puzzle.graph.names
+    for k, cells in enc.island.items():
+        size = enc.puzzle.clues[k]
+        high = len(cells) - 1 if size is None else min(size, len(cells)) - 1
+        member = {i: enc.has(k, i) for i in cells}
+        prefix = f"island_{escape(names[k])}"
+        _reached(enc, member, {k: "true"}, high, enc.base.reach[k], prefix, out, declared)
+    return Block(
+        "islands connected",
+        "Every cell of an island is reached from its clue within the size less one steps"
+        " through the island: a cell is reached within d steps when it is in the island"
+        " and it or a neighbour is reached within d - 1 steps.",
+        out,
+        declared,
+    )
+
+
+def wall_reached(enc: Encoding) -> Block:
+    """"Wall connected" in steps: each black cell is reached from the root within the
+    wall's size less one steps through black cells. The root is a cell no island
+    reaches (black by the rules alone; the one nearest to every cell) where there is
+    one, else the black cell of least index."""
+    puzzle = enc.puzzle
+    candidates = [i for i in range(len(puzzle)) if i not in puzzle.clues]
+    size = wall_size(puzzle)
+    high = len(candidates) - 1 if size is None else min(size, len(candidates)) - 1
+    allowed = set(candidates)
+    unreached = [i for i in candidates if not enc.base.owners(i)]
+    root = None
+    low: dict[int, int] = {}
+    if unreached:
+
+        def steps(i: int) -> dict[int, int]:
+            return distances_within(puzzle.neighbours, i, len(puzzle), allowed.__contains__)
+
+        root = min(unreached, key=lambda i: (max(steps(i).values()), i))
+        found = steps(root)
+        low = {i: found.get(i, high + 1) for i in candidates}
+        name = escape(puzzle.graph.names[root])
+        says = (
+            f"Every black cell is reached from {name} (black: no island reaches it) within"
+            " the wall's size less one steps through the wall: a cell is reached within d"
+            " steps when it is black and it or a neighbour is reached within d - 1 steps."
+        )
+    else:
+        says = (
+            "Every black cell is reached from the root (the black cell of least index)"
+            " within the wall's size less one steps through the wall: a cell is reached"
+            " within d steps when it is black and it or a neighbour is reached within"
+            " d - 1 steps."
+        )
+    if high <= 0:
+        return Block("wall connected", says + " (At most one cell: always connected.)")
+    out: list[str] = []
+    declared: list[str] = []
+    roots: dict[int, str] = {}
+    if root is not None:
+        roots[root] = "true"
+    none_before = "true"  # no black cell among the candidates so far
+    for n, i in enumerate(candidates if root is None else ()):
+        roots[i] = and_([enc.b(i), none_before]) if n else enc.b(i)
+        if n + 1 < len(candidates):
+            nxt = f"wall_none_before_{n + 1}"
+            declared.append(f"(declare-fun {nxt} () Bool)")
+            out.append(f"(= {nxt} {and_([none_before, enc.w(i)]) if n else enc.w(i)})")
+            none_before = nxt
+    member = {i: enc.b(i) for i in candidates}
+    _reached(enc, member, roots, high, low, "wall", out, declared)
+    return Block("wall connected", says, out, declared)
+
+
+def _reached(
+    enc: Encoding,
+    member: dict[int, str],
+    roots: dict[int, str],
+    high: int,
+    low: dict[int, int],
+    prefix: str,
+    out: list[str],
+    declared: list[str],
+) -> None:
+    """Every member reached from a root within ``high`` steps through members, as layers
+    of Booleans ``<prefix>_within_<d>_<cell>`` (reached within ``d`` steps); ``roots``
+    are the terms "the cell is the root" (reached within 0 steps; ``true``: always);
+    ``low`` each cell's least possible steps. Unlike distances as integers, a cell cut
+    off from every root is refuted by unit propagation, layer by layer, which is what
+    the questions of few premises need (their CNF stays easy for the SAT solver)."""
+    names = enc.puzzle.graph.names
+    nbrs = enc.puzzle.neighbours
+
+    def within(i: int, d: int) -> str | None:
+        if d < low.get(i, 0):
+            return None
+        if d == 0 or roots.get(i) == "true":
+            return roots.get(i)
+        return f"{prefix}_within_{d}_{escape(names[i])}"
+
+    for i, here in member.items():
+        if roots.get(i) == "true":
+            continue
+        for d in range(max(1, low.get(i, 0)), high + 1):
+            name = within(i, d)
+            declared.append(f"(declare-fun {name} () Bool)")
+            before = [within(j, d - 1) for j in (i, *nbrs[i]) if j in member]
+            steps = [t for t in before if t is not None]
+            out.append(f"(=> {name} {here if 'true' in steps else and_([here, or_(steps)])})")
+        out.append(f"(=> {here} {within(i, high) or 'false'})")
