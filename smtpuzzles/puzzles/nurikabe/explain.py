@@ -8,8 +8,8 @@ white and starts an island is known at sight. The redundant white-region count i
 out (it would stand in for the connectivity rules it follows from). Connectivity is
 stated in steps (:func:`islands_reached`, :func:`wall_reached`) rather than as the
 solving formula's integer distances: the same rule, whose CNF lets a question of few
-premises see a region cut off by propagation alone. A fact is "cell is black" or "cell
-is white"; the engine is :mod:`smtpuzzles.forced`.
+premises see a region cut off by propagation alone (up to :data:`MOST_LAYERS`). A
+fact is "cell is black" or "cell is white"; the engine is :mod:`smtpuzzles.forced`.
 """
 
 from __future__ import annotations
@@ -41,12 +41,19 @@ DROP_ORDER = (
 )
 
 
+#: The most Booleans connectivity in steps may take; beyond it (grids over about 15x15,
+#: whose wall has hundreds of cells, each a layer of its own) the explanation keeps the
+#: solving formula's integer distances: the steps' CNF grew to gigabytes on a 31x45.
+MOST_LAYERS = 60_000
+
+
 def problem(puzzle: NurikabeInstance) -> Problem:
     """The rules, clues and cell variables of ``puzzle`` for the forcing engine."""
     enc = encode(puzzle)
     blocks = {name: b for name, b in enc.blocks.items() if name not in (COUNT, SIZES)}
-    blocks["islands connected"] = islands_reached(enc)
-    blocks["wall connected"] = wall_reached(enc)
+    if _layers(enc) <= MOST_LAYERS:
+        blocks["islands connected"] = islands_reached(enc)
+        blocks["wall connected"] = wall_reached(enc)
     rules = [blocks[name] for name in DROP_ORDER if name in blocks]
     rules += [b for name, b in blocks.items() if name not in DROP_ORDER and b.asserts]
     names = puzzle.graph.names
@@ -139,6 +146,19 @@ def draw(puzzle: NurikabeInstance, known: dict[str, Fact], step: Step) -> tuple[
     premises = {c for p in step.premises for c in premise_cells(p)}
     return step_text(puzzle, before, new, premises), step_svg(puzzle, before, new, premises)
 
+
+
+def _layers(enc: Encoding) -> int:
+    """How many Booleans :func:`islands_reached` and :func:`wall_reached` would declare
+    (at most: without the least steps they start from)."""
+    puzzle = enc.puzzle
+    islands = 0
+    for k, cells in enc.island.items():
+        size = puzzle.clues[k]
+        islands += len(cells) * (len(cells) if size is None else min(size, len(cells)))
+    open_cells = len(puzzle) - len(puzzle.clues)
+    size = wall_size(puzzle)
+    return islands + open_cells * (open_cells if size is None else min(size, open_cells))
 
 
 def islands_reached(enc: Encoding) -> Block:
