@@ -277,6 +277,10 @@ class Forcing:
         self.unsure = 0
         #: models of every rule found so far: each the value of every variable and clue
         self.models: deque[dict[str, bool]] = deque(maxlen=MODELS_KEPT)
+        #: models of the local rules alone (:attr:`Problem.global_rules` left out), found
+        #: by local questions: where premises hold and a fact fails, the local question
+        #: is satisfiable without asking
+        self.local_models: deque[dict[str, bool]] = deque(maxlen=MODELS_KEPT)
         #: the cores found, by fact: sets of premise keys that force it, with the rule
         #: groups of the solver's core (a set that forces a fact forces it whatever else
         #: becomes known, so a question whose premises hold a core needs no solver)
@@ -311,14 +315,23 @@ class Forcing:
     def _all_rules(self) -> list[int]:
         return [self.rule_lit[r] for r in self.all_rules]
 
-    def _refuted(self, lits: list[int], label: str, effort: int) -> str:
-        """Check ``lits`` (premises and a negated fact) under every rule, first under the
-        local rules alone when some rules are global: unsat there is unsat under every
-        rule, and a local question is far cheaper. The solver's core is the answer's."""
-        if len(self.local_rules) < len(self.all_rules):
+    def _refuted(self, fact: Fact, premises: Sequence[Premise], label: str, effort: int) -> str:
+        """Check ``premises`` and the negation of ``fact`` under every rule, first under
+        the local rules alone when some rules are global: unsat there is unsat under
+        every rule, and a local question is far cheaper. The solver's core is the
+        answer's. The local question is skipped when a kept model of the local rules
+        shows it satisfiable (local models are kept as the models of every rule are:
+        a deletion asks many questions that one such model answers)."""
+        lits = [*(self.lit(p) for p in premises), self.negation(fact)]
+        if len(self.local_rules) < len(self.all_rules) and not self._witness_in(
+            self.local_models, fact, premises
+        ):
             local = [self.rule_lit[r] for r in self.local_rules]
-            if self._check([*local, *lits], label + " locally", effort or EFFORT) == "unsat":
-                return "unsat"
+            answer = self._check([*local, *lits], label + " locally", effort or EFFORT)
+            if answer == "unsat":
+                return answer
+            if answer == "sat":
+                self.local_models.append(self._values())
         return self._check([*self._all_rules(), *lits], label, effort)
 
     # ------------------------------------------------------------------ models
@@ -393,7 +406,13 @@ class Forcing:
 
     def witness(self, fact: Fact, premises: Sequence[Premise]) -> bool:
         """Is there a kept model where ``premises`` hold and ``fact`` fails?"""
-        for m in self.models:
+        return self._witness_in(self.models, fact, premises)
+
+    @staticmethod
+    def _witness_in(
+        models: Iterable[dict[str, bool]], fact: Fact, premises: Sequence[Premise]
+    ) -> bool:
+        for m in models:
             if m[fact.var] != fact.value and all(_holds(m, p) for p in premises):
                 return True
         return False
@@ -417,8 +436,7 @@ class Forcing:
             return False
         if self._hopeless(fact, premises, effort):
             return None
-        lits = [self.lit(p) for p in premises]
-        answer = self._refuted([*lits, self.negation(fact)], "forced?", effort)
+        answer = self._refuted(fact, premises, "forced?", effort)
         if answer == "sat":
             self._remember()
             return False
@@ -449,8 +467,7 @@ class Forcing:
         known = self.known_core(fact, premises, local=True)
         if known is None and self._hopeless(fact, premises, effort):
             return None
-        lits = [self.lit(p) for p in premises]
-        answer = self._refuted([*lits, self.negation(fact)], "core", effort)
+        answer = self._refuted(fact, premises, "core", effort)
         if answer != "unsat":
             if answer == "sat":
                 self._remember()
@@ -532,8 +549,7 @@ class Forcing:
             return False, []
         if self._hopeless(fact, trial, effort):
             return None
-        lits = [self.lit(q) for q in trial]
-        answer = self._refuted([*lits, self.negation(fact)], "forced?", effort)
+        answer = self._refuted(fact, trial, "forced?", effort)
         if answer == "unknown":
             self._gave_up(fact, trial, effort)
             return None
