@@ -52,6 +52,10 @@ EFFORT = 2000
 #: A last resort's questions (:meth:`_Path._last_resort`) get this many times the effort.
 PATIENCE = 5
 
+#: The conflicts a last resort's deletion question may take when it leaves at most one
+#: premise (see :func:`_deletion_bound`).
+FEW_EFFORT = 2 * EFFORT
+
 #: The conflicts a question about a window (:meth:`Forcing.backbone`) may take: most
 #: windows force nothing, and finding a model where a fact fails with most numbers open
 #: can be hard; a window left undecided is not asked again.
@@ -517,7 +521,8 @@ class Forcing:
             trial = kept[:done] + kept[done + chunk :]
             # a group's question is a guess that may fail: bounded tighter, and
             # undecided it counts as "cannot go"
-            tried = self._still_forced(fact, trial, effort if chunk == 1 else WINDOW_EFFORT)
+            bound = _deletion_bound(effort, chunk, len(trial), keep_undecided)
+            tried = self._still_forced(fact, trial, bound)
             if tried is None and chunk == 1 and keep_undecided:
                 self.unsure += 1
             answer = tried or (False, []) if chunk > 1 or keep_undecided else tried
@@ -667,6 +672,20 @@ _RANGE = re.compile(r"^\(<= -?\d+ ([^\s()]+) -?\d+\)$")
 
 #: A symbol of SMT-LIB text.
 _WORD = re.compile(r"[^\s()]+")
+
+
+def _deletion_bound(effort: int, chunk: int, left: int, keep_undecided: bool) -> int:
+    """The conflicts a deletion question may take (see :meth:`Forcing.minimal`): a
+    group's question is bounded like a window's. So is, where an undecided premise is
+    kept (a last resort), a question that leaves at most one premise: the search asked
+    those already (the rules alone before the first step, each premise alone after
+    it), and with the last resort's bound they stayed undecided all the same while
+    taking most of its time."""
+    if chunk > 1:
+        return min(effort, WINDOW_EFFORT) if effort else WINDOW_EFFORT
+    if keep_undecided and left <= 1 and effort:
+        return min(effort, FEW_EFFORT)
+    return effort
 
 
 def _holds(model: dict[str, bool], p: Premise) -> bool:
