@@ -52,6 +52,10 @@ EFFORT = 2000
 #: A last resort's questions (:meth:`_Path._last_resort`) get this many times the effort.
 PATIENCE = 5
 
+#: The conflicts a last resort's deletion question may take when it leaves at most one
+#: premise (see :func:`_deletion_bound`).
+FEW_EFFORT = 2 * EFFORT
+
 #: The conflicts a question about a window (:meth:`Forcing.backbone`) may take: most
 #: windows force nothing, and finding a model where a fact fails with most numbers open
 #: can be hard; a window left undecided is not asked again.
@@ -277,6 +281,10 @@ class Forcing:
         self.unsure = 0
         #: models of every rule found so far: each the value of every variable and clue
         self.models: deque[dict[str, bool]] = deque(maxlen=MODELS_KEPT)
+        #: models of the local rules alone (:attr:`Problem.global_rules` left out), found
+        #: by local questions: where premises hold and a fact fails, the local question
+        #: is satisfiable without asking
+        self.local_models: deque[dict[str, bool]] = deque(maxlen=MODELS_KEPT)
         #: the cores found, by fact: sets of premise keys that force it, with the rule
         #: groups of the solver's core (a set that forces a fact forces it whatever else
         #: becomes known, so a question whose premises hold a core needs no solver)
@@ -311,14 +319,23 @@ class Forcing:
     def _all_rules(self) -> list[int]:
         return [self.rule_lit[r] for r in self.all_rules]
 
-    def _refuted(self, lits: list[int], label: str, effort: int) -> str:
-        """Check ``lits`` (premises and a negated fact) under every rule, first under the
-        local rules alone when some rules are global: unsat there is unsat under every
-        rule, and a local question is far cheaper. The solver's core is the answer's."""
-        if len(self.local_rules) < len(self.all_rules):
+    def _refuted(self, fact: Fact, premises: Sequence[Premise], label: str, effort: int) -> str:
+        """Check ``premises`` and the negation of ``fact`` under every rule, first under
+        the local rules alone when some rules are global: unsat there is unsat under
+        every rule, and a local question is far cheaper. The solver's core is the
+        answer's. The local question is skipped when a kept model of the local rules
+        shows it satisfiable (local models are kept as the models of every rule are:
+        a deletion asks many questions that one such model answers)."""
+        lits = [*(self.lit(p) for p in premises), self.negation(fact)]
+        if len(self.local_rules) < len(self.all_rules) and not self._witness_in(
+            self.local_models, fact, premises
+        ):
             local = [self.rule_lit[r] for r in self.local_rules]
-            if self._check([*local, *lits], label + " locally", effort or EFFORT) == "unsat":
-                return "unsat"
+            answer = self._check([*local, *lits], label + " locally", effort or EFFORT)
+            if answer == "unsat":
+                return answer
+            if answer == "sat":
+                self.local_models.append(self._values())
         return self._check([*self._all_rules(), *lits], label, effort)
 
     # ------------------------------------------------------------------ models
@@ -393,7 +410,13 @@ class Forcing:
 
     def witness(self, fact: Fact, premises: Sequence[Premise]) -> bool:
         """Is there a kept model where ``premises`` hold and ``fact`` fails?"""
-        for m in self.models:
+        return self._witness_in(self.models, fact, premises)
+
+    @staticmethod
+    def _witness_in(
+        models: Iterable[dict[str, bool]], fact: Fact, premises: Sequence[Premise]
+    ) -> bool:
+        for m in models:
             if m[fact.var] != fact.value and all(_holds(m, p) for p in premises):
                 return True
         return False
@@ -417,8 +440,7 @@ class Forcing:
             return False
         if self._hopeless(fact, premises, effort):
             return None
-        lits = [self.lit(p) for p in premises]
-        answer = self._refuted([*lits, self.negation(fact)], "forced?", effort)
+        answer = self._refuted(fact, premises, "forced?", effort)
         if answer == "sat":
             self._remember()
             return False
@@ -449,8 +471,7 @@ class Forcing:
         known = self.known_core(fact, premises, local=True)
         if known is None and self._hopeless(fact, premises, effort):
             return None
-        lits = [self.lit(p) for p in premises]
-        answer = self._refuted([*lits, self.negation(fact)], "core", effort)
+        answer = self._refuted(fact, premises, "core", effort)
         if answer != "unsat":
             if answer == "sat":
                 self._remember()
@@ -500,7 +521,8 @@ class Forcing:
             trial = kept[:done] + kept[done + chunk :]
             # a group's question is a guess that may fail: bounded tighter, and
             # undecided it counts as "cannot go"
-            tried = self._still_forced(fact, trial, effort if chunk == 1 else WINDOW_EFFORT)
+            bound = _deletion_bound(effort, chunk, len(trial), keep_undecided)
+            tried = self._still_forced(fact, trial, bound)
             if tried is None and chunk == 1 and keep_undecided:
                 self.unsure += 1
             answer = tried or (False, []) if chunk > 1 or keep_undecided else tried
@@ -532,8 +554,7 @@ class Forcing:
             return False, []
         if self._hopeless(fact, trial, effort):
             return None
-        lits = [self.lit(q) for q in trial]
-        answer = self._refuted([*lits, self.negation(fact)], "forced?", effort)
+        answer = self._refuted(fact, trial, "forced?", effort)
         if answer == "unknown":
             self._gave_up(fact, trial, effort)
             return None
@@ -651,6 +672,20 @@ _RANGE = re.compile(r"^\(<= -?\d+ ([^\s()]+) -?\d+\)$")
 
 #: A symbol of SMT-LIB text.
 _WORD = re.compile(r"[^\s()]+")
+
+
+def _deletion_bound(effort: int, chunk: int, left: int, keep_undecided: bool) -> int:
+    """The conflicts a deletion question may take (see :meth:`Forcing.minimal`): a
+    group's question is bounded like a window's. So is, where an undecided premise is
+    kept (a last resort), a question that leaves at most one premise: the search asked
+    those already (the rules alone before the first step, each premise alone after
+    it), and with the last resort's bound they stayed undecided all the same while
+    taking most of its time."""
+    if chunk > 1:
+        return min(effort, WINDOW_EFFORT) if effort else WINDOW_EFFORT
+    if keep_undecided and left <= 1 and effort:
+        return min(effort, FEW_EFFORT)
+    return effort
 
 
 def _holds(model: dict[str, bool], p: Premise) -> bool:
