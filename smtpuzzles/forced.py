@@ -142,11 +142,11 @@ class Problem:
     #: alone stays undecided within :data:`SINGLE_EFFORT`, is asked again within
     #: :data:`WINDOW_EFFORT` (-1: none is)
     close: int = 2
-    #: the puzzle's own solver: up to two solutions (the value of every variable), all
-    #: there are when fewer, or None when it cannot tell within the budget. One
-    #: solution is the backbone at once: the engine's first model can take far longer
-    #: (the rules with every number a premise are a harder formula than the puzzle's)
-    solutions: Callable[[Budget], list[dict[str, bool]] | None] | None = None
+    #: the puzzle's own solver: up to two solutions (the value of every variable) and
+    #: whether they are all, or None when it finds none within the budget. One solution
+    #: is the backbone at once: the engine's first model can take far longer (the rules
+    #: with every number a premise are a harder formula than the puzzle's)
+    solutions: Callable[[Budget], Solutions | None] | None = None
 
 
 @dataclass
@@ -205,15 +205,29 @@ class Step:
         return out
 
 
-def solved(outcome: Any, values: Callable[[Any], dict[str, bool]]) -> list[dict[str, bool]] | None:
+#: Seconds the puzzle's own solver may take to prove its solution unique before an
+#: explanation starts from that solution unproven (its steps prove what they decide)
+UNIQUE_S = 5.0
+
+#: :attr:`Problem.solutions`' answer: the solutions found (as the values of the
+#: variables) and whether they are all there are (none, one proven unique, or two)
+Solutions = tuple[list[dict[str, bool]], bool]
+
+
+def solved(outcome: Any, values: Callable[[Any], dict[str, bool]]) -> Solutions | None:
     """:attr:`Problem.solutions` from the puzzle's own search asked for uniqueness: each
-    solution found as the values of the variables (``values``), ``[]`` when there is
-    none, ``None`` when the search could not tell. A Ctrl-C or limit that ended the
-    search is raised again: the explanation stops with it."""
-    stop_again(outcome.stopped)
-    if outcome.unique is None:  # not known, or no solution
-        return [] if outcome.status == "unsat" else None
-    return [values(answer) for answer in outcome.solutions]
+    solution found as the values of the variables (``values``), and whether they are
+    all; ``None`` when the search found none and could not tell. A Ctrl-C or memory
+    limit that ended the search is raised again (the explanation stops with it); its
+    time running out is the end of its own share of the time (:data:`UNIQUE_S`)."""
+    if outcome.stopped != "timeout":
+        stop_again(outcome.stopped)
+    found = [values(answer) for answer in outcome.solutions]
+    if outcome.unique is not None:
+        return found, True
+    if outcome.stopped is None and outcome.status == "unsat":
+        return [], True
+    return (found, False) if found else None
 
 
 class Unsolvable(Exception):
@@ -858,15 +872,22 @@ class _Path:
         self.f = forcing
         problem = forcing.problem
         clues = list(problem.clues)
-        found = problem.solutions(forcing.budget) if problem.solutions is not None else None
-        if found is not None and len(found) == 1:
-            # one solution: every fact of it is forced by all the clues
-            self.targets = [problem.say(v, found[0][v]) for v, _ in problem.variables]
+        found = self._solutions()
+        #: the targets are one solution's facts, not yet proven the only solution's
+        self.unproven = found is not None and len(found[0]) == 1 and not found[1]
+        if found is not None and len(found[0]) == 1:
+            # one solution: every fact of it is forced by all the clues (when unproven,
+            # each step proves its facts, and :meth:`_confirm` drops the others)
+            self.targets = [problem.say(v, found[0][0][v]) for v, _ in problem.variables]
         else:
-            model = forcing.consistent(clues) if found != [] else None
+            if found is not None and not found[0]:
+                raise Unsolvable()
+            model = found[0][0] if found is not None else forcing.consistent(clues)
             if model is None:
                 raise Unsolvable()
             valued = [problem.say(v, model[v]) for v, _ in problem.variables]
+            if found is not None:
+                valued = [f for f in valued if all(s[f.var] == f.value for s in found[0])]
             # only facts every solution shares can be forced: the backbone under all clues
             self.targets = forcing.backbone(clues, valued)
         self.known: list[Premise] = list(clues)
@@ -880,10 +901,39 @@ class _Path:
         self.by_var = {f.var: f for f in self.targets}
         self.open = len(problem.variables) > len(self.targets)  # undecidable facts remain
 
+    def _solutions(self) -> Solutions | None:
+        """The puzzle's own solver's answer, within :data:`UNIQUE_S` of the run's time
+        (it ends with the solution found when proving it unique takes longer)."""
+        problem, run = self.f.problem, self.f.budget
+        if problem.solutions is None:
+            return None
+        left = run.remaining()
+        found = problem.solutions(Budget(UNIQUE_S if left is None else min(left, UNIQUE_S)))
+        if run.expired():
+            stop_again("timeout")
+        return found
+
+    def _confirm(self) -> None:
+        """Unproven targets: keep only those every solution shares (the backbone under
+        the known premises, which all the clues force), so that what cannot be decided
+        is no target."""
+        if not self.unproven:
+            return
+        self.unproven = False
+        sure = {f.var for f in self.f.backbone(self.known, self.undecided())}
+        self.targets = [f for f in self.targets if f.var in self.decided or f.var in sure]
+        self.by_var = {f.var: f for f in self.targets}
+        for var in [v for v in self.pool if v not in self.by_var]:
+            del self.pool[var]
+        self.open = len(self.f.problem.variables) > len(self.targets)
+
     def refute(self, given: Sequence[Fact]) -> list[Step]:
         """Steps that refute the wrong entries of ``given``; the right ones become known."""
         wrong = []
         truth = {f.var: f for f in self.targets}
+        if self.unproven and any(g.var in truth and truth[g.var].value != g.value for g in given):
+            self._confirm()
+            truth = {f.var: f for f in self.targets}
         for g in given:
             right = truth.get(g.var)
             if right is None:
@@ -904,6 +954,8 @@ class _Path:
         count = 0
         while self.undecided() and (limit is None or count < limit):
             step = self.next_step()
+            if step is None:
+                break
             for fact in step.facts:
                 self.decided.add(fact.var)
                 self.known.append(fact)
@@ -914,7 +966,9 @@ class _Path:
             yield step
         self.open = self.open or bool(self.undecided())
 
-    def next_step(self) -> Step:
+    def next_step(self) -> Step | None:
+        """The easiest next step; None when the targets left, unproven, turn out not to
+        be forced (more than one solution)."""
         if self.begun:
             step = self._small()
             if step is not None:
@@ -927,7 +981,12 @@ class _Path:
             if step is not None:
                 return step
         self._global()
-        step = self._take() or self._last_resort()
+        step = self._take()
+        if step is None and self.unproven:
+            self._confirm()
+            if not self.undecided():
+                return None
+        step = step or self._last_resort()
         step.case_split = step.case_split or step.size > HARD
         return step
 

@@ -122,8 +122,10 @@ def test_the_puzzles_own_solver_gives_the_backbone_the_engine_finds(kind: str, n
     engine works out under all the clues."""
     prob = _problem(kind, name)
     assert prob.solutions is not None
-    found = prob.solutions(Budget())
-    assert found is not None and len(found) == 1
+    answer = prob.solutions(Budget())
+    assert answer is not None and answer[1]
+    found = answer[0]
+    assert len(found) == 1
     forcing = Forcing(prob, Budget())
     model = forcing.consistent(prob.clues)
     assert model is not None
@@ -143,7 +145,7 @@ def test_two_solutions_or_none_leave_the_backbone_to_the_engine(tmp_path: Path) 
     assert smtpuzzles.explain(smtpuzzles.load(none, puzzle="nurikabe")).status == "no solution"
 
 
-@pytest.mark.parametrize("why", ["interrupted", "timeout", "memory"])
+@pytest.mark.parametrize("why", ["interrupted", "memory"])
 @pytest.mark.parametrize("kind,name", [("nurikabe", "square_07x07"), ("koburin", "gen_8x8_s1")])
 def test_a_stop_the_puzzles_solver_took_stops_the_explanation(
     kind: str, name: str, why: str, monkeypatch: pytest.MonkeyPatch
@@ -162,3 +164,54 @@ def test_a_stop_the_puzzles_solver_took_stops_the_explanation(
     monkeypatch.setattr(module, "solve", lambda *a, **k: answer)
     found = smtpuzzles.explain(INSTANCES / kind / f"{name}.txt")
     assert found.status == "stopped" and found.stopped_by == why and not found.steps
+
+
+@pytest.mark.parametrize("kind,name", [("nurikabe", "square_07x07"), ("koburin", "gen_8x8_s1")])
+def test_a_solution_not_proven_unique_in_time_is_explained_all_the_same(
+    kind: str, name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """When the puzzle's own solver finds the solution but runs out of its share of the
+    time proving it unique, the explanation starts from that solution: its steps prove
+    every fact (the same steps as from a proven one), and the run's own time is not
+    taken for that share's end."""
+    from smtpuzzles.puzzles.koburin import explain as koburin_module
+    from smtpuzzles.puzzles.nurikabe import explain as nurikabe_module
+
+    module = nurikabe_module if kind == "nurikabe" else koburin_module
+    proven = smtpuzzles.explain(INSTANCES / kind / f"{name}.txt")
+    real = module.solve
+
+    def unproven(*args, **kwargs):  # type: ignore[no-untyped-def]
+        answer = real(*args, **kwargs)
+        outcome = answer[0] if kind == "nurikabe" else answer
+        outcome.unique, outcome.stopped = None, "timeout"
+        return answer
+
+    monkeypatch.setattr(module, "solve", unproven)
+    found = smtpuzzles.explain(INSTANCES / kind / f"{name}.txt")
+    assert found.status == "complete" == proven.status
+    assert [s.to_json()["facts"] for s in found.steps] == [
+        s.to_json()["facts"] for s in proven.steps
+    ]
+
+
+def test_a_second_solution_the_solver_did_not_reach_leaves_the_explanation_stuck(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two solutions, the solver stopped after the first: the facts the second breaks
+    are dropped when no step can be found for them (never a step that claims them)."""
+    from smtpuzzles.puzzles.nurikabe import explain as nurikabe_module
+
+    two = tmp_path / "two.txt"
+    two.write_text("2 2\n2 -\n- -\n")
+    real = nurikabe_module.solve
+
+    def first_only(*args, **kwargs):  # type: ignore[no-untyped-def]
+        outcome, search = real(*args, **kwargs)
+        outcome.solutions, outcome.unique, outcome.stopped = outcome.solutions[:1], None, "timeout"
+        return outcome, search
+
+    monkeypatch.setattr(nurikabe_module, "solve", first_only)
+    shared = smtpuzzles.explain(smtpuzzles.load(two, puzzle="nurikabe"))
+    assert shared.status == "stuck"
+    assert [f.json for s in shared.steps for f in s.facts] == [{"cell": "r1c1", "value": "black"}]

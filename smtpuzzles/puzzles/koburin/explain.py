@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ... import render
 from ...errors import InputError
-from ...forced import Clue, Fact, Problem, Step, premise_cells, solved
+from ...forced import Clue, Fact, Problem, Solutions, Step, premise_cells, solved
 from ...limits import Budget
 from ...smtlib import count
 from .model import KoburinInstance, Solution
@@ -94,7 +94,7 @@ def problem(puzzle: KoburinInstance) -> Problem:
         found.update((enc.v(e), tuple(sorted(e)) in answer.edges) for e in enc.link)
         return found
 
-    def solutions(budget: Budget) -> list[dict[str, bool]] | None:
+    def solutions(budget: Budget) -> Solutions | None:
         """Up to two solutions by the puzzle's own solver, as values of ``variables``."""
         return solved(solve(puzzle, budget=budget, unique=True), values)
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ...errors import InputError
-from ...forced import Clue, Fact, Problem, Step, premise_cells, solved, steps_from
+from ...forced import Clue, Fact, Problem, Solutions, Step, premise_cells, solved, steps_from
 from ...limits import Budget
 from ...smtlib import Block, and_, count, escape, or_
 from .model import NurikabeInstance
@@ -86,7 +86,7 @@ def problem(puzzle: NurikabeInstance) -> Problem:
             var, value, (cell_of[var],), {"cell": name, "value": colour}, f"{name} is {colour}"
         )
 
-    def solutions(budget: Budget) -> list[dict[str, bool]] | None:
+    def solutions(budget: Budget) -> Solutions | None:
         """Up to two pictures by the puzzle's own solver, as values of ``variables``."""
         outcome, _ = solve(puzzle, budget=budget, unique=True)
         return solved(outcome, lambda picture: {v: picture[cell_of[v]] for v, _ in variables})
