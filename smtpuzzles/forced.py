@@ -982,7 +982,8 @@ class _Path:
                 return step
         self._global()
         step = self._take()
-        if step is None and self.unproven:
+        if step is None and self.unproven and not self.pool:
+            # a fact with a core is forced; with none, the targets left may not be
             self._confirm()
             if not self.undecided():
                 return None
