@@ -261,9 +261,9 @@ def explain_janko(d: dict[str, Any]) -> str:
         )
         text += (
             f". Grade median by presolve level (puzzles): {medians}; Spearman's rank "
-            f"correlation of grade and level {d['summary'].get('spearman_grade_proxy')}."
+            f"correlation of grade and level {d['summary'].get('spearman_grade_proxy')}"
         )
-    return text + " CPU seconds per process; a run ends at the CPU limit its settings give."
+    return text + ". CPU seconds per process; a run ends at the limit its settings give."
 
 
 _FAMILY = {
