@@ -147,18 +147,22 @@ def draw(puzzle: NurikabeInstance, known: dict[str, Fact], step: Step) -> tuple[
     return step_text(puzzle, before, new, premises), step_svg(puzzle, before, new, premises)
 
 
+def _most_steps(size: int | None, cells: int) -> int:
+    """The most steps a region of ``size`` cells (``None``: unknown) among ``cells``
+    candidates lies from its root: its size less one."""
+    return (cells if size is None else min(size, cells)) - 1
+
 
 def _layers(enc: Encoding) -> int:
     """How many Booleans :func:`islands_reached` and :func:`wall_reached` would declare
     (at most: without the least steps they start from)."""
     puzzle = enc.puzzle
-    islands = 0
-    for k, cells in enc.island.items():
-        size = puzzle.clues[k]
-        islands += len(cells) * (len(cells) if size is None else min(size, len(cells)))
+    islands = sum(
+        len(cells) * (_most_steps(puzzle.clues[k], len(cells)) + 1)
+        for k, cells in enc.island.items()
+    )
     open_cells = len(puzzle) - len(puzzle.clues)
-    size = wall_size(puzzle)
-    return islands + open_cells * (open_cells if size is None else min(size, open_cells))
+    return islands + open_cells * (_most_steps(wall_size(puzzle), open_cells) + 1)
 
 
 def islands_reached(enc: Encoding) -> Block:
@@ -170,8 +174,7 @@ def islands_reached(enc: Encoding) -> Block:
     declared: list[str] = []
     names = enc.puzzle.graph.names
     for k, cells in enc.island.items():
-        size = enc.puzzle.clues[k]
-        high = len(cells) - 1 if size is None else min(size, len(cells)) - 1
+        high = _most_steps(enc.puzzle.clues[k], len(cells))
         member = {i: enc.has(k, i) for i in cells}
         prefix = f"island_{escape(names[k])}"
         _reached(enc, member, {k: "true"}, high, enc.base.reach[k], prefix, out, declared)
@@ -192,8 +195,7 @@ def wall_reached(enc: Encoding) -> Block:
     one, else the black cell of least index."""
     puzzle = enc.puzzle
     candidates = [i for i in range(len(puzzle)) if i not in puzzle.clues]
-    size = wall_size(puzzle)
-    high = len(candidates) - 1 if size is None else min(size, len(candidates)) - 1
+    high = _most_steps(wall_size(puzzle), len(candidates))
     allowed = set(candidates)
     unreached = [i for i in candidates if not enc.base.owners(i)]
     root = None
