@@ -1,18 +1,29 @@
 """What every ``generate`` command shares: the limits it runs under and the files it
 writes, with the same machinery as solving (the deadline, the memory cap, the watchdog
-of :mod:`.run`), so that ``--timeout``, ``--memory`` and Ctrl-C hold alike."""
+of :mod:`.run`), so that ``--timeout``, ``--memory`` and Ctrl-C hold alike; and
+``--grade``, which rates each candidate as ``rate`` does (:class:`Judge`)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
 from ..errors import InputError
-from ..limits import Budget, clock_started, deadline, limit_memory, parse_memory, parse_timeout
+from ..limits import (
+    Budget,
+    TimeUp,
+    clock_started,
+    deadline,
+    limit_memory,
+    parse_memory,
+    parse_timeout,
+)
 from ..output import refuse_bad_outputs, write_output
 from ..sources import check_size
 from . import run
@@ -152,22 +163,49 @@ Made = tuple[dict[str, str], dict[str, Any]] | None
 UNTIMED_S = 50.0
 
 
+#: Seconds ``generate --grade`` spends on a seed when no time limit is given: rating a
+#: candidate costs more than making it, and a band the generator seldom reaches takes
+#: many candidates.
+UNTIMED_GRADED_S = 120.0
+
+
 def make_each(
-    shared: Shared, count: int | None, seed: int, what: str, make: Callable[[int, Budget], Made]
+    shared: Shared,
+    count: int | None,
+    seed: int,
+    what: str,
+    make: Callable[[int, Budget], Made],
+    judge: Judge | None = None,
 ) -> tuple[dict[str, str], list[dict[str, Any]]]:
     """Make the puzzle of each seed from ``seed`` (one, or ``count``) under the limits
     (:func:`limited`), with the progress bar; the first ``None`` ends the batch early.
-    Returns the files and manifest entries made, the watchdog quiet (:func:`speak`)."""
+    Returns the files and manifest entries made, the watchdog quiet (:func:`speak`).
+    With ``judge`` (``--grade``), a limit reached says which grade was missed and the
+    nearest one rated (exit 3)."""
     files: dict[str, str] = {}
     entries: list[dict[str, Any]] = []
+    untimed = UNTIMED_S if judge is None else UNTIMED_GRADED_S
     with limited(shared) as budget, progress(count or 1, what) as step:
         for s in range(seed, seed + (count or 1)):
-            if budget.timeout_s is None:  # without --timeout, each seed still ends
-                seed_budget = Budget(UNTIMED_S)
-                with deadline(seed_budget):
-                    made = make(s, seed_budget)
-            else:
-                made = make(s, budget)
+            if judge is not None:
+                judge.reset()
+            try:
+                if budget.timeout_s is None:  # without --timeout, each seed still ends
+                    seed_budget = Budget(untimed)
+                    with deadline(seed_budget):
+                        made = make(s, seed_budget)
+                else:
+                    made = make(s, budget)
+            except TimeUp:
+                if judge is None:
+                    raise
+                speak()
+                error_line(f"time limit reached {judge.missed(s)}")
+                raise typer.Exit(EXIT_LIMIT) from None
+            if made is None and judge is not None and judge.rated:
+                speak()
+                error_line(f"no puzzle made {judge.missed(s)}")
+                raise typer.Exit(EXIT_LIMIT)
             if made is None:
                 break
             more, entry = made
@@ -211,3 +249,137 @@ def deliver(
     if solution is not None:
         write_output(solution, sol_text, shared.force)
     emit(shared, puzzle_text + ("\n" + sol_text if answer else ""))
+
+
+# ---------------------------------------------------------------------- --grade
+
+#: ``--grade``: a puzzle whose ``rate`` grade is a band's (easy, medium, hard, fiendish),
+#: one number, or a range of them.
+GRADE: tuple[Any, str | None] = (
+    Annotated[
+        str | None,
+        typer.Option(
+            "--grade",
+            metavar="GRADE",
+            help="Only a puzzle of this grade as `rate` gives it: easy (0-15), medium "
+            "(16-25), hard (26-35), fiendish (36 and up), a number (30), a range (25-35) "
+            "or a least grade (30-). Each candidate is explained and rated, which costs "
+            "more than making it (docs: generate).",
+        ),
+    ],
+    None,
+)
+
+_NUMBERS = re.compile(r"^(\d{1,6})(?:(-)(\d{1,6})?)?$")
+
+
+@dataclass(frozen=True)
+class Grade:
+    """The grades ``--grade`` accepts: ``low`` to ``high`` (``None``: no upper end)."""
+
+    low: int
+    high: int | None
+    asked: str
+
+    def holds(self, rating: int) -> bool:
+        return self.low <= rating and (self.high is None or rating <= self.high)
+
+    def __str__(self) -> str:
+        if self.high == self.low:
+            return f"grade {self.low}"
+        span = f"{self.low}-{'' if self.high is None else self.high}"
+        return f"grade {span}" if self.asked == span else f"grade {self.asked} ({span})"
+
+
+def bands() -> dict[str, tuple[int, int | None]]:
+    """Rate's bands by name, as ranges of grades (the last has no upper end)."""
+    from ..forced import GRADE_BANDS
+
+    out: dict[str, tuple[int, int | None]] = {}
+    low = 0
+    for n, (top, words) in enumerate(GRADE_BANDS):
+        out[words] = (low, None if n == len(GRADE_BANDS) - 1 else top)
+        low = top + 1
+    return out
+
+
+def parse_grade(text: str | None) -> Grade | None:
+    """``--grade``: a band's name, ``N``, ``A-B`` or ``A-`` (bad input: InputError)."""
+    if text is None:
+        return None
+    asked = text.strip().lower()
+    named = bands()
+    if asked in named:
+        return Grade(*named[asked], asked)
+    m = _NUMBERS.match(asked)
+    if m is None:
+        names = ", ".join(named)
+        raise InputError(
+            f"--grade {text!r}: expected {names}, a number (30), a range (25-35) or a least "
+            "grade (30-)"
+        )
+    low = int(m.group(1))
+    high = low if m.group(2) is None else None if m.group(3) is None else int(m.group(3))
+    if high is not None and high < low:
+        raise InputError(f"--grade {text!r}: the range's low end is above its high end")
+    return Grade(low, high, asked)
+
+
+class Judge:
+    """Rates each candidate ``generate --grade`` makes as ``smtpuzzles KIND rate`` rates
+    the file written (the same text read back and explained), under the run's limits,
+    and remembers what it saw: the rating of the last candidate it kept and the nearest
+    miss, for the message when none is kept."""
+
+    def __init__(self, kind: str, wanted: Grade) -> None:
+        self.kind = kind
+        self.wanted = wanted
+        self.rated = 0
+        self.rating: int | None = None
+        self.nearest: int | None = None
+
+    def reset(self) -> None:
+        """Forget the candidates of the seed before."""
+        self.rated, self.rating, self.nearest = 0, None, None
+
+    def rate(self, text: str, budget: Budget) -> int | None:
+        """The grade ``rate`` prints for the puzzle ``text`` (``None``: its explanation
+        is not complete). A limit or Ctrl-C during the explanation is raised again."""
+        from .. import api
+        from ..runner import stop_again
+
+        found = api.explain(api.load(text, self.kind), budget=budget)
+        stop_again(found.stopped_by)
+        self.rated += 1
+        return found.grade if found.status == "complete" else None
+
+    def direction(self, text: str, budget: Budget) -> int:
+        """0 when the puzzle ``text`` has the grade wanted (kept as :attr:`rating`),
+        1 when it is harder, -1 when easier or not completely explained."""
+        rating = self.rate(text, budget)
+        if rating is None:
+            return -1
+        if self.wanted.holds(rating):
+            self.rating = rating
+            return 0
+        if self.nearest is None or self._off(rating) < self._off(self.nearest):
+            self.nearest = rating
+        return 1 if rating > self.wanted.low else -1
+
+    def _off(self, rating: int) -> int:
+        if rating < self.wanted.low:
+            return self.wanted.low - rating
+        return 0 if self.wanted.high is None else max(rating - self.wanted.high, 0)
+
+    def fields(self) -> dict[str, Any]:
+        """The manifest fields of the puzzle kept: rate's words and number."""
+        from ..forced import grade_words
+
+        assert self.rating is not None
+        return {"grade": grade_words(self.rating), "rating": self.rating}
+
+    def missed(self, seed: int) -> str:
+        """Why no puzzle was kept for ``seed``, in words."""
+        near = f"; nearest rated {self.nearest}" if self.nearest is not None else ""
+        made = f"{self.rated} rated{near}"
+        return f"before a puzzle of {self.wanted} was made for seed {seed} ({made})"

@@ -96,13 +96,7 @@ def generate(
             "beyond it are taken away where the rest still decide the puzzle.",
         ),
     ] = 0.16,
-    grade: Annotated[
-        choice("easy", "medium") | None,
-        typer.Option(
-            "--grade",
-            help="easy: the plain rules solve it; medium: trying a cell each way is needed.",
-        ),
-    ] = None,
+    grade: generating.GRADE[0] = None,
     count: generating.COUNT[0] = None,
     shared: Shared,
     own: dict[str, Any],
@@ -110,7 +104,6 @@ def generate(
     from ..puzzles.koburin.formats import to_grid_text, to_puzzlink
     from ..puzzles.koburin.generate import clue_statistics
     from ..puzzles.koburin.generate import generate as make_puzzle
-    from ..puzzles.koburin.generate import grade as grade_of
 
     if not 0 <= max_unknown <= 1:
         raise InputError(f"--max-unknown {max_unknown}: expected a share from 0 to 1")
@@ -118,25 +111,38 @@ def generate(
         raise InputError(f"--density {density}: expected a share above 0 up to 1")
     if count is not None and solution is not None:
         raise InputError("--count writes each answer beside its puzzle; leave out --solution")
+    wanted = generating.parse_grade(grade)
     generating.check_request(shared, rows, cols, count, solution)
+    judge = None if wanted is None else generating.Judge("koburin", wanted)
+
+    def text_of(puzzle: Any) -> str:
+        text = to_puzzlink(puzzle) if to == "puzzlink" else to_grid_text(puzzle)
+        return text.rstrip("\n") + "\n"
 
     def make(s: int, budget: Budget) -> generating.Made:
+        def accept(puzzle: Any) -> bool:
+            assert judge is not None
+            return judge.direction(text_of(puzzle), budget) == 0
+
         made = make_puzzle(
-            rows, cols, s, budget, max_unknown=max_unknown, density=density, grade_wanted=grade
+            rows,
+            cols,
+            s,
+            budget,
+            max_unknown=max_unknown,
+            density=density,
+            accept=None if judge is None else accept,
         )
         if made is None:
             return None
         puzzle, _, sol_text = made
-        text = to_puzzlink(puzzle) if to == "puzzlink" else to_grid_text(puzzle)
         name = f"koburin_{rows}x{cols}_s{s}"
-        files = {
-            name + (".url" if to == "puzzlink" else ".txt"): text.rstrip("\n") + "\n",
-            name + ".sol": sol_text,
-        }
-        entry = {"file": name, "seed": s, "grade": grade_of(puzzle), **clue_statistics(puzzle)}
-        return files, entry
+        file = name + (".url" if to == "puzzlink" else ".txt")
+        files = {file: text_of(puzzle), name + ".sol": sol_text}
+        graded = {} if judge is None else judge.fields()
+        return files, {"file": file, "seed": s, **graded, **clue_statistics(puzzle)}
 
-    made = generating.make_each(shared, count, seed, "koburin", make)
+    made = generating.make_each(shared, count, seed, "koburin", make, judge)
     generating.deliver(shared, made, "koburin", count, solution=solution)
 
 

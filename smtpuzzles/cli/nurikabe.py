@@ -99,14 +99,7 @@ def generate(
         choice("none", "rot180"),
         typer.Option("--symmetry", help="rot180: clue cells in pairs turned half round the grid."),
     ] = "none",
-    grade: Annotated[
-        choice("easy", "medium", "hard") | None,
-        typer.Option(
-            "--grade",
-            help="easy: the plain deductions solve it; medium: one level of hypotheses too; "
-            "hard: only a search does.",
-        ),
-    ] = None,
+    grade: generating.GRADE[0] = None,
     count: generating.COUNT[0] = None,
     answer: Annotated[
         bool, typer.Option("--answer", help="Print the solution after the puzzle.")
@@ -116,15 +109,21 @@ def generate(
 ) -> None:
     from ..puzzles.nurikabe.generate import clue_statistics, shape_graph
     from ..puzzles.nurikabe.generate import generate as make_puzzle
-    from ..puzzles.nurikabe.generate import grade as grade_of
     from ..puzzles.nurikabe.pictures import text_picture
 
     if not 0 < density <= 0.5 or not 0 <= max_ones <= 1:
         raise InputError("--density takes a share above 0 up to 0.5, --max-ones 0 to 1")
+    wanted = generating.parse_grade(grade)
     generating.check_request(shared, rows, cols, count)
+    judge = None if wanted is None else generating.Judge("nurikabe", wanted)
 
     def make(s: int, budget: Budget) -> generating.Made:
         graph, pools = shape_graph(shape, rows, cols, s)
+
+        def accept(p: Any) -> bool:
+            assert judge is not None
+            return judge.direction(_puzzle_text(p, shape, rows, cols, s), budget) == 0
+
         made = make_puzzle(
             graph,
             pools,
@@ -132,11 +131,13 @@ def generate(
             max_island,
             density=density,
             symmetry=symmetry,
-            wanted_grade=grade,
+            accept=None if judge is None else accept,
             budget=budget,
             max_ones=max_ones,
         )
         if made is None:
+            if judge is not None:
+                return None
             raise InputError(f"no unique puzzle found for seed {s}; try another seed")
         p, picture = made
         name = f"nurikabe_{rows}x{cols}_s{s}"
@@ -144,9 +145,10 @@ def generate(
             name + ".txt": _puzzle_text(p, shape, rows, cols, s),
             name + ".sol": text_picture(p, picture),
         }
-        return files, {"file": name + ".txt", "seed": s, "grade": grade_of(p), **clue_statistics(p)}
+        graded = {} if judge is None else judge.fields()
+        return files, {"file": name + ".txt", "seed": s, **graded, **clue_statistics(p)}
 
-    made = generating.make_each(shared, count, seed, "nurikabe", make)
+    made = generating.make_each(shared, count, seed, "nurikabe", make, judge)
     generating.deliver(shared, made, "nurikabe", count, answer=answer)
 
 

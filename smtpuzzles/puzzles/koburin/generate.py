@@ -26,6 +26,7 @@ No solver is asked: a run costs runs of the deductions, local in effect and chea
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from ...errors import CheckFailure
 from ...graph import Graph, rectangle
@@ -344,14 +345,15 @@ def _without(clues: dict[int, int | None], cells: list[int], drop: bool) -> dict
     return {i: None if i in cells else v for i, v in clues.items()}
 
 
-def grade(puzzle: KoburinInstance) -> str | None:
-    """``easy`` when the plain rules of :mod:`.deduce` decide every cell and link,
-    ``medium`` when probing is needed too, ``None`` when they leave cells open."""
-    plain = solve(puzzle.graph, puzzle.clues, probing=False)
-    if plain is not None and plain.decided():
-        return "easy"
-    probed = solve(puzzle.graph, puzzle.clues, probing=True)
-    return "medium" if probed is not None and probed.decided() else None
+def _decided(puzzle: KoburinInstance) -> bool:
+    """Do the rules of :mod:`.deduce`, probing too, decide every cell and link?"""
+    found = solve(puzzle.graph, puzzle.clues, probing=True)
+    return found is not None and found.decided()
+
+
+#: Builds :func:`generate` tries for a seed before it gives up (with ``accept``, a
+#: hundred times as many: most are refused).
+BUILDS = 20
 
 
 def generate(
@@ -362,20 +364,20 @@ def generate(
     *,
     density: float = DENSITY,
     max_unknown: float = MAX_UNKNOWN,
-    grade_wanted: str | None = None,
+    accept: Callable[[KoburinInstance], bool] | None = None,
     tries: int = 8,
 ) -> tuple[KoburinInstance, Solution, str] | None:
     """A puzzle whose solution the deductions of :mod:`.deduce` prove the only one, that
-    solution, and the solution in ``.sol`` text (``None`` if the budget ran out).
-    Numbers beyond ``density`` of the cells are taken away where the rest still decide
-    everything, and up to ``max_unknown`` of them are hidden as ``?``. ``grade_wanted``:
-    ``easy`` (the plain rules decide it) or ``medium`` (probing needed)."""
+    solution, and the solution in ``.sol`` text (``None`` if the budget ran out, or
+    after :data:`BUILDS` builds). Numbers beyond ``density`` of the cells are taken away
+    where the rest still decide everything, and up to ``max_unknown`` of them are hidden
+    as ``?``. ``accept`` (the command line's ``--grade`` rates the puzzle as ``rate``
+    does): a puzzle it refuses is dropped for a new build."""
     check_size(rows, cols)
     budget = budget or Budget()
     rng = random.Random(seed)
     graph = rectangle(rows, cols)
-    probing = grade_wanted != "easy"
-    for _ in range(20):
+    for _ in range(BUILDS if accept is None else 100 * BUILDS):
         built = _build(graph, rng, budget, tries)
         if built is None:
             return None
@@ -386,18 +388,19 @@ def generate(
         )
         extra = len(clues) - round(density * len(graph))
         if extra > 0:
-            clues = _fewer(graph, clues, rng, budget, drop=True, most=extra, probing=probing)
+            clues = _fewer(graph, clues, rng, budget, drop=True, most=extra, probing=True)
         most = int(max_unknown * len(clues))
-        clues = _fewer(graph, clues, rng, budget, drop=False, most=most, probing=probing)
+        clues = _fewer(graph, clues, rng, budget, drop=False, most=most, probing=True)
         puzzle = KoburinInstance(graph, clues)
-        graded = grade(puzzle)
         if budget.expired():
             return None
-        if graded is None or (grade_wanted is not None and graded != grade_wanted):
+        if not _decided(puzzle):
             continue
         broken = problems(puzzle, answer.black, answer.edges)
         if broken:
             raise CheckFailure(f"koburin generate, seed {seed}: the answer breaks {broken[0]}")
+        if accept is not None and not accept(puzzle):
+            continue
         return puzzle, answer, solution_text(puzzle, answer)
     return None
 

@@ -20,14 +20,17 @@
    times more. On a large grid, the islands near the cells the deductions leave open
    are first drawn anew (:func:`_redrawn`): most of the grid is settled by then.
 
-Each puzzle is also given a grade (:func:`grade`) and clue statistics
-(:func:`clue_statistics`), the figures a setter compares with published puzzles.
+A puzzle made can be handed to ``accept`` (the command line's ``--grade`` rates it as
+``rate`` does) and another picture drawn when it is refused. Each puzzle is also given
+clue statistics (:func:`clue_statistics`), the figures a setter compares with published
+puzzles.
 """
 
 from __future__ import annotations
 
 import random
 from collections import deque
+from collections.abc import Callable
 from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import cache
@@ -448,17 +451,6 @@ def decided(puzzle: NurikabeInstance, hypotheses: bool = True) -> Picture | None
     if len(known.black) + len(known.owner) < len(puzzle):
         return None
     return tuple(i in known.black for i in range(len(puzzle)))
-
-
-def grade(puzzle: NurikabeInstance) -> str:
-    """How hard the puzzle is, by what proves its solution: ``easy`` when the plain
-    deductions decide every cell, ``medium`` when one level of hypotheses is needed
-    too, ``hard`` when only a search settles it."""
-    if decided(puzzle, hypotheses=False) is not None:
-        return "easy"
-    if decided(puzzle) is not None:
-        return "medium"
-    return "hard"
 
 
 def clue_statistics(puzzle: NurikabeInstance) -> dict[str, float]:
@@ -1543,13 +1535,14 @@ def generate(
     *,
     density: float = DENSITY,
     symmetry: str = "none",
-    wanted_grade: str | None = None,
+    accept: Callable[[NurikabeInstance], bool] | None = None,
     budget: Budget | None = None,
     max_ones: float = MAX_ONES,
     tries: int = 200,
 ) -> tuple[NurikabeInstance, Picture] | None:
-    """A puzzle whose only solution is a picture drawn at random (of ``wanted_grade``
-    if given), or ``None`` after ``tries`` pictures (on a grid of under :data:`SMALL`
+    """A puzzle whose only solution is a picture drawn at random (one ``accept`` takes,
+    if given: a puzzle it refuses is dropped for a new picture), or ``None`` after
+    ``tries`` pictures (on a grid of under :data:`SMALL`
     cells, the later ones with more clues and any share of 1s). Raises :class:`TimeUp` when the
     budget runs out (and ``KeyboardInterrupt`` passes through)."""
     if symmetry not in SYMMETRIES:
@@ -1596,7 +1589,7 @@ def generate(
             continue
         if turn is not None and any(turn[c] not in puzzle.clues for c in puzzle.clues):
             continue
-        if wanted_grade is not None and grade(puzzle) != wanted_grade:
+        if accept is not None and not accept(puzzle):
             continue
         return puzzle, made.picture()
     return None

@@ -1,0 +1,134 @@
+"""``generate --grade``: the puzzle made has the grade ``rate`` gives it (the real
+``rate`` command run on the file written), ``--grade`` reads rate's bands, numbers and
+ranges and refuses anything else, and a batch's manifest carries each puzzle's rate
+grade and number."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from oracles.cli import assert_bad_input, benched, cli, generated
+
+from smtpuzzles.cli.generating import Grade, bands, parse_grade
+from smtpuzzles.errors import InputError
+from smtpuzzles.forced import GRADE_BANDS, grade_words
+
+
+def rated(kind: str, path: Path) -> dict:
+    """What ``smtpuzzles KIND rate PATH --json`` prints (exit 0 asserted)."""
+    result = cli(kind, "rate", str(path), "--json")
+    assert result.exit_code == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_bands_are_rates_words_end_to_end() -> None:
+    named = bands()
+    assert list(named) == [words for _, words in GRADE_BANDS]
+    for words, (low, high) in named.items():
+        assert grade_words(low) == words
+        if high is not None:
+            assert grade_words(high) == words and grade_words(high + 1) != words
+    assert named["easy"][0] == 0 and named["fiendish"][1] is None
+
+
+@pytest.mark.parametrize(
+    "text, low, high",
+    [
+        ("easy", 0, 15),
+        ("medium", 16, 25),
+        (" Hard ", 26, 35),
+        ("fiendish", 36, None),
+        ("30", 30, 30),
+        ("25-35", 25, 35),
+        ("30-", 30, None),
+        ("0", 0, 0),
+    ],
+)
+def test_grade_reads_words_numbers_and_ranges(text: str, low: int, high: int | None) -> None:
+    wanted = parse_grade(text)
+    assert wanted is not None and (wanted.low, wanted.high) == (low, high)
+    assert wanted.holds(low) and not wanted.holds(low - 1)
+    assert high is None or not wanted.holds(high + 1)
+
+
+@pytest.mark.parametrize("text", ["", "extreme", "35-25", "-5", "3.5", "1-2-3", "30 35", "1e3"])
+def test_a_bad_grade_is_refused(text: str) -> None:
+    with pytest.raises(InputError, match="--grade"):
+        parse_grade(text)
+
+
+@pytest.mark.parametrize("kind", ["nurikabe", "koburin"])
+@pytest.mark.parametrize("value", ["extreme", "35-25", "x-"])
+def test_a_bad_grade_is_one_line_and_exit_2(kind: str, value: str, tmp_path: Path) -> None:
+    result = cli(kind, "generate", "6", "6", "--grade", value, "-o", str(tmp_path / "p.txt"))
+    assert_bad_input(result)
+    assert "--grade" in result.stderr and not (tmp_path / "p.txt").exists()
+
+
+def test_a_grade_says_itself_with_its_range() -> None:
+    assert str(Grade(26, 35, "hard")) == "grade hard (26-35)"
+    assert str(Grade(30, 30, "30")) == "grade 30"
+    assert str(Grade(30, None, "30-")) == "grade 30-"
+
+
+@pytest.mark.parametrize(
+    "kind, size, seed, grade",
+    [
+        ("nurikabe", "7", "1", "easy"),
+        ("nurikabe", "7", "1", "16-25"),
+        ("koburin", "6", "1", "medium"),
+        ("koburin", "6", "2", "15-"),
+    ],
+)
+def test_the_puzzle_made_has_the_grade_rate_gives_it(
+    kind: str, size: str, seed: str, grade: str, tmp_path: Path
+) -> None:
+    made = tmp_path / "made.txt"
+    argv = [kind, "generate", size, size, "--seed", seed, "--grade", grade, "-o", str(made)]
+    result = cli(*argv, "--timeout", "120")
+    assert result.exit_code == 0, result.stderr
+    facts = rated(kind, made)
+    wanted = parse_grade(grade)
+    assert wanted is not None and facts["status"] == "complete"
+    assert wanted.holds(facts["grade"]), (grade, facts)
+    exact = cli(*argv[:-2], "--grade", str(facts["grade"]), "-o", str(tmp_path / "again.txt"))
+    assert exact.exit_code == 0, exact.stderr
+    assert rated(kind, tmp_path / "again.txt")["grade"] == facts["grade"]
+
+
+@pytest.mark.parametrize("kind, seed", [("nurikabe", "1"), ("koburin", "1")])
+def test_a_graded_batch_lists_rates_grade_and_number(kind: str, seed: str, tmp_path: Path) -> None:
+    folder = tmp_path / "made"
+    argv = [kind, "generate", "6", "6", "--seed", seed, "--count", "2", "--grade", "0-"]
+    puzzles = generated([*argv, "--timeout", "120"], folder)
+    assert len(puzzles) == 2
+    for entry in puzzles:
+        assert entry["file"].endswith(".txt") and (folder / entry["file"]).exists()
+        facts = rated(kind, folder / entry["file"])
+        assert entry["rating"] == facts["grade"] and isinstance(entry["rating"], int)
+        assert entry["grade"] == facts["words"] == grade_words(entry["rating"])
+    rows = benched(kind, folder, tmp_path / "rows.jsonl")
+    assert len(rows) == 2 and all(r["verdict"] == "ok" for r in rows), rows
+
+
+@pytest.mark.parametrize("kind", ["nurikabe", "koburin"])
+def test_an_ungraded_batch_names_its_files_and_rates_nothing(kind: str, tmp_path: Path) -> None:
+    folder = tmp_path / "made"
+    puzzles = generated([kind, "generate", "6", "6", "--count", "2"], folder)
+    for entry in puzzles:
+        assert entry["file"].endswith(".txt") and (folder / entry["file"]).exists()
+        assert "grade" not in entry and "rating" not in entry
+
+
+def test_a_grade_not_reached_in_time_is_exit_3_and_says_so(tmp_path: Path) -> None:
+    """Koburin's 5x5 puzzles are never fiendish: the time runs out, and the command says
+    which grade it missed and prints nothing."""
+    made = tmp_path / "made.txt"
+    argv = ["koburin", "generate", "5", "5", "--grade", "fiendish", "--timeout", "4"]
+    result = cli(*argv, "-o", str(made))
+    assert result.exit_code == 3, (result.exit_code, result.stderr)
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and "time limit" in lines[0] and "fiendish" in lines[0], lines
+    assert not made.exists() and result.stdout == ""
