@@ -2,11 +2,13 @@
 
 ``--grade`` rates the candidates a seed's generator makes, one after another, until
 one has the grade asked (a candidate refused costs the generator no randomness, so the
-candidates of a seed are the same whatever grade is asked). This script rates every
-candidate of each seed for up to ``--cap`` seconds and records each one's grade and the
-processor time spent up to it; for each band, the seeds whose candidates reach it
-within the cap and the processor time to the first such candidate are what
-``generate --grade BAND`` would take for that seed.
+candidates of a seed are the same whatever grade is asked; a Koburin candidate that
+misses by a few grades is moved once toward the grade first). This script rates every
+candidate of each seed for up to ``--cap`` processor seconds (a Koburin candidate's
+moves too, where one is within reach of a band) and records each one's grade and the
+processor time spent on it; for each band, the seeds whose candidates reach it within
+the cap and the processor time to the first hit are what ``generate --grade BAND``
+would take for that seed.
 
     python benchmarks/generate_grade.py [--seeds 10] [--cap 30] [--sizes nurikabe:10,...]
         [--out benchmarks/results/generate_grade.json]
@@ -27,42 +29,101 @@ RESULTS = ROOT / "benchmarks" / "results" / "generate_grade.json"
 
 
 def candidates(kind: str, side: int, seed: int, cap: float) -> list[dict[str, Any]]:
-    """Every candidate the seed's generator makes within ``cap`` seconds (wall), rated
-    as ``rate`` rates the text ``generate`` would print."""
-    from smtpuzzles.cli.generating import Grade, Judge
+    """Every candidate the seed's generator makes within ``cap`` processor seconds, rated
+    as ``rate`` rates the text ``generate`` would print, with the processor seconds
+    spent on it (``cpu_s``: making and rating it). A Koburin candidate is also moved each
+    way as ``--grade`` moves one that misses (``harder``: numbers taken away; ``easier``:
+    its ``?`` shown), each rated, with its own seconds."""
+    from smtpuzzles.cli.generating import UNRATED, Grade, Judge, bands
     from smtpuzzles.limits import Budget, TimeUp
 
     judge = Judge(kind, Grade(-1, -1, "none"))
-    budget = Budget(cap)
-    began = time.process_time()
+    budget = Budget(3 * cap)  # a guard: the cap is on processor time (:func:`spent`)
     seen: list[dict[str, Any]] = []
+    began = time.process_time()
+    clock = [began]
 
-    def accept(text: str) -> bool:
-        rating = judge.rate(text, budget)
-        seen.append({"rating": rating, "cpu_s": round(time.process_time() - began, 2)})
-        return False
+    def spent() -> float:
+        now = time.process_time()
+        if now - began > cap:
+            raise TimeUp
+        took, clock[0] = now - clock[0], now
+        return round(took, 2)
+
+    def rate(text: str) -> int | None:
+        return judge.rate(text, budget)
 
     try:
         if kind == "nurikabe":
             from smtpuzzles.cli.nurikabe import _puzzle_text
             from smtpuzzles.puzzles.nurikabe.generate import generate, shape_graph
 
-            graph, pools = shape_graph("square", side, side, seed)
-            generate(
-                graph,
-                pools,
-                seed,
-                budget=budget,
-                accept=lambda p: accept(_puzzle_text(p, "square", side, side, seed)),
-            )
-        else:
-            from smtpuzzles.puzzles.koburin.formats import to_grid_text
-            from smtpuzzles.puzzles.koburin.generate import generate
+            def accept(p: Any) -> bool:
+                rating = rate(_puzzle_text(p, "square", side, side, seed))
+                seen.append({"rating": rating, "cpu_s": spent()})
+                return False
 
-            generate(side, side, seed, budget, accept=lambda p: accept(to_grid_text(p)))
+            graph, pools = shape_graph("square", side, side, seed)
+            generate(graph, pools, seed, budget=budget, accept=accept)
+        else:
+            from smtpuzzles.puzzles.koburin.deduce import solve
+            from smtpuzzles.puzzles.koburin.formats import to_grid_text
+            from smtpuzzles.puzzles.koburin.generate import STEER_REACH, _answer, generate, steer
+
+            steered = [False]
+            lows = [low for low, _ in bands().values() if low > 0]
+            highs = [high for _, high in bands().values() if high is not None]
+
+            def moved(p: Any) -> int:
+                if steered[0]:  # the generator's own move: its ? shown
+                    steered[0] = False
+                    seen[-1]["easier"] = rate(to_grid_text(p))
+                    seen[-1]["easier_cpu_s"] = spent()
+                    return 1
+                rating = rate(to_grid_text(p))
+                seen.append({"rating": rating, "cpu_s": spent()})
+                if rating is None:
+                    return UNRATED
+                if any(0 < low - rating <= STEER_REACH for low in lows):
+                    found = solve(p.graph, p.clues)
+                    assert found is not None and found.decided()
+                    harder = steer(p, _answer(found), -1, seed, budget)
+                    seen[-1]["harder"] = None if harder is None else rate(to_grid_text(harder[0]))
+                    seen[-1]["harder_cpu_s"] = spent()
+                if any(0 < rating - high <= STEER_REACH for high in highs):
+                    steered[0] = any(v is None for v in p.clues.values())
+                    return 1  # the generator shows the ?s and asks again
+                return UNRATED  # no move
+
+            generate(side, side, seed, budget, accept=moved)
     except TimeUp:
         pass
     return seen
+
+
+def reached(run: list[dict[str, Any]], low: int, high: int | None) -> float | None:
+    """The processor seconds ``--grade low-high`` takes on this seed's candidates (a
+    candidate that misses moved once toward the grade where it can), or ``None``."""
+
+    def within(r: int | None) -> bool:
+        return r is not None and low <= r and (high is None or r <= high)
+
+    from smtpuzzles.puzzles.koburin.generate import STEER_REACH
+
+    total = 0.0
+    for c in run:
+        total += c["cpu_s"]
+        if within(c["rating"]):
+            return round(total, 1)
+        if c["rating"] is None:
+            continue
+        off = c["rating"] - low if c["rating"] < low else c["rating"] - (high or 0)
+        way = "easier" if off > 0 else "harder"
+        if abs(off) <= STEER_REACH and f"{way}_cpu_s" in c:
+            total += c[f"{way}_cpu_s"]
+            if within(c.get(way)):
+                return round(total, 1)
+    return None
 
 
 def summary(runs: list[list[dict[str, Any]]]) -> dict[str, Any]:
@@ -70,22 +131,18 @@ def summary(runs: list[list[dict[str, Any]]]) -> dict[str, Any]:
     from smtpuzzles.cli.generating import bands
 
     out: dict[str, Any] = {}
-    rated = [c for run in runs for c in run]
     for name, (low, high) in bands().items():
-
-        def within(c: dict[str, Any], low: int = low, high: int | None = high) -> bool:
-            r = c["rating"]
-            return r is not None and low <= r and (high is None or r <= high)
-
-        hits = []
-        for run in runs:
-            first = next((c for c in run if within(c)), None)
-            if first is not None:
-                hits.append(first["cpu_s"])
-        share = sum(1 for c in rated if within(c))
+        hits = [t for t in (reached(run, low, high) for run in runs) if t is not None]
         out[name] = {
             "seeds_reached": len(hits),
-            "candidates_in_band": share,
+            "candidates_in_band": sum(
+                1
+                for run in runs
+                for c in run
+                if c["rating"] is not None
+                and low <= c["rating"]
+                and (high is None or c["rating"] <= high)
+            ),
             "median_cpu_s": round(statistics.median(hits), 1) if hits else None,
             "max_cpu_s": max(hits) if hits else None,
         }
@@ -108,10 +165,11 @@ def main() -> None:
         runs = []
         for seed in range(1, args.seeds + 1):
             run = candidates(kind, int(side), seed, args.cap)
-            print(kind, side, seed, [c["rating"] for c in run], flush=True)
+            shown = [tuple(c.get(k) for k in ("rating", "easier", "harder")) for c in run]
+            print(kind, side, seed, shown, flush=True)
             runs.append(run)
         ratings = [c["rating"] for run in runs for c in run if c["rating"] is not None]
-        cpu = [b["cpu_s"] - a["cpu_s"] for run in runs for a, b in zip([{"cpu_s": 0}, *run], run)]
+        cpu = [c["cpu_s"] for run in runs for c in run]
         results[f"{kind}:{side}x{side}"] = {
             "measured_at": {k: v for k, v in environment().items() if k in ("date", "commit")},
             "cap_s": args.cap,

@@ -200,11 +200,12 @@ def make_each(
                 if judge is None:
                     raise
                 speak()
-                error_line(f"time limit reached {judge.missed(s)}")
+                said = f"before a puzzle of {judge.wanted} was made {judge.missed(s)}"
+                error_line(f"time limit reached {said}")
                 raise typer.Exit(EXIT_LIMIT) from None
             if made is None and judge is not None and judge.rated:
                 speak()
-                error_line(f"no puzzle made {judge.missed(s)}")
+                error_line(f"no puzzle of {judge.wanted} among the candidates {judge.missed(s)}")
                 raise typer.Exit(EXIT_LIMIT)
             if made is None:
                 break
@@ -325,6 +326,10 @@ def parse_grade(text: str | None) -> Grade | None:
     return Grade(low, high, asked)
 
 
+#: What :meth:`Judge.direction` says of a puzzle whose explanation is not complete.
+UNRATED = 10**6
+
+
 class Judge:
     """Rates each candidate ``generate --grade`` makes as ``smtpuzzles KIND rate`` rates
     the file written (the same text read back and explained), under the run's limits,
@@ -354,21 +359,24 @@ class Judge:
         return found.grade if found.status == "complete" else None
 
     def direction(self, text: str, budget: Budget) -> int:
-        """0 when the puzzle ``text`` has the grade wanted (kept as :attr:`rating`),
-        1 when it is harder, -1 when easier or not completely explained."""
+        """How far the puzzle ``text`` is from the grade wanted: 0 when it has it (kept
+        as :attr:`rating`), the grades above the range when harder, below (negative)
+        when easier; :data:`UNRATED` when its explanation is not complete."""
         rating = self.rate(text, budget)
         if rating is None:
-            return -1
+            return UNRATED
         if self.wanted.holds(rating):
             self.rating = rating
             return 0
-        if self.nearest is None or self._off(rating) < self._off(self.nearest):
+        off = self._off(rating)
+        if self.nearest is None or abs(off) < abs(self._off(self.nearest)):
             self.nearest = rating
-        return 1 if rating > self.wanted.low else -1
+        return off
 
     def _off(self, rating: int) -> int:
+        """How far ``rating`` lies outside the range wanted (negative: below it)."""
         if rating < self.wanted.low:
-            return self.wanted.low - rating
+            return rating - self.wanted.low
         return 0 if self.wanted.high is None else max(rating - self.wanted.high, 0)
 
     def fields(self) -> dict[str, Any]:
@@ -379,7 +387,6 @@ class Judge:
         return {"grade": grade_words(self.rating), "rating": self.rating}
 
     def missed(self, seed: int) -> str:
-        """Why no puzzle was kept for ``seed``, in words."""
+        """What was rated for ``seed`` when no puzzle was kept, in words."""
         near = f"; nearest rated {self.nearest}" if self.nearest is not None else ""
-        made = f"{self.rated} rated{near}"
-        return f"before a puzzle of {self.wanted} was made for seed {seed} ({made})"
+        return f"for seed {seed} ({self.rated} rated{near})"

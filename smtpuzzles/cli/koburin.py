@@ -120,9 +120,9 @@ def generate(
         return text.rstrip("\n") + "\n"
 
     def make(s: int, budget: Budget) -> generating.Made:
-        def accept(puzzle: Any) -> bool:
+        def accept(puzzle: Any) -> int:
             assert judge is not None
-            return judge.direction(text_of(puzzle), budget) == 0
+            return judge.direction(text_of(puzzle), budget)
 
         made = make_puzzle(
             rows,

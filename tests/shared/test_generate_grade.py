@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
-from oracles.cli import assert_bad_input, benched, cli, generated
+from oracles.cli import assert_bad_input, benched, cli, generated, run_process
 
 from smtpuzzles.cli.generating import Grade, bands, parse_grade
 from smtpuzzles.errors import InputError
@@ -132,3 +132,21 @@ def test_a_grade_not_reached_in_time_is_exit_3_and_says_so(tmp_path: Path) -> No
     lines = result.stderr.splitlines()
     assert len(lines) == 1 and "time limit" in lines[0] and "fiendish" in lines[0], lines
     assert not made.exists() and result.stdout == ""
+
+
+def test_ctrl_c_while_rating_prints_nothing_and_exits_130() -> None:
+    """Koburin's 10x10 candidates are made in a fraction of a second, so after two
+    seconds it is rating one: Ctrl-C ends the explanation and the command."""
+    argv = ["koburin", "generate", "10", "10", "--grade", "fiendish"]
+    run = run_process(argv, interrupt_after=2.0, hard_limit_s=60)
+    assert run.returncode == 130, (run.returncode, run.stderr)
+    assert run.stdout == "" and run.stderr.splitlines() == ["smtpuzzles: error: interrupted"]
+    assert run.wall_s < 2.0 * run.stretch + 5.0, (run.wall_s, run.stretch)
+
+
+def test_the_time_limit_holds_while_rating() -> None:
+    argv = ["nurikabe", "generate", "12", "12", "--grade", "fiendish", "--timeout", "4"]
+    run = run_process(argv, hard_limit_s=60)
+    assert run.returncode == 3, (run.returncode, run.stderr)
+    assert run.stdout == "" and run.stderr.count("\n") == 1 and "time limit" in run.stderr
+    assert run.wall_s <= 4 * run.stretch + 1.0, (run.wall_s, run.stretch)

@@ -351,6 +351,11 @@ def _decided(puzzle: KoburinInstance) -> bool:
     return found is not None and found.decided()
 
 
+#: How many grades off the range asked a puzzle may be for :func:`generate` to move it
+#: toward the range (:func:`steer`); farther off, a new build is the quicker way: a move
+#: changes the grade by a few points at most.
+STEER_REACH = 3
+
 #: Builds :func:`generate` tries for a seed before it gives up (with ``accept``, a
 #: hundred times as many: most are refused).
 BUILDS = 20
@@ -364,7 +369,7 @@ def generate(
     *,
     density: float = DENSITY,
     max_unknown: float = MAX_UNKNOWN,
-    accept: Callable[[KoburinInstance], bool] | None = None,
+    accept: Callable[[KoburinInstance], int] | None = None,
     tries: int = 8,
 ) -> tuple[KoburinInstance, Solution, str] | None:
     """A puzzle whose solution the deductions of :mod:`.deduce` prove the only one, that
@@ -372,7 +377,9 @@ def generate(
     after :data:`BUILDS` builds). Numbers beyond ``density`` of the cells are taken away
     where the rest still decide everything, and up to ``max_unknown`` of them are hidden
     as ``?``. ``accept`` (the command line's ``--grade`` rates the puzzle as ``rate``
-    does): a puzzle it refuses is dropped for a new build."""
+    does) says 0 to keep the puzzle, else how many grades too hard (negative: too easy)
+    it is: within :data:`STEER_REACH` the puzzle is moved once toward the grade
+    (:func:`steer`), and it is dropped for a new build if that is refused too."""
     check_size(rows, cols)
     budget = budget or Budget()
     rng = random.Random(seed)
@@ -382,10 +389,7 @@ def generate(
         if built is None:
             return None
         clues = dict(built.clues)
-        answer = Solution(
-            frozenset(i for i, s in enumerate(built.cell) if s == BLACK),
-            frozenset(e for k, e in enumerate(built.edges) if built.link[k] == ON),
-        )
+        answer = _answer(built)
         extra = len(clues) - round(density * len(graph))
         if extra > 0:
             clues = _fewer(graph, clues, rng, budget, drop=True, most=extra, probing=True)
@@ -396,13 +400,51 @@ def generate(
             return None
         if not _decided(puzzle):
             continue
+        if accept is not None:
+            verdict = accept(puzzle)
+            if verdict != 0:
+                near = abs(verdict) <= STEER_REACH
+                steered = steer(puzzle, answer, verdict, seed, budget) if near else None
+                if steered is None or accept(steered[0]) != 0:
+                    continue
+                puzzle, answer = steered
         broken = problems(puzzle, answer.black, answer.edges)
         if broken:
             raise CheckFailure(f"koburin generate, seed {seed}: the answer breaks {broken[0]}")
-        if accept is not None and not accept(puzzle):
-            continue
         return puzzle, answer, solution_text(puzzle, answer)
     return None
+
+
+def _answer(d: Deduce) -> Solution:
+    """The solution the deductions ``d`` decided."""
+    return Solution(
+        frozenset(i for i, s in enumerate(d.cell) if s == BLACK),
+        frozenset(e for k, e in enumerate(d.edges) if d.link[k] == ON),
+    )
+
+
+def steer(
+    puzzle: KoburinInstance, answer: Solution, verdict: int, seed: int, budget: Budget
+) -> tuple[KoburinInstance, Solution] | None:
+    """The puzzle moved toward the grade wanted, still decided by the rules (so unique),
+    and its solution: easier (``verdict`` above 0) with every ``?`` shown as its number;
+    harder (below 0) with numbers taken away, as many as the rules allow, far apart at a
+    time, in an order drawn from ``seed`` and the numbers (the same puzzle is moved the
+    same way whatever came before). ``None`` when there is nothing to move."""
+    graph, clues = puzzle.graph, dict(puzzle.clues)
+    if verdict > 0:
+        hidden = [i for i, v in clues.items() if v is None]
+        if not hidden:
+            return None
+        for i in hidden:
+            clues[i] = sum(1 for j in graph.out[i] if j in answer.black)
+        return KoburinInstance(graph, clues), answer
+    rng = random.Random(f"{seed} {sorted(clues.items(), key=str)}")
+    fewer = _fewer(graph, clues, rng, budget, drop=True, most=len(clues), probing=True)
+    found = solve(graph, fewer, probing=True) if len(fewer) < len(clues) else None
+    if found is None or not found.decided() or len(_loops(found)) != 1:
+        return None
+    return KoburinInstance(graph, fewer), _answer(found)
 
 
 def clue_statistics(puzzle: KoburinInstance) -> dict[str, float]:
