@@ -11,7 +11,9 @@ the cap and the processor time to the first hit are what ``generate --grade BAND
 would take for that seed.
 
     python benchmarks/generate_grade.py [--seeds 10] [--cap 30] [--sizes nurikabe:10,...]
-        [--out benchmarks/results/generate_grade.json]
+        [--out benchmarks/results/generate_grade.json] [--table]
+
+``--table`` prints the results file as the table of docs/generate.md.
 """
 
 from __future__ import annotations
@@ -149,13 +151,43 @@ def summary(runs: list[list[dict[str, Any]]]) -> dict[str, Any]:
     return out
 
 
+def table(results: dict[str, Any]) -> str:
+    """The results as the markdown table docs/generate.md shows."""
+    from smtpuzzles.cli.generating import bands
+
+    names = list(bands())
+    head = ["puzzles", "candidates rated", "CPU s a candidate", "grades: median (range)"]
+    lines = ["| " + " | ".join(head + names) + " |", "|" + "---|" * (len(head) + len(names))]
+    for key, r in results.items():
+        kind, size = key.split(":")
+        low, high = r["ratings_range"]
+        row = [
+            f"{kind.capitalize()} {size}",
+            str(r["candidates"]),
+            str(r["cpu_s_per_candidate"]),
+            f"{r['ratings_median']} ({low}-{high})",
+        ]
+        seeds = len(r["seeds"])
+        for name in names:
+            b = r["bands"][name]
+            hit = f"{b['seeds_reached']}/{seeds}"
+            took = f", {b['median_cpu_s']} s ({b['max_cpu_s']})" if b["seeds_reached"] else ""
+            row.append(hit + took)
+        lines.append("| " + " | ".join(row) + " |")
+    return "\n".join(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=10)
     parser.add_argument("--cap", type=float, default=30.0)
     parser.add_argument("--sizes", default="nurikabe:10,koburin:10,nurikabe:15,koburin:15")
     parser.add_argument("--out", type=Path, default=RESULTS)
+    parser.add_argument("--table", action="store_true", help="Print the table of --out.")
     args = parser.parse_args()
+    if args.table:
+        print(table(json.loads(args.out.read_text())))
+        return
     sys.path.insert(0, str(ROOT / "benchmarks"))
     from _harness import environment
 
