@@ -150,3 +150,12 @@ def test_the_time_limit_holds_while_rating() -> None:
     assert run.returncode == 3, (run.returncode, run.stderr)
     assert run.stdout == "" and run.stderr.count("\n") == 1 and "time limit" in run.stderr
     assert run.wall_s <= 4 * run.stretch + 1.0, (run.wall_s, run.stretch)
+
+
+def test_the_help_gives_rates_bands() -> None:
+    """The help names the bands with their grades as rate has them."""
+    from smtpuzzles.cli.generating import GRADE
+
+    text = GRADE[0].__metadata__[0].help
+    for words, (low, high) in bands().items():
+        assert f"{words} ({low}-{high})" in text or f"{words} ({low} and up)" in text, words
