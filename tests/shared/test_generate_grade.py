@@ -159,3 +159,35 @@ def test_the_help_gives_rates_bands() -> None:
     text = GRADE[0].__metadata__[0].help
     for words, (low, high) in bands().items():
         assert f"{words} ({low}-{high})" in text or f"{words} ({low} and up)" in text, words
+
+
+def test_a_koburin_puzzle_moved_either_way_stays_unique_with_its_answer() -> None:
+    """``--grade``'s moves: shown ``?`` keep the answer; numbers taken away leave a
+    puzzle the solver proves unique, with the answer the move gives, and no more ``?``
+    than ``--max-unknown`` allows."""
+    from smtpuzzles.limits import Budget
+    from smtpuzzles.puzzles.koburin import problems, solve
+    from smtpuzzles.puzzles.koburin.generate import generate, steer
+
+    moves = {1: 0, -1: 0}
+    for seed in range(1, 5):
+        made = generate(10, 10, seed)
+        assert made is not None
+        puzzle, answer, _ = made
+        for verdict in moves:
+            moved = steer(puzzle, answer, verdict, seed, Budget(), 0.1)
+            if moved is None:
+                continue
+            moves[verdict] += 1
+            p, a = moved
+            assert problems(p, a.black, a.edges) == []
+            outcome = solve(p, unique=True)
+            assert outcome.unique is True and outcome.solution.black == a.black
+            values = list(p.clues.values())
+            if verdict > 0:
+                assert set(p.clues) == set(puzzle.clues) and None not in values
+                assert a == answer
+            else:
+                assert set(p.clues) < set(puzzle.clues)
+                assert sum(v is None for v in values) <= 0.1 * len(values)
+    assert all(moves.values()), moves

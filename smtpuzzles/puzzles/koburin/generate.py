@@ -25,6 +25,7 @@ No solver is asked: a run costs runs of the deductions, local in effect and chea
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable
 
@@ -403,8 +404,9 @@ def generate(
         if accept is not None:
             verdict = accept(puzzle)
             if verdict != 0:
-                near = abs(verdict) <= STEER_REACH
-                steered = steer(puzzle, answer, verdict, seed, budget) if near else None
+                steered = None
+                if abs(verdict) <= STEER_REACH:
+                    steered = steer(puzzle, answer, verdict, seed, budget, max_unknown)
                 if steered is None or accept(steered[0]) != 0:
                     continue
                 puzzle, answer = steered
@@ -424,23 +426,33 @@ def _answer(d: Deduce) -> Solution:
 
 
 def steer(
-    puzzle: KoburinInstance, answer: Solution, verdict: int, seed: int, budget: Budget
+    puzzle: KoburinInstance,
+    answer: Solution,
+    verdict: int,
+    seed: int,
+    budget: Budget,
+    max_unknown: float = MAX_UNKNOWN,
 ) -> tuple[KoburinInstance, Solution] | None:
     """The puzzle moved toward the grade wanted, still decided by the rules (so unique),
     and its solution: easier (``verdict`` above 0) with every ``?`` shown as its number;
     harder (below 0) with numbers taken away, as many as the rules allow, far apart at a
     time, in an order drawn from ``seed`` and the numbers (the same puzzle is moved the
-    same way whatever came before). ``None`` when there is nothing to move."""
+    same way whatever came before), while the ``?`` stay within ``max_unknown`` of the
+    numbers. ``None`` when there is nothing to move."""
     graph, clues = puzzle.graph, dict(puzzle.clues)
     if verdict > 0:
-        hidden = [i for i, v in clues.items() if v is None]
-        if not hidden:
+        unknown = [i for i, v in clues.items() if v is None]
+        if not unknown:
             return None
-        for i in hidden:
+        for i in unknown:
             clues[i] = sum(1 for j in graph.out[i] if j in answer.black)
         return KoburinInstance(graph, clues), answer
+    hidden = sum(1 for v in clues.values() if v is None)
+    most = len(clues) - (math.ceil(hidden / max_unknown - 1e-9) if hidden else 0)
+    if most <= 0:
+        return None
     rng = random.Random(f"{seed} {sorted(clues.items(), key=str)}")
-    fewer = _fewer(graph, clues, rng, budget, drop=True, most=len(clues), probing=True)
+    fewer = _fewer(graph, clues, rng, budget, drop=True, most=most, probing=True)
     found = solve(graph, fewer, probing=True) if len(fewer) < len(clues) else None
     if found is None or not found.decided() or len(_loops(found)) != 1:
         return None
