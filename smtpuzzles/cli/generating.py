@@ -326,6 +326,11 @@ def parse_grade(text: str | None) -> Grade | None:
     return Grade(low, high, asked)
 
 
+#: A manifest entry's grade fields when ``--grade`` is not given: the keys stay, so
+#: every entry has the same shape, but nothing was rated.
+UNGRADED: dict[str, Any] = {"grade": None, "rating": None}
+
+
 #: What :meth:`Judge.direction` says of a puzzle whose explanation is not complete.
 UNRATED = 10**6
 

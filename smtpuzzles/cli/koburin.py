@@ -139,7 +139,7 @@ def generate(
         name = f"koburin_{rows}x{cols}_s{s}"
         file = name + (".url" if to == "puzzlink" else ".txt")
         files = {file: text_of(puzzle), name + ".sol": sol_text}
-        graded = {} if judge is None else judge.fields()
+        graded = generating.UNGRADED if judge is None else judge.fields()
         return files, {"file": file, "seed": s, **graded, **clue_statistics(puzzle)}
 
     made = generating.make_each(shared, count, seed, "koburin", make, judge)

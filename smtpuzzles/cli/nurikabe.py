@@ -145,7 +145,7 @@ def generate(
             name + ".txt": _puzzle_text(p, shape, rows, cols, s),
             name + ".sol": text_picture(p, picture),
         }
-        graded = {} if judge is None else judge.fields()
+        graded = generating.UNGRADED if judge is None else judge.fields()
         return files, {"file": name + ".txt", "seed": s, **graded, **clue_statistics(p)}
 
     made = generating.make_each(shared, count, seed, "nurikabe", make, judge)

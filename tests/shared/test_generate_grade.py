@@ -119,7 +119,7 @@ def test_an_ungraded_batch_names_its_files_and_rates_nothing(kind: str, tmp_path
     puzzles = generated([kind, "generate", "6", "6", "--count", "2"], folder)
     for entry in puzzles:
         assert entry["file"].endswith(".txt") and (folder / entry["file"]).exists()
-        assert "grade" not in entry and "rating" not in entry
+        assert entry["grade"] is None and entry["rating"] is None
 
 
 def test_a_grade_not_reached_in_time_is_exit_3_and_says_so(tmp_path: Path) -> None:
