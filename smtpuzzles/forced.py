@@ -74,6 +74,22 @@ CORES_KEPT = 64
 #: A step found over the whole grid with more premises than this is a case split.
 HARD = 6
 
+#: Before the reasons over the whole grid are sought, only reasons of at most this many
+#: premises (unminimised) are minimised: the windows are asked first. A core over the
+#: whole grid that an earlier step found and left in the pool is mostly large, seldom
+#: minimised within the bounds, and each attempt costs a dozen bounded questions (on a
+#: 15x15 with islands of 20 cells, a hundred such cores took a minute a step).
+NEAR = 2 * HARD
+
+#: Over the whole grid, the conflicts that questions left undecided may take, summed,
+#: while reasons fail to be minimised, before a step's last resort
+#: (:meth:`_Path._last_resort`): as much as one of its questions. A large core over the
+#: whole grid mostly fails (a question whether one of its premises can go stays
+#: undecided), and a step's search tried a hundred of them (a minute of CPU on a 15x15
+#: with islands of 20 cells); a failure whose questions were left undecided before
+#: costs nothing and counts nothing.
+FAR_SPEND = PATIENCE * EFFORT
+
 #: The open facts a premise is asked alone about, one at a time where a question about
 #: many stays undecided, lie within this many steps of it; the farther ones are asked
 #: together only (see :meth:`_Path._singles`).
@@ -307,6 +323,8 @@ class Forcing:
         self.minimal_cores: dict[str, set[frozenset[str]]] = {}
         #: questions left undecided: (fact, premises) -> the largest effort they took
         self.undecided: dict[tuple[str, frozenset[str]], int] = {}
+        #: the conflicts the questions left undecided could take, summed
+        self.spent = 0
 
     # ------------------------------------------------------------------ literals
 
@@ -413,6 +431,7 @@ class Forcing:
     def _gave_up(self, fact: Fact, premises: Sequence[Premise], effort: int) -> None:
         key = (fact.key, frozenset(p.key for p in premises))
         self.undecided[key] = max(effort, self.undecided.get(key, 0))
+        self.spent += effort
 
     def _core_of(self, fact: Fact, premises: Sequence[Premise]) -> list[Premise]:
         """The premises in the solver's core of its last (unsat) check, kept with the
@@ -977,11 +996,11 @@ class _Path:
         self._singles()
         for radius in range(RADIUS + 1):
             self._search(radius)
-            step = self._take()
+            step = self._take(NEAR)
             if step is not None:
                 return step
         self._global()
-        step = self._take()
+        step = self._take(spend=FAR_SPEND)
         if step is None and self.unproven and not self.pool:
             # a fact with a core is forced; with none, the targets left may not be
             self._confirm()
@@ -1093,12 +1112,17 @@ class _Path:
         step.case_split = step.unsure > 0 or step.size > HARD
         return step
 
-    def _take(self) -> Step | None:
+    def _take(self, most: int | None = None, spend: int | None = None) -> Step | None:
         """The pool's smallest reason: reasons are Z3's cores until minimised, and the
         smallest is minimised until the smallest is minimal (a reason that cannot be
-        minimised within the effort bounds waits). None when the pool has none."""
+        minimised within the effort bounds waits). None when the pool has none (of at
+        most ``most`` premises, when given), or when the questions left undecided by
+        reasons that failed took more than ``spend`` conflicts."""
+        spent = self.f.spent
         while True:
             open_ = [v for v in self.pool if v not in self.stuck]
+            if most is not None:
+                open_ = [v for v in open_ if len(self.pool[v]) <= most]
             if not open_:
                 return None
             var = min(open_, key=lambda v: (len(self.pool[v]), min(self.by_var[v].cells)))
@@ -1107,6 +1131,8 @@ class _Path:
             reason = self.f.minimal(self.by_var[var], self.pool[var])
             if reason is None:
                 self.stuck.add(var)
+                if spend is not None and self.f.spent - spent >= spend:
+                    return None
                 continue
             self.pool[var] = reason
             self.minimised.add(var)

@@ -215,3 +215,40 @@ def test_a_second_solution_the_solver_did_not_reach_leaves_the_explanation_stuck
     shared = smtpuzzles.explain(smtpuzzles.load(two, puzzle="nurikabe"))
     assert shared.status == "stuck"
     assert [f.json for s in shared.steps for f in s.facts] == [{"cell": "r1c1", "value": "black"}]
+
+
+def test_a_large_reason_waits_until_the_windows_are_asked() -> None:
+    """While the windows are searched, ``_take(NEAR)`` leaves a reason of more premises
+    than that in the pool untried (neither minimised nor stuck); over the whole grid
+    it is minimised, and the step's premises force its facts."""
+    prob = _problem("nurikabe", "square_07x07")
+    path = smtpuzzles.forced._Path(Forcing(prob, Budget()))
+    fact = next(f for f in path.targets if path.f.core(f, prob.clues) is not None)
+    path.pool[fact.var] = list(prob.clues)
+    assert path._take(len(prob.clues) - 1) is None
+    assert fact.var not in path.minimised and fact.var not in path.stuck
+    step = path._take()
+    assert step is not None and fact in step.facts and step.size < len(prob.clues)
+    smt = Forcing(prob, Budget(), engine="smt")
+    assert all(smt.forced(f, step.premises) for f in step.facts)
+
+
+def test_the_far_phase_stops_after_its_share_of_undecided_conflicts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Reasons that fail to be minimised are tried only until the questions they left
+    undecided took ``spend`` conflicts: the rest wait for a later step (and the last
+    resort answers this one)."""
+    prob = _problem("nurikabe", "square_07x07")
+    path = smtpuzzles.forced._Path(Forcing(prob, Budget()))
+    for fact in path.targets[:5]:
+        path.pool[fact.var] = list(prob.clues)
+
+    def fails(fact: object, premises: object, *args: object, **kw: object) -> None:
+        path.f.spent += 4000
+
+    monkeypatch.setattr(path.f, "minimal", fails)
+    assert path._take(spend=10_000) is None
+    assert len(path.stuck) == 3
+    monkeypatch.setattr(path.f, "minimal", lambda *a, **k: None)
+    assert path._take(spend=10_000) is None and len(path.stuck) == 5
