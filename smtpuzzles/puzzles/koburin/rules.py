@@ -33,9 +33,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from ... import z3lazy as z3
-from ...connectivity import RegionText, connected_smtlib, first_member
+from ...connectivity import RegionText, connected_smtlib
 from ...engines import parse_terms
-from ...smtlib import Block, Script, count, escape, not_, or_
+from ...smtlib import Block, Script, and_, count, escape, not_, or_
 from .model import KoburinInstance
 
 Edge = tuple[int, int]
@@ -220,11 +220,10 @@ def loop_connected_by_order(enc: Encoding) -> Block:
             declarations.append(f"(declare-fun {at_least(i, k)} () Bool)")
             if k > 1:
                 terms.append(f"(=> {at_least(i, k)} {at_least(i, k - 1)})")
-    first = first_member(empty, {i: enc.on_loop(i) for i in empty}, "loop")
-    declarations += first.declarations
-    terms += first.constraints
-    for i in empty:
-        here, root = enc.on_loop(i), first.root[i]
+    none_before = "true"
+    for n, i in enumerate(empty):
+        here = enc.on_loop(i)
+        root = here if n == 0 else f"(and {none_before} {here})"
         terms.append(f"(=> {root} {not_(at_least(i, 1))})")
         nearer = []
         for j in neighbours[i]:
@@ -237,6 +236,11 @@ def loop_connected_by_order(enc: Encoding) -> Block:
                 f"(=> (and {before} {at_least(j, k)}) {at_least(i, k + 1)})" for k in range(most)
             ]
         terms.append(f"(=> (and {here} {not_(root)}) {or_(nearer)})")
+        if n + 1 < len(empty):
+            after = f"loop_none_before_{n + 1}"
+            declarations.append(f"(declare-fun {after} () Bool)")
+            terms.append(f"(= {after} {and_([none_before, not_(here)]) if n else not_(here)})")
+            none_before = after
     return Block(
         CONNECTED,
         "The loop is one closed piece: its first cell is the root at distance 0, and every"
