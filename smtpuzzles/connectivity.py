@@ -62,22 +62,8 @@ def connected(
     low: Mapping[int, int] | None = None,
     known: Collection[int] = (),
 ) -> Region:
-    """Constraints that make ``{i : member[i]}`` one connected region of ``graph``, as
-    Z3 terms: :func:`connected_smtlib`'s text parsed, so the two forms cannot differ.
-
-    ``member`` maps each candidate cell to a Boolean term (or a constant); cells absent
-    from it are never members. ``root``: a cell known to be a member (given root, e.g. a
-    Nurikabe clue; its distance is the constant 0); without it the model picks the member
-    of least index, and the empty set is allowed. ``max_dist`` caps distances (an island
-    of k cells has ``dist < k``). ``edges``: when given, a predecessor must be joined by a
-    chosen edge; keys are ``(i, j)`` with ``i < j`` and the edge is used in both
-    directions. ``step``: ``"exact"`` (a predecessor is one closer) or ``"less"`` (a
-    predecessor is closer). ``low``: least distances the caller has proven (a cell's
-    distance from the root through the cells that may be members); a cell whose least
-    distance is beyond ``max_dist`` is never a member. ``known``: cells that are members
-    (with a given root and ``step="less"`` only); those joined to the root through
-    known cells get constant distances (:func:`_fixed`).
-    """
+    """:func:`connected_smtlib`'s constraints as Z3 terms over ``member`` and ``edges``
+    (Z3 terms or constants): its text parsed, so that the two forms cannot differ."""
     # each term the caller gave stands in the text as a Boolean placeholder, replaced after
     given = [*member.values(), *(edges or {}).values()]
     slots = [z3.Bool(f"{name}_term_{k}") for k in range(len(given))]
@@ -101,12 +87,12 @@ def connected(
 
 @dataclass
 class _Plan:
-    """What both forms say, worked out once: the candidates, each one's distance range
-    (``least[i]`` to ``limit``), the cells ``low`` rules out, and for each cell that needs
-    one, its possible predecessors with the chosen edge to them (``preds``; absent for a
-    neighbour of a given root under ``step="less"``: the root is always a member and
-    nearer, so that step always holds), and the members whose distance is a constant
-    (``fixed``, see :func:`_fixed`)."""
+    """What the constraints say, worked out before they are written: the candidates,
+    each one's distance range (``least[i]`` to ``limit``), the cells ``low`` rules out,
+    and for each cell that needs one, its possible predecessors with the chosen edge to
+    them (``preds``; absent for a neighbour of a given root under ``step="less"``: the
+    root is always a member and nearer, so that step always holds), and the members
+    whose distance is a constant (``fixed``, see :func:`_fixed`)."""
 
     cells: list[int]
     inside: list[int]  #: the cells that get a distance variable: not the root, not ruled out
@@ -273,7 +259,21 @@ def connected_smtlib(
     low: Mapping[int, int] | None = None,
     known: Collection[int] = (),
 ) -> RegionText:
-    """The constraints of :func:`connected` as SMT-LIB text, variables named alike.
+    """Constraints that make ``{i : member[i]}`` one connected region of ``graph``, as
+    SMT-LIB text.
+
+    ``member`` maps each candidate cell to a Boolean term (or a constant); cells absent
+    from it are never members. ``root``: a cell known to be a member (given root, e.g. a
+    Nurikabe clue; its distance is the constant 0); without it the model picks the member
+    of least index, and the empty set is allowed. ``max_dist`` caps distances (an island
+    of k cells has ``dist < k``). ``edges``: when given, a predecessor must be joined by a
+    chosen edge; keys are ``(i, j)`` with ``i < j`` and the edge is used in both
+    directions. ``step``: ``"exact"`` (a predecessor is one closer) or ``"less"`` (a
+    predecessor is closer). ``low``: least distances the caller has proven (a cell's
+    distance from the root through the cells that may be members); a cell whose least
+    distance is beyond ``max_dist`` is never a member. ``known``: cells that are members
+    (with a given root and ``step="less"`` only); those joined to the root through
+    known cells get constant distances (:func:`_fixed`).
 
     ``member`` and ``edges`` map to SMT-LIB terms (``"black_r0c0"``, ``"(not x)"``) or
     constants; the caller declares the variables they mention. ``name`` must be a plain

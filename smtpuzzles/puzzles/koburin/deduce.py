@@ -198,8 +198,9 @@ class Deduce:
                 raise Contradiction
             return
         trail, end, size = self.trail, self.end, self.size
-        trail += [(END, ea, end[ea]), (END, eb, end[eb])]
-        trail += [(SIZE, ea, size[ea]), (SIZE, eb, size[eb])]
+        trail += [
+            (END, ea, end[ea]), (END, eb, end[eb]), (SIZE, ea, size[ea]), (SIZE, eb, size[eb])
+        ]
         end[ea], end[eb] = eb, ea
         size[ea] = size[eb] = total
         closing = self.index.get((ea, eb) if ea < eb else (eb, ea))
