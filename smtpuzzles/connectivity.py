@@ -18,13 +18,15 @@ Links are followed as written (``A: B`` lets the region grow from A to B), so on
 links in an adjacency table mean "reachable from the root". Over a chosen set of edges
 (the Koburin loop), predecessors must be joined by a chosen edge.
 
-The same constraints come in two forms: :func:`connected` builds Z3 terms through the
-Python API; :func:`connected_smtlib` writes them as SMT-LIB text (declarations and
-assertions, the same names), which Z3 parses about ten times faster than the API builds
-them, so a puzzle that writes its other rules as text can build its whole formula cheaply.
+:func:`connected_smtlib` writes the constraints as SMT-LIB text (declarations and
+assertions), which Z3 parses about ten times faster than its Python API builds them, so
+a puzzle that writes its other rules as text can build its whole formula cheaply;
+:func:`connected` gives the same constraints as Z3 terms, parsed from that text.
 
 This module is the one place that knows how "connected" is said in integer arithmetic:
-Nurikabe's islands and wall and Koburin's loop all come from here.
+Nurikabe's islands and wall and Koburin's loop all come from here, and so does "the first
+member is the root" (:func:`first_member`), which the explanations' Boolean forms of
+connectivity share.
 """
 
 from __future__ import annotations
@@ -46,11 +48,6 @@ class Region:
 
     constraints: list[z3.BoolRef] = field(default_factory=list)
     dist: dict[int, z3.ArithRef] = field(default_factory=dict)
-    root: dict[int, z3.BoolRef | bool] = field(default_factory=dict)
-
-
-def _as_bool(value: Term) -> z3.BoolRef:
-    return value if isinstance(value, z3.BoolRef) else z3.BoolVal(bool(value))
 
 
 def connected(
@@ -65,65 +62,37 @@ def connected(
     low: Mapping[int, int] | None = None,
     known: Collection[int] = (),
 ) -> Region:
-    """Constraints that make ``{i : member[i]}`` one connected region of ``graph``.
-
-    ``member`` maps each candidate cell to a Boolean term (or a constant); cells absent
-    from it are never members. ``root``: a cell known to be a member (given root, e.g. a
-    Nurikabe clue; its distance is the constant 0); without it the model picks the member
-    of least index, and the empty set is allowed. ``max_dist`` caps distances (an island
-    of k cells has ``dist < k``). ``edges``: when given, a predecessor must be joined by a
-    chosen edge; keys are ``(i, j)`` with ``i < j`` and the edge is used in both
-    directions. ``step``: ``"exact"`` (a predecessor is one closer) or ``"less"`` (a
-    predecessor is closer). ``low``: least distances the caller has proven (a cell's
-    distance from the root through the cells that may be members); a cell whose least
-    distance is beyond ``max_dist`` is never a member. ``known``: cells that are members
-    (with a given root and ``step="less"`` only); those joined to the root through
-    known cells get constant distances (:func:`_fixed`).
-    """
-    _check_step(step)
-    region = Region()
-    plan = _plan(graph, member, root, max_dist, edges, step, low=low, known=known)
-    if plan is None:
-        return region
-    if root is not None:
-        region.dist[root] = z3.IntVal(0)
-    for i, d in plan.fixed.items():
-        region.dist[i] = z3.IntVal(d)
-    for i in plan.inside:
-        region.dist[i] = z3.Int(_dist_name(graph, name, i))
-    region.root, chain = _roots(plan.cells, member, root, name)
-    out = region.constraints
-    out.extend(z3.Not(_as_bool(member[i])) for i in sorted(plan.outside))
-    out.extend(
-        z3.And(region.dist[i] >= plan.least[i], region.dist[i] <= plan.limit) for i in plan.inside
+    """:func:`connected_smtlib`'s constraints as Z3 terms over ``member`` and ``edges``
+    (Z3 terms or constants): its text parsed, so that the two forms cannot differ."""
+    # each term the caller gave stands in the text as a Boolean placeholder, replaced after
+    given = [*member.values(), *(edges or {}).values()]
+    slots = [z3.Bool(f"{name}_term_{k}") for k in range(len(given))]
+    text = iter(
+        t if isinstance(t, bool) else str(slot) for t, slot in zip(given, slots, strict=True)
     )
-    if root is not None:
-        out.append(_as_bool(member[root]))
-    out.extend(_as_bool(member[i]) for i in plan.known)
-    out.extend(chain)
-    for i in plan.inside:
-        here, v = _as_bool(member[i]), region.dist[i]
-        if root is None:
-            out.append(z3.Implies(_as_bool(region.root[i]), v == 0))
-        if i not in plan.preds:
-            continue
-        steps = []
-        for j, link in plan.preds[i]:
-            closer = region.dist[j] + 1 == v if step == "exact" else region.dist[j] < v
-            steps.append(z3.And(_as_bool(member[j]), *map(_as_bool, link), closer))
-        non_root = here if root is not None else z3.And(here, z3.Not(_as_bool(region.root[i])))
-        out.append(z3.Implies(non_root, z3.Or(*steps) if steps else False))
-    return region
+    member_text = {i: next(text) for i in member}
+    edge_text = None if edges is None else {e: next(text) for e in edges}
+    region = connected_smtlib(
+        graph, member_text, name, root, max_dist, edges=edge_text, step=step, low=low, known=known
+    )
+    script = [f"(declare-fun {s} () Bool)" for s in slots] + region.declarations
+    script += [f"(assert {c})" for c in region.constraints]
+    parsed = z3.parse_smt2_string("\n".join(script)) if region.constraints else []
+    pairs = [(s, t) for s, t in zip(slots, given, strict=True) if not isinstance(t, bool)]
+    return Region(
+        [z3.substitute(c, *pairs) if pairs else c for c in parsed],
+        {i: z3.IntVal(int(d)) if d.isdigit() else z3.Int(d) for i, d in region.dist.items()},
+    )
 
 
 @dataclass
 class _Plan:
-    """What both forms say, worked out once: the candidates, each one's distance range
-    (``least[i]`` to ``limit``), the cells ``low`` rules out, and for each cell that needs
-    one, its possible predecessors with the chosen edge to them (``preds``; absent for a
-    neighbour of a given root under ``step="less"``: the root is always a member and
-    nearer, so that step always holds), and the members whose distance is a constant
-    (``fixed``, see :func:`_fixed`)."""
+    """What the constraints say, worked out before they are written: the candidates,
+    each one's distance range (``least[i]`` to ``limit``), the cells ``low`` rules out,
+    and for each cell that needs one, its possible predecessors with the chosen edge to
+    them (``preds``; absent for a neighbour of a given root under ``step="less"``: the
+    root is always a member and nearer, so that step always holds), and the members
+    whose distance is a constant (``fixed``, see :func:`_fixed`)."""
 
     cells: list[int]
     inside: list[int]  #: the cells that get a distance variable: not the root, not ruled out
@@ -229,29 +198,33 @@ def _check_step(step: str) -> None:
         raise ValueError(f"unknown step {step!r}; expected one of {STEPS}")
 
 
-def _roots(
-    cells: Sequence[int], member: Mapping[int, Term], root: int | None, name: str
-) -> tuple[dict[int, z3.BoolRef | bool], list[z3.BoolRef]]:
-    """Root indicators: the given root, or the member of least index.
+@dataclass
+class FirstMember:
+    """"The first member is the root" in SMT-LIB: each cell's term "it is the root", and
+    the helper variables that term needs (their declarations and constraints)."""
 
-    The least member is found with a prefix chain ``none_before_k`` ("no member among
-    the first k candidates"), linear in size instead of quadratic.
-    """
-    if root is not None:
-        if root not in member:
-            raise ValueError("the given root must be a candidate cell")
-        return {i: i == root for i in cells}, []
-    roots: dict[int, z3.BoolRef | bool] = {}
-    chain: list[z3.BoolRef] = []
-    none_before: z3.BoolRef = z3.BoolVal(True)
+    root: dict[int, str]
+    declarations: list[str] = field(default_factory=list)
+    constraints: list[str] = field(default_factory=list)
+
+
+def first_member(cells: Sequence[int], member: Mapping[int, str], name: str) -> FirstMember:
+    """The root is the first of ``cells`` (in their order) that is a member, so that a
+    region has one root, not one per labelling. Said through a prefix chain
+    ``<name>_none_before_<k>`` ("no member among the first k cells"): linear in size,
+    where "no member before it" said of each cell would be quadratic."""
+    first = FirstMember({})
+    none_before = "true"
     for k, i in enumerate(cells):
-        here = _as_bool(member[i])
-        roots[i] = here if k == 0 else z3.And(here, none_before)
+        here = member[i]
+        first.root[i] = here if k == 0 else f"(and {here} {none_before})"
         if k + 1 < len(cells):
-            nxt = z3.Bool(f"{name}_none_before_{k + 1}")
-            chain.append(nxt == z3.And(none_before, z3.Not(here)) if k else nxt == z3.Not(here))
+            nxt = f"{name}_none_before_{k + 1}"
+            first.declarations.append(f"(declare-fun {nxt} () Bool)")
+            before = not_(here) if k == 0 else f"(and {none_before} {not_(here)})"
+            first.constraints.append(f"(= {nxt} {before})")
             none_before = nxt
-    return roots, chain
+    return first
 
 
 def _dist_name(graph: Graph, name: str, i: int) -> str:
@@ -286,7 +259,21 @@ def connected_smtlib(
     low: Mapping[int, int] | None = None,
     known: Collection[int] = (),
 ) -> RegionText:
-    """The constraints of :func:`connected` as SMT-LIB text, variables named alike.
+    """Constraints that make ``{i : member[i]}`` one connected region of ``graph``, as
+    SMT-LIB text.
+
+    ``member`` maps each candidate cell to a Boolean term (or a constant); cells absent
+    from it are never members. ``root``: a cell known to be a member (given root, e.g. a
+    Nurikabe clue; its distance is the constant 0); without it the model picks the member
+    of least index, and the empty set is allowed. ``max_dist`` caps distances (an island
+    of k cells has ``dist < k``). ``edges``: when given, a predecessor must be joined by a
+    chosen edge; keys are ``(i, j)`` with ``i < j`` and the edge is used in both
+    directions. ``step``: ``"exact"`` (a predecessor is one closer) or ``"less"`` (a
+    predecessor is closer). ``low``: least distances the caller has proven (a cell's
+    distance from the root through the cells that may be members); a cell whose least
+    distance is beyond ``max_dist`` is never a member. ``known``: cells that are members
+    (with a given root and ``step="less"`` only); those joined to the root through
+    known cells get constant distances (:func:`_fixed`).
 
     ``member`` and ``edges`` map to SMT-LIB terms (``"black_r0c0"``, ``"(not x)"``) or
     constants; the caller declares the variables they mention. ``name`` must be a plain
@@ -313,16 +300,11 @@ def connected_smtlib(
     if root is not None:
         out.append(here[root])
         out.extend(here[i] for i in plan.known)
-    else:  # the member of least index, through a prefix chain "no member before k"
-        none_before = "true"
-        for k, i in enumerate(plan.cells):
-            is_root[i] = here[i] if k == 0 else f"(and {here[i]} {none_before})"
-            if k + 1 < len(plan.cells):
-                nxt = f"{name}_none_before_{k + 1}"
-                region.declarations.append(f"(declare-fun {nxt} () Bool)")
-                before = not_(here[i]) if k == 0 else f"(and {none_before} {not_(here[i])})"
-                out.append(f"(= {nxt} {before})")
-                none_before = nxt
+    else:
+        first = first_member(plan.cells, here, name)
+        is_root = first.root
+        region.declarations += first.declarations
+        out += first.constraints
     for i in plan.inside:
         d = dist[i]
         if root is None:

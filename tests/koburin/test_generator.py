@@ -245,7 +245,6 @@ def test_a_part_with_an_odd_number_of_loop_ends_is_a_contradiction() -> None:
     """The loop crosses a part joined by open links in paths that each join two loop
     ends: one end alone in its part has no way to close."""
     from smtpuzzles.puzzles.koburin.deduce import LOOP, OFF, ON, Contradiction, Deduce
-    from smtpuzzles.puzzles.koburin.generate import _even_ends
 
     graph = rectangle(3, 3)
     at = graph.at
@@ -265,25 +264,24 @@ def test_a_part_with_an_odd_number_of_loop_ends_is_a_contradiction() -> None:
             d.set_cell(i, LOOP)
         if parted:
             with pytest.raises(Contradiction):
-                _even_ends(d, mark)
+                d.even_ends(mark)
         else:
-            _even_ends(d, mark)
+            d.even_ends(mark)
 
 
 def test_loop_ends_are_even_in_every_part_where_the_numbers_have_a_solution() -> None:
     """The rule is sound: from the numbers of a random answer (some hidden as ``?``),
     after the deductions and probing, no part holds an odd number of loop ends."""
     from smtpuzzles.puzzles.koburin.deduce import Deduce
-    from smtpuzzles.puzzles.koburin.generate import _even_ends
 
     for seed in range(20):
         graph, _, _, numbers = _random_answer(seed, 12, 0.5 if seed % 2 else 1.0)
         d = Deduce(graph, numbers)
         d.start()
         d.whole()
-        _even_ends(d, 0)
+        d.even_ends(0)
         d.probe(d.open_cells(), rounds=2)
-        _even_ends(d, 0)
+        d.even_ends(0)
 
 
 @pytest.mark.parametrize("seed", [1, 2])

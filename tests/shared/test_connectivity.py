@@ -15,7 +15,7 @@ from collections import deque
 import pytest
 import z3
 
-from smtpuzzles.connectivity import connected, connected_smtlib
+from smtpuzzles.connectivity import connected, connected_smtlib, first_member
 from smtpuzzles.graph import Graph, hex_grid, parse_adjacency, rectangle, torus
 
 
@@ -242,3 +242,40 @@ def test_cell_names_are_escaped_in_variable_names() -> None:
     graph = parse_adjacency("a_b: c\nc: a_b\n")
     text = connected_smtlib(graph, {0: "x", 1: "y"}, "s")
     assert text.dist == {0: "s_dist_a~5f~b", 1: "s_dist_c"}
+
+
+def test_first_member_is_the_root_exactly_once() -> None:
+    """For every set of members among four cells (in a shuffled order), "is the root"
+    holds of the first member in that order and of no other cell."""
+    cells = [2, 0, 3, 1]
+    member = {i: f"in{i}" for i in cells}
+    first = first_member(cells, member, "s")
+    text = "".join(f"(declare-fun in{i} () Bool)\n" for i in cells)
+    text += "\n".join(first.declarations) + "\n"
+    text += "".join(f"(assert {c})\n" for c in first.constraints)
+    for i in cells:
+        text += f"(declare-fun root{i} () Bool)\n(assert (= root{i} {first.root[i]}))\n"
+    solver = z3.Solver()
+    solver.add(z3.parse_smt2_string(text))
+    for bits in itertools.product([False, True], repeat=4):
+        chosen = [i for i, b in zip(cells, bits) if b]
+        solver.push()
+        solver.add([z3.Bool(f"in{i}") == b for i, b in zip(cells, bits)])
+        assert solver.check() == z3.sat
+        model = solver.model()
+        roots = [i for i in cells if z3.is_true(model.eval(z3.Bool(f"root{i}")))]
+        assert roots == chosen[:1], (chosen, roots)
+        solver.pop()
+
+
+def test_z3_terms_any_term_or_constant_as_a_member() -> None:
+    """``connected`` stands each given term in for a placeholder of the text it parses:
+    compound terms and Python constants keep their meaning."""
+    graph = rectangle(1, 4)
+    white = [z3.Bool(f"w{i}") for i in range(4)]
+    member = {0: True, 1: z3.Not(white[1]), 2: z3.Not(white[2]), 3: z3.Not(white[3])}
+    solver = z3.Solver()
+    solver.add(connected(graph, member, "s", step="less").constraints)
+    assert solver.check(white[1], z3.Not(white[2])) == z3.unsat  # 0 and 2 apart
+    assert solver.check(z3.Not(white[1]), white[2], white[3]) == z3.sat
+    assert not any("s_term_" in str(c) for c in solver.assertions())

@@ -14,6 +14,8 @@ rules decide every cell and link the solution is the only one:
 - loop cells all reach each other through links not off, and open cells that reach no
   loop cell are black; the loop visits as many cells of each chessboard colour
   (:meth:`Deduce.whole`, passes over the grid);
+- a part of the grid that open links join holds an even number of loop ends
+  (:meth:`Deduce.even_ends`, asked by the generator near each number it places);
 - probing: a cell or link whose one value leads the rules above to a contradiction
   takes the other (:meth:`Deduce.probe`).
 
@@ -30,6 +32,9 @@ from ...graph import Graph
 UNKNOWN, BLACK, LOOP, NUMBER = 0, 1, 2, 3
 #: A link's state: not yet known, off, or on the loop.
 OFF, ON = 1, 2
+#: What a trail entry changed: a cell's state, a link's state, a piece's end, a piece's
+#: size, or the numbers (a number added).
+CELL, LINK, END, SIZE, CLUE = 0, 1, 2, 3, 4
 
 
 Links = tuple[list[tuple[int, int]], list[list[int]], dict[tuple[int, int], int]]
@@ -116,16 +121,16 @@ class Deduce:
         trail = self.trail
         while len(trail) > mark:
             what, i, old = trail.pop()
-            if what == 0:
+            if what == CELL:
                 if self.cell[i] == LOOP:
                     self.on_loop -= 1
                 self._count(i, self.cell[i], -1)
                 self.cell[i] = old
-            elif what == 1:
+            elif what == LINK:
                 self.link[i] = old
-            elif what == 2:
+            elif what == END:
                 self.end[i] = old
-            elif what == 4:
+            elif what == CLUE:
                 del self.clues[i]
             else:
                 self.size[i] = old
@@ -136,8 +141,8 @@ class Deduce:
     # -- setting values ----------------------------------------------------------------
 
     def _change(self, what: int, values: list[int], i: int, state: int) -> bool:
-        """``values[i]`` (cells: ``what`` 0, links: 1) set to ``state`` and written to
-        the trail; ``False`` if it already was."""
+        """``values[i]`` (``what``: :data:`CELL` or :data:`LINK`) set to ``state`` and
+        written to the trail; ``False`` if it already was."""
         now = values[i]
         if now == state:
             return False
@@ -148,7 +153,7 @@ class Deduce:
         return True
 
     def set_cell(self, i: int, state: int) -> None:
-        if not self._change(0, self.cell, i, state):
+        if not self._change(CELL, self.cell, i, state):
             return
         if state == LOOP:
             self.on_loop += 1
@@ -167,7 +172,7 @@ class Deduce:
                 self.loop_of[colour] += step
 
     def set_link(self, e: int, state: int) -> None:
-        if not self._change(1, self.link, e, state):
+        if not self._change(LINK, self.link, e, state):
             return
         a, b = self.edges[e]
         if state == ON:
@@ -193,27 +198,29 @@ class Deduce:
                 raise Contradiction
             return
         trail, end, size = self.trail, self.end, self.size
-        trail += [(2, ea, end[ea]), (2, eb, end[eb]), (3, ea, size[ea]), (3, eb, size[eb])]
+        trail += [
+            (END, ea, end[ea]), (END, eb, end[eb]), (SIZE, ea, size[ea]), (SIZE, eb, size[eb])
+        ]
         end[ea], end[eb] = eb, ea
         size[ea] = size[eb] = total
         closing = self.index.get((ea, eb) if ea < eb else (eb, ea))
         if closing is not None:
             self.closable.add(closing)
         if a != ea:
-            trail.append((2, a, end[a]))
+            trail.append((END, a, end[a]))
             end[a] = -1  # no longer an end
         if b != eb:
-            trail.append((2, b, end[b]))
+            trail.append((END, b, end[b]))
             end[b] = -1
 
     def add_clue(self, i: int, number: int | None) -> None:
         """Number the open cell ``i`` (a generator's step; undone like the rest)."""
         if self.cell[i] != UNKNOWN:
             raise Contradiction
-        self.trail.append((0, i, UNKNOWN))
+        self.trail.append((CELL, i, UNKNOWN))
         self.cell[i] = NUMBER
         self._count(i, NUMBER, 1)
-        self.trail.append((4, i, 0))
+        self.trail.append((CLUE, i, 0))
         self.clues[i] = number
         for e in self.incident[i]:
             self.set_link(e, OFF)
@@ -381,14 +388,19 @@ class Deduce:
         step and every probe."""
         cell, link, out, edges = self.cell, self.link, self.out, self.edges
         seeds: list[int] = []
-        for what, i, _ in self.trail[mark:]:
-            if what == 0 and cell[i] in (BLACK, NUMBER):
+        for what, i in self._changed(mark):
+            if what == CELL and cell[i] in (BLACK, NUMBER):
                 seeds.extend(out[i])
-            elif what == 1 and link[i] == OFF:
+            elif what == LINK and link[i] == OFF:
                 seeds.extend(edges[i])
         self._connected_near(seeds)
         self._balanced()
         self.propagate()
+
+    def _changed(self, mark: int) -> list[tuple[int, int]]:
+        """The cells (:data:`CELL`, cell) and links (:data:`LINK`, link) set since
+        ``mark``, in order: where the rules that look at parts of the grid start."""
+        return [(what, i) for what, i, _ in self.trail[mark:] if what == CELL or what == LINK]
 
     def _connected_near(self, seeds: list[int], limit: int = 60) -> None:
         """:meth:`_connected` for the parts of the loop's room (cells neither black nor
@@ -431,6 +443,47 @@ class Deduce:
             else:
                 for i in members:
                     self.set_cell(i, BLACK)
+
+    def even_ends(self, mark: int, limit: int = 400) -> None:
+        """Each part of the grid that open links join holds an even number of loop ends:
+        the loop crosses such a part in paths that each join two of them, so a part with
+        an odd number has no solution (``Contradiction``). Only the parts next to the
+        changes since ``mark`` are looked at, each up to ``limit`` cells (a larger part is
+        left alone), so the cost does not grow with the grid."""
+        link, edges, incident, cell = self.link, self.edges, self.incident, self.cell
+        seeds: list[int] = []
+        for what, i in self._changed(mark):
+            if what == CELL:
+                seeds.append(i)
+            else:
+                seeds.extend(edges[i])
+        owner: dict[int, int] = {}  #: each cell met: the seed whose search met it
+        for start in seeds:
+            if start in owner:
+                continue
+            owner[start] = start
+            todo, size, ends, large = [start], 1, 0, False
+            while todo and not large:
+                i = todo.pop()
+                on = 0
+                for e in incident[i]:
+                    if link[e] == ON:
+                        on += 1
+                    elif link[e] == UNKNOWN:
+                        a, b = edges[e]
+                        j = b if a == i else a
+                        met = owner.get(j)
+                        if met is None:
+                            owner[j] = start
+                            todo.append(j)
+                            size += 1
+                        elif met != start:  # a part an earlier search found large
+                            large = True
+                if on == 1 and cell[i] == LOOP:
+                    ends += 1
+                large = large or size > limit
+            if not large and ends % 2:
+                raise Contradiction
 
     # -- probing -----------------------------------------------------------------------
 

@@ -5,7 +5,7 @@
    number it could hold, one more, and the most, the one after which the rules a
    solver by hand uses (:mod:`.deduce`, each sound on its own) decide the most, weighed
    by the number's value (:data:`LOOK`), is kept, unless it leaves a part of the grid
-   with an odd number of loop ends (:func:`_even_ends`). Each number is propagated from
+   with an odd number of loop ends (:meth:`.Deduce.even_ends`). Each number is propagated from
    the state before it, so a step costs what it decides, not the grid.
 2. **Dead ends.** Where no open cell can take a number, the rules that look at the whole
    grid (one loop; as many loop cells of each chessboard colour) and probing decide
@@ -34,7 +34,7 @@ from ...graph import Graph, rectangle
 from ...limits import Budget
 from ...sources import check_size
 from .check import problems, walk_loop
-from .deduce import BLACK, LOOP, ON, UNKNOWN, Contradiction, Deduce, solve
+from .deduce import BLACK, LINK, ON, UNKNOWN, Contradiction, Deduce, solve
 from .model import KoburinInstance, Solution
 
 #: The share of cells numbered by default (published puzzles: about 0.14).
@@ -81,7 +81,11 @@ def _build(graph: Graph, rng: random.Random, budget: Budget, tries: int) -> Dedu
                 d.propagate()
                 try:
                     d.whole()
-                    _even_ends(d, mark)
+                    # a number that leaves a part with an odd number of loop ends is not
+                    # placed: the rules would find that only by probing, after more numbers
+                    # around it, and repairs near the part cannot mend what the loop's
+                    # far-off pieces cause
+                    d.even_ends(mark)
                     focus = []
                 except Contradiction:
                     d.undo(mark)
@@ -118,51 +122,6 @@ def _build(graph: Graph, rng: random.Random, budget: Budget, tries: int) -> Dedu
         probed = -1
         dead = set()
         focus = [i for i in patch if d.cell[i] == UNKNOWN]
-
-
-def _even_ends(d: Deduce, mark: int, limit: int = 400) -> None:
-    """Each part of the grid that open links join holds an even number of loop ends:
-    the loop crosses such a part in paths that each join two of them, so a part with an
-    odd number has no solution (``Contradiction``). A number that leaves one is not
-    placed: the rules of :mod:`.deduce` would find it only by probing, after more
-    numbers had been placed around it, and repairs near the part's open cells cannot
-    mend what the loop's far-off pieces cause. Only the parts next to the changes since
-    ``mark`` are looked at, each up to ``limit`` cells (a larger part is left alone), so
-    the cost does not grow with the grid."""
-    link, edges, incident, cell = d.link, d.edges, d.incident, d.cell
-    seeds: list[int] = []
-    for what, i, _ in d.trail[mark:]:
-        if what == 0:
-            seeds.append(i)
-        elif what == 1:
-            seeds.extend(edges[i])
-    owner: dict[int, int] = {}  #: each cell met: the seed whose search met it
-    for start in seeds:
-        if start in owner:
-            continue
-        owner[start] = start
-        todo, size, ends, large = [start], 1, 0, False
-        while todo and not large:
-            i = todo.pop()
-            on = 0
-            for e in incident[i]:
-                if link[e] == ON:
-                    on += 1
-                elif link[e] == UNKNOWN:
-                    a, b = edges[e]
-                    j = b if a == i else a
-                    met = owner.get(j)
-                    if met is None:
-                        owner[j] = start
-                        todo.append(j)
-                        size += 1
-                    elif met != start:  # a part an earlier search found large
-                        large = True
-            if on == 1 and cell[i] == LOOP:
-                ends += 1
-            large = large or size > limit
-        if not large and ends % 2:
-            raise Contradiction
 
 
 def _started(graph: Graph, clues: dict[int, int | None]) -> Deduce:
@@ -236,7 +195,7 @@ def _best_number(
 def _gain(d: Deduce, mark: int) -> float:
     """What a step decided since ``mark``: links count thrice, cells once (open links
     among cells all known to be on the loop are what no number can settle later)."""
-    return sum(LINK_WEIGHT if what == 1 else 1 for what, _, _ in d.trail[mark:])
+    return sum(LINK_WEIGHT if what == LINK else 1 for what, _, _ in d.trail[mark:])
 
 
 #: What a decided link counts for against a decided cell, in choosing a number.

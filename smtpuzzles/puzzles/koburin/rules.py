@@ -220,6 +220,8 @@ def loop_connected_by_order(enc: Encoding) -> Block:
             declarations.append(f"(declare-fun {at_least(i, k)} () Bool)")
             if k > 1:
                 terms.append(f"(=> {at_least(i, k)} {at_least(i, k - 1)})")
+    # the root chain of connectivity.first_member, but woven in cell by cell: the
+    # explanations' steps follow this formula's order, so it is kept as it was
     none_before = "true"
     for n, i in enumerate(empty):
         here = enc.on_loop(i)

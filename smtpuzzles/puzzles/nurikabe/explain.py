@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ...connectivity import first_member
 from ...errors import InputError
 from ...forced import Clue, Fact, Problem, Solutions, Step, premise_cells, solved, steps_from
 from ...limits import Budget
@@ -223,20 +224,12 @@ def wall_reached(enc: Encoding) -> Block:
         )
     if high <= 0:
         return Block("wall connected", says + " (At most one cell: always connected.)")
-    out: list[str] = []
-    declared: list[str] = []
-    roots: dict[int, str] = {}
-    if root is not None:
-        roots[root] = "true"
-    none_before = "true"  # no black cell among the candidates so far
-    for n, i in enumerate(candidates if root is None else ()):
-        roots[i] = and_([enc.b(i), none_before]) if n else enc.b(i)
-        if n + 1 < len(candidates):
-            nxt = f"wall_none_before_{n + 1}"
-            declared.append(f"(declare-fun {nxt} () Bool)")
-            out.append(f"(= {nxt} {and_([none_before, enc.w(i)]) if n else enc.w(i)})")
-            none_before = nxt
     member = {i: enc.b(i) for i in candidates}
+    if root is None:
+        first = first_member(candidates, member, "wall")
+        roots, out, declared = first.root, first.constraints, first.declarations
+    else:
+        roots, out, declared = {root: "true"}, [], []
     _reached(enc, member, roots, high, low, "wall", out, declared)
     return Block("wall connected", says, out, declared)
 
