@@ -172,14 +172,15 @@ def run_script(script: str, puzzle: str | Path) -> subprocess.CompletedProcess[s
 
 
 def _worked(pid: int, clock_s: float) -> float:
-    """The processor time (user and system, all threads) process ``pid`` and the children
-    it runs now (a CNF or a proof is made in one) have had so far, read from ``/proc``;
+    """The processor time (user and system, all threads) process ``pid``, the children it
+    has waited for and those it runs now (a CNF or a proof is made in one) have had so
+    far, read from ``/proc``;
     ``clock_s`` where that cannot be read."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     except OSError:
         return clock_s
-    ticks = int(fields[11]) + int(fields[12])
+    ticks = sum(int(f) for f in fields[11:15])  # its own time and its waited-for children's
     try:
         children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
     except OSError:
