@@ -124,14 +124,15 @@ def test_an_ungraded_batch_names_its_files_and_rates_nothing(kind: str, tmp_path
 
 def test_a_grade_not_reached_in_time_is_exit_3_and_says_so(tmp_path: Path) -> None:
     """Koburin's 5x5 puzzles are never fiendish: the time runs out, and the command says
-    which grade it missed and prints nothing."""
+    which grade it missed and prints nothing. Run as a process of its own, as a user
+    runs it, with no other test's signals around it."""
     made = tmp_path / "made.txt"
     argv = ["koburin", "generate", "5", "5", "--grade", "fiendish", "--timeout", "4"]
-    result = cli(*argv, "-o", str(made))
-    assert result.exit_code == 3, (result.exit_code, result.stderr)
-    lines = result.stderr.splitlines()
+    run = run_process([*argv, "-o", str(made)], hard_limit_s=60)
+    assert run.returncode == 3, (run.returncode, run.stderr)
+    lines = run.stderr.splitlines()
     assert len(lines) == 1 and "time limit" in lines[0] and "fiendish" in lines[0], lines
-    assert not made.exists() and result.stdout == ""
+    assert not made.exists() and run.stdout == ""
 
 
 def test_ctrl_c_while_rating_prints_nothing_and_exits_130() -> None:
