@@ -60,10 +60,10 @@ def candidates(kind: str, side: int, seed: int, cap: float) -> list[dict[str, An
             from smtpuzzles.cli.nurikabe import _puzzle_text
             from smtpuzzles.puzzles.nurikabe.generate import generate, shape_graph
 
-            def accept(p: Any) -> bool:
+            def accept(p: Any) -> int:
                 rating = rate(_puzzle_text(p, "square", side, side, seed))
                 seen.append({"rating": rating, "cpu_s": spent()})
-                return False
+                return UNRATED  # refused, so that every candidate of the seed is rated
 
             graph, pools = shape_graph("square", side, side, seed)
             generate(graph, pools, seed, budget=budget, accept=accept)

@@ -120,9 +120,9 @@ def generate(
     def make(s: int, budget: Budget) -> generating.Made:
         graph, pools = shape_graph(shape, rows, cols, s)
 
-        def accept(p: Any) -> bool:
+        def accept(p: Any) -> int:
             assert judge is not None
-            return judge.direction(_puzzle_text(p, shape, rows, cols, s), budget) == 0
+            return judge.direction(_puzzle_text(p, shape, rows, cols, s), budget)
 
         made = make_puzzle(
             graph,

@@ -1535,13 +1535,14 @@ def generate(
     *,
     density: float = DENSITY,
     symmetry: str = "none",
-    accept: Callable[[NurikabeInstance], bool] | None = None,
+    accept: Callable[[NurikabeInstance], int] | None = None,
     budget: Budget | None = None,
     max_ones: float = MAX_ONES,
     tries: int = 200,
 ) -> tuple[NurikabeInstance, Picture] | None:
-    """A puzzle whose only solution is a picture drawn at random (one ``accept`` takes,
-    if given: a puzzle it refuses is dropped for a new picture), or ``None`` after
+    """A puzzle whose only solution is a picture drawn at random (one ``accept`` keeps,
+    if given: it says 0 to keep a puzzle, else how many grades too hard, negative too
+    easy; a puzzle refused is dropped for a new picture), or ``None`` after
     ``tries`` pictures (on a grid of under :data:`SMALL`
     cells, the later ones with more clues and any share of 1s). Raises :class:`TimeUp` when the
     budget runs out (and ``KeyboardInterrupt`` passes through)."""
@@ -1589,7 +1590,7 @@ def generate(
             continue
         if turn is not None and any(turn[c] not in puzzle.clues for c in puzzle.clues):
             continue
-        if accept is not None and not accept(puzzle):
+        if accept is not None and accept(puzzle) != 0:
             continue
         return puzzle, made.picture()
     return None
