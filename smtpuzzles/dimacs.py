@@ -29,8 +29,10 @@ from .limits import (
     MemoryLimitExceeded,
     TimeUp,
     ensure_room,
+    interrupts_seen,
     memory_capped,
     raise_pending,
+    timed_out,
 )
 
 #: The tactics, in order: no variable is eliminated, every integer must be bounded by
@@ -308,6 +310,7 @@ def _apply(tactic: z3.Tactic, goal: z3.Goal, budget: Budget | None) -> z3.Goal:
         if left <= 0:
             raise TimeUp()
         tactic = z3.TryFor(tactic, max(1, int(left * 1000)))
+    seen = interrupts_seen()
     try:
         with memory_capped():
             made = tactic(goal)
@@ -316,7 +319,7 @@ def _apply(tactic: z3.Tactic, goal: z3.Goal, budget: Budget | None) -> z3.Goal:
         if "memory" in message:
             raise MemoryLimitExceeded(str(exc)) from None
         if "cancel" in message or "timeout" in message:
-            if budget is not None and budget.expired():
+            if timed_out(budget, seen):
                 raise TimeUp() from None
             raise Interrupted() from None
         raise

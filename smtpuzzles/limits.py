@@ -373,6 +373,24 @@ def interrupts_seen() -> int:
     return _interrupts
 
 
+#: How close to the deadline a canceled Z3 call must stop to count as Z3's own timeout
+#: (Z3 takes whole milliseconds and ends a little early or late).
+TIMEOUT_SLACK_S = 0.05
+
+
+def timed_out(budget: Budget | None, interrupts_before: int) -> bool:
+    """Was a Z3 call that reports itself canceled stopped by its timeout, not by Ctrl-C?
+
+    Z3 says "canceled" both at the timeout it was given and after a Ctrl-C it kept from
+    our handlers (Optimize says a bare "unknown"). A Ctrl-C that reaches our handlers
+    moves their count; a timeout stops at the budget's end, give or take Z3's whole
+    milliseconds."""
+    if interrupts_seen() != interrupts_before or budget is None:
+        return False
+    left = budget.remaining()
+    return left is not None and left <= TIMEOUT_SLACK_S
+
+
 def guard_interrupts() -> None:
     """Ctrl-C raises ``KeyboardInterrupt`` only in our own code, for the whole process.
 

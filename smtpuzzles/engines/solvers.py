@@ -16,6 +16,7 @@ from ..limits import (
     interrupts_seen,
     memory_capped,
     raise_pending,
+    timed_out,
 )
 from .stats import Stats
 
@@ -155,7 +156,7 @@ def check_sat(
         if "memory" in message.lower():
             raise MemoryLimitExceeded(message) from None
         if "cancel" in message.lower() or "interrupt" in message.lower():
-            if _timed_out(budget, seen):
+            if timed_out(budget, seen):
                 return z3.unknown
             raise Interrupted() from None
         raise
@@ -169,23 +170,6 @@ def check_sat(
         stopped = "keyboard" in reason or "interrupt" in reason or "cancel" in reason
         # Z3's Optimize takes Ctrl-C without a word: its reason is a bare "unknown".
         stopped = stopped or (isinstance(solver, z3.Optimize) and reason == "unknown")
-        if stopped and not _timed_out(budget, seen):
+        if stopped and not timed_out(budget, seen):
             raise Interrupted()
     return answer
-
-
-#: How close to the deadline a "canceled" check must stop to count as Z3's own timeout
-#: (Z3 takes whole milliseconds and ends a little early or late).
-_TIMEOUT_SLACK_S = 0.05
-
-
-def _timed_out(budget: Budget, interrupts_before: int) -> bool:
-    """Was a check that Z3 reports as canceled stopped by its timeout, not by Ctrl-C?
-
-    Z3's Optimize says "canceled" at its timeout and a bare "unknown" after Ctrl-C, which
-    it keeps from our handlers. A Ctrl-C that reaches our handlers moves their count;
-    a timeout stops at the budget's end."""
-    if interrupts_seen() != interrupts_before:
-        return False
-    left = budget.remaining()
-    return left is not None and left <= _TIMEOUT_SLACK_S
