@@ -136,7 +136,7 @@ def run_process(
             if pid:
                 break
             now = time.monotonic() - began
-            if not interrupted and _worked(proc.pid, now) >= interrupt_after:
+            if not interrupted and worked(proc.pid, now) >= interrupt_after:
                 proc.send_signal(signal.SIGINT)
                 interrupted = True
             if now > hard_limit_s:
@@ -171,7 +171,7 @@ def run_script(script: str, puzzle: str | Path) -> subprocess.CompletedProcess[s
     )
 
 
-def _worked(pid: int, clock_s: float) -> float:
+def worked(pid: int, clock_s: float) -> float:
     """The processor time (user and system, all threads) process ``pid``, the children it
     has waited for and those it runs now (a CNF or a proof is made in one) have had so
     far, read from ``/proc``;
