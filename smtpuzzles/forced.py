@@ -171,7 +171,7 @@ class Problem:
     #: counts the rules imply that the solver cannot add up by itself, as clauses over
     #: the CNF's literals: given the literal of a variable or clue (by its name or key)
     #: and the largest literal in use, the clauses and the largest literal they use.
-    #: Asked only where no window gives a reason (:meth:`_Path._whole`): stated for
+    #: Asked only where no fact has a core within the bounds (:meth:`_Path._whole`): stated for
     #: every question, they slowed the others down
     counts: Callable[[Callable[[str], int], int], tuple[list[list[int]], int]] | None = None
 
@@ -1102,10 +1102,6 @@ class _Path:
             step = self._take(NEAR)
             if step is not None:
                 return step
-        if not self.pool:
-            step = self._whole(EFFORT * len(self.undecided()))
-            if step is not None:
-                return step
         self._global()
         step = self._take(spend=FAR_SPEND)
         if step is None and self.unproven and not self.pool:
@@ -1194,13 +1190,12 @@ class _Path:
             self.stuck.discard(fact.var)
 
     def _whole(self, effort: int) -> Step | None:
-        """No window of any radius gave a reason for any open fact: the facts are
-        forced, if at all, by premises spread over the whole grid (a puzzle of a few
-        huge islands). One question whether the known premises force every open fact
-        under the rules and the problem's counts (:attr:`Problem.counts`), within
-        ``effort`` conflicts (0: no bound; before the questions of :meth:`_global`, what
-        they may take together), stands for one question a fact; its core is the
-        step's premises. A fact joins the step
+        """No open fact has a core within the bounds, near or over the whole grid: the
+        facts are forced, if at all, by premises spread over the whole grid (a puzzle
+        of a few huge islands). One question whether the known premises force every
+        open fact under the rules and the problem's counts (:attr:`Problem.counts`),
+        within ``effort`` conflicts (0: no bound), stands for one question a fact; its
+        core is the step's premises. A fact joins the step
         when, for each premise of the core, a model of the rest (and the counts) shows
         the fact can fail: the reason is minimal for it. A fact the rest forces without
         some premise waits in the pool with that smaller reason. When no fact is proven
