@@ -103,7 +103,7 @@ def problem(puzzle: NurikabeInstance) -> Problem:
         puzzle.neighbours,
         say,
         solutions=solutions,
-        counts=counts(puzzle, cell_of, [c.key for c in clues]) if puzzle.is_grid else None,
+        counts=counts(puzzle, cell_of, [c.key for c in clues]) if _full_grid(puzzle) else None,
     )
 
 
@@ -111,6 +111,13 @@ def problem(puzzle: NurikabeInstance) -> Problem:
 #: literal of a variable or clue by name and the largest literal in use, the clauses
 #: and the largest literal they use.
 Counts = Callable[[Callable[[str], int], int], tuple[list[list[int]], int]]
+
+
+def _full_grid(puzzle: NurikabeInstance) -> bool:
+    """A plain rectangle with every cell: where Euler's formula and the rim hold as
+    :func:`counts` states them."""
+    g = puzzle.graph
+    return puzzle.is_grid and len(puzzle) == (g.rows or 0) * (g.cols or 0) > 1
 
 
 def _least_perimeter(size: int) -> int:
