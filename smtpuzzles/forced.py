@@ -90,6 +90,11 @@ NEAR = 2 * HARD
 #: costs nothing and counts nothing.
 FAR_SPEND = PATIENCE * EFFORT
 
+#: The radii (steps from a fact and a dropped premise) within which a last resort's
+#: question whether the premise can go first looks for a model, the solution kept
+#: beyond (see :meth:`Forcing._nearby`).
+NEARBY = (3, 6)
+
 #: The open facts a premise is asked alone about, one at a time where a question about
 #: many stays undecided, lie within this many steps of it; the farther ones are asked
 #: together only (see :meth:`_Path._singles`).
@@ -163,6 +168,12 @@ class Problem:
     #: is the backbone at once: the engine's first model can take far longer (the rules
     #: with every number a premise are a harder formula than the puzzle's)
     solutions: Callable[[Budget], Solutions | None] | None = None
+    #: counts the rules imply that the solver cannot add up by itself, as clauses over
+    #: the CNF's literals: given the literal of a variable or clue (by its name or key)
+    #: and the largest literal in use, the clauses and the largest literal they use.
+    #: Asked only where no fact has a core within the bounds (:meth:`_Path._whole`): stated for
+    #: every question, they slowed the others down
+    counts: Callable[[Callable[[str], int], int], tuple[list[list[int]], int]] | None = None
 
 
 @dataclass
@@ -325,6 +336,8 @@ class Forcing:
         self.undecided: dict[tuple[str, frozenset[str]], int] = {}
         #: the conflicts the questions left undecided could take, summed
         self.spent = 0
+        #: the literal under which :attr:`Problem.counts` hold (0: not stated yet)
+        self._counted = 0
 
     # ------------------------------------------------------------------ literals
 
@@ -369,6 +382,27 @@ class Forcing:
             if answer == "sat":
                 self.local_models.append(self._values())
         return self._check([*self._all_rules(), *lits], label, effort)
+
+    def counted(self) -> int | None:
+        """The literal under which the problem's counts (:attr:`Problem.counts`) hold,
+        their clauses added the first time it is asked for; None without counts (or
+        without python-sat, which writes them)."""
+        if self.problem.counts is None:
+            return None
+        if not self._counted:
+            names = {**self.vars, **self.clue_lit}
+            guard = self.q.fresh()
+            try:
+                clauses, top = self.problem.counts(names.__getitem__, guard)
+            except ImportError:
+                self.problem.counts = None
+                return None
+            while self.q.fresh() < top:
+                pass
+            for clause in clauses:
+                self.q.add([-guard, *clause])
+            self._counted = guard
+        return self._counted
 
     # ------------------------------------------------------------------ models
 
@@ -483,10 +517,40 @@ class Forcing:
         self._gave_up(fact, premises, effort)
         return None
 
-    def consistent(self, premises: Iterable[Premise]) -> dict[str, bool] | None:
+    def whole(
+        self, premises: Sequence[Premise], facts: Sequence[Fact], effort: int
+    ) -> list[Premise] | None:
+        """The premises of the solver's core when ``premises`` force every one of
+        ``facts`` under every rule and the problem's counts (:meth:`counted`, which the
+        rules imply: the core is kept as each fact's, with every rule); None without
+        counts, when a fact can fail (the model is kept), or when the solver cannot tell
+        within ``effort`` conflicts."""
+        guard = self.counted()
+        if guard is None:
+            return None
+        lits = [*self._all_rules(), guard, *(self.lit(p) for p in premises)]
+        some = self._some_fails(facts)
+        answer = self._check([*lits, some], "whole", effort)
+        core = self._core_ids() if answer == "unsat" else set()
+        if answer == "sat":
+            self._remember()
+        self.q.add([-some])
+        if answer != "unsat":
+            return None
+        found = [p for p in premises if self.lit(p) in core]
+        for fact in facts:
+            self._learn(fact, found, self.all_rules)
+        return found
+
+    def consistent(
+        self, premises: Iterable[Premise], counted: bool = False
+    ) -> dict[str, bool] | None:
         """A model of the rules and ``premises`` (every variable's and clue's value), or
-        None when they contradict."""
+        None when they contradict; ``counted``: the problem's counts assumed too."""
         lits = self._all_rules() + [self.lit(p) for p in premises]
+        guard = self.counted() if counted else None
+        if guard is not None:
+            lits.append(guard)
         if self._check(lits, "consistent?") == "unsat":
             return None
         return self._remember()
@@ -521,6 +585,7 @@ class Forcing:
         premises: Sequence[Premise],
         effort: int = EFFORT,
         keep_undecided: bool = False,
+        guess: Sequence[Fact] = (),
     ) -> list[Premise] | None:
         """A subset-minimal set of ``premises`` that forces ``fact``, or None when they do
         not force it or the solver cannot tell within ``effort`` conflicts a question
@@ -532,7 +597,12 @@ class Forcing:
         loose core shrinks in a few questions and a tight one costs one question a
         premise (a kept model often answers it). ``keep_undecided``: a premise whose
         question is undecided stays (the set is then minimal as far as the solver
-        could tell) instead of giving up."""
+        could tell) instead of giving up; after the first such premise the rest are
+        asked within :data:`WINDOW_EFFORT` (the step is a case split already, and on a
+        15x15 of islands of 20 cells most of its premises' questions stayed undecided
+        at the full bound). ``guess`` (a solution's facts): with
+        ``keep_undecided``, a premise's question first looks for a model near the
+        solution (:meth:`_nearby`)."""
         known = self.known_core(fact, premises, minimal=True, local=True)
         if known is not None:
             return sorted(known, key=_order)
@@ -555,7 +625,14 @@ class Forcing:
             # a group's question is a guess that may fail: bounded tighter, and
             # undecided it counts as "cannot go"
             bound = _deletion_bound(effort, chunk, len(trial), keep_undecided)
-            tried = self._still_forced(fact, trial, bound)
+            if keep_undecided and self.unsure > unsure:
+                # a premise kept unsure already makes the step a case split: the rest
+                # are asked within a window's bound
+                bound = min(bound, WINDOW_EFFORT) if bound else WINDOW_EFFORT
+            tried = None
+            if chunk == 1 and keep_undecided and guess:
+                tried = (False, []) if self._nearby(fact, trial, group[0], guess) else None
+            tried = tried or self._still_forced(fact, trial, bound)
             if tried is None and chunk == 1 and keep_undecided:
                 self.unsure += 1
             answer = tried or (False, []) if chunk > 1 or keep_undecided else tried
@@ -573,6 +650,29 @@ class Forcing:
         if self.unsure == unsure and keys in self.cores.get(fact.key, {}):
             self.minimal_cores.setdefault(fact.key, set()).add(keys)
         return kept
+
+    def _nearby(
+        self, fact: Fact, trial: Sequence[Premise], dropped: Premise, guess: Sequence[Fact]
+    ) -> bool:
+        """Is there a model (kept) where ``trial`` holds and ``fact`` fails that keeps
+        ``guess`` (a solution's facts) beyond a few steps (:data:`NEARBY`) of the fact and
+        the ``dropped`` premise? A question of the last resort whether a premise can go
+        mostly has such a model, when the premise is needed for a reason nearby, and
+        asked of the whole grid it took 1,000 to 40,000 conflicts (a 15x15 of islands of
+        20 cells), while with the rest of the grid fixed it is nearly propagation
+        alone. A model found answers the question; none found answers nothing."""
+        if self.witness(fact, trial):
+            return True
+        around = [*fact.cells, *premise_cells(dropped)]
+        lits = [*self._all_rules(), *(self.lit(p) for p in trial), self.negation(fact)]
+        for radius in NEARBY:
+            near = steps_from_within(self.problem.neighbours, around, radius)
+            kept = [self.lit(g) for g in guess if not any(c in near for c in g.cells)]
+            answer = self._check([*lits, *kept], "nearby", WINDOW_EFFORT)
+            if answer == "sat":
+                self._remember()
+                return True
+        return False
 
     def _still_forced(
         self, fact: Fact, trial: list[Premise], effort: int
@@ -639,6 +739,7 @@ class Forcing:
         label: str = "backbone",
         split: Callable[[Fact], bool] | None = None,
         undecided: list[Fact] | None = None,
+        counted: bool = False,
     ) -> list[Fact]:
         """The ``candidates`` that ``premises`` force: ask for a model where one of them
         fails, drop those it breaks, until none can fail. Kept models drop candidates
@@ -647,11 +748,15 @@ class Forcing:
         harder than each alone); a single candidate left undecided is not returned.
         ``split``: only candidates it accepts are split off an undecided question (the
         rest are not returned). ``undecided`` gathers the single candidates left
-        undecided."""
+        undecided. ``counted``: the problem's counts are assumed too (their models are
+        models of the rules)."""
         left = [f for f in candidates if not self.witness(f, premises)]
         found = [f for f in left if self.known_core(f, premises) is not None]
         left = [f for f in left if f not in found]
         lits = self._all_rules() + [self.lit(p) for p in premises]
+        guard = self.counted() if counted else None
+        if guard is not None:
+            lits.append(guard)
         parts = [left] if left else []
         while parts:
             left = parts.pop()
@@ -901,7 +1006,7 @@ class _Path:
         else:
             if found is not None and not found[0]:
                 raise Unsolvable()
-            model = found[0][0] if found is not None else forcing.consistent(clues)
+            model = found[0][0] if found is not None else forcing.consistent(clues, True)
             if model is None:
                 raise Unsolvable()
             valued = [problem.say(v, model[v]) for v, _ in problem.variables]
@@ -939,7 +1044,8 @@ class _Path:
         if not self.unproven:
             return
         self.unproven = False
-        sure = {f.var for f in self.f.backbone(self.known, self.undecided())}
+        # with the counts, which the rules imply and which only speed the proof up
+        sure = {f.var for f in self.f.backbone(self.known, self.undecided(), counted=True)}
         self.targets = [f for f in self.targets if f.var in self.decided or f.var in sure]
         self.by_var = {f.var: f for f in self.targets}
         for var in [v for v in self.pool if v not in self.by_var]:
@@ -1086,6 +1192,46 @@ class _Path:
             self.minimised.discard(fact.var)
             self.stuck.discard(fact.var)
 
+    def _whole(self, effort: int) -> Step | None:
+        """No open fact has a core within the bounds, near or over the whole grid: the
+        facts are forced, if at all, by premises spread over the whole grid (a puzzle
+        of a few huge islands). One question whether the known premises force every
+        open fact under the rules and the problem's counts (:attr:`Problem.counts`),
+        within ``effort`` conflicts (0: no bound), stands for one question a fact; its
+        core is the step's premises. A fact joins the step
+        when, for each premise of the core, a model of the rest (and the counts) shows
+        the fact can fail: the reason is minimal for it. A fact the rest forces without
+        some premise waits in the pool with that smaller reason. When no fact is proven
+        to need every premise, those with the fewest premises left undecided form the
+        step, a case split counting them as unsure. None when the question is not
+        answered "forced" (the search goes on over the whole grid, fact by fact)."""
+        facts = self.undecided()
+        core = self.f.whole(self.known, facts, effort)
+        if core is None:
+            return None
+        spare: dict[str, list[Premise]] = {}  # fact -> a smaller set that forces it
+        unsure = {f.var: 0 for f in facts}
+        for p in core:
+            rest = [q for q in core if q is not p]
+            left = [f for f in facts if f.var not in spare]
+            undecided: list[Fact] = []
+            label = "whole, one premise dropped"
+            for fact in self.f.backbone(rest, left, EFFORT, label, None, undecided, True):
+                spare[fact.var] = rest
+            for fact in undecided:
+                unsure[fact.var] += 1
+        for var, reason in spare.items():
+            self._offer(self.by_var[var], reason)
+        needed = [f for f in facts if f.var not in spare]
+        if not needed:
+            return None
+        least = min(unsure[f.var] for f in needed)
+        chosen = [f for f in needed if unsure[f.var] == least]
+        step = self._checked(chosen, sorted(core, key=_order), False)
+        step.unsure = least
+        step.case_split = least > 0 or step.size > HARD
+        return step
+
     def _global(self) -> None:
         """No reason near any fact: Z3's core over all known premises for each open fact
         (:meth:`_take` minimises the smallest)."""
@@ -1099,12 +1245,18 @@ class _Path:
         Z3's cores without a bound), its core minimised with :data:`PATIENCE` times the
         effort a question (a premise whose question stays undecided is kept); a case
         split unless the reason is small and proven minimal."""
+        if not self.pool:
+            # no fact has a core within the bounds: one question about every open fact
+            # without a bound stands for one a fact
+            step = self._whole(0)
+            if step is not None:
+                return step
         cores = [(r, self.by_var[v]) for v, r in self.pool.items()]
         if not cores:
             cores = [(self.f.core(f, self.known, 0) or self.known, f) for f in self.undecided()]
         core, fact = min(cores, key=lambda c: (len(c[0]), min(c[1].cells)))
         before = self.f.unsure
-        reason = self.f.minimal(fact, core, EFFORT * PATIENCE, keep_undecided=True)
+        reason = self.f.minimal(fact, core, EFFORT * PATIENCE, True, self.targets)
         assert reason is not None, "a unique solution forces every fact"
         step = self._checked([fact], reason, False)
         step.unsure = self.f.unsure - before

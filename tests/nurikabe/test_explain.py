@@ -250,3 +250,69 @@ def test_the_rules_with_every_clue_admit_exactly_the_checkers_pictures(text: str
         assert (forcing.consistent([*prob.clues, *facts]) is not None) == valid, black
         accepted += valid
     assert accepted >= 1
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "3 4\n2 - - -\n- - - -\n- 4 - -\n",
+        "3 4\n4 - - -\n- - - -\n- - - 3\n",
+        "3 4\n- - - -\n- 6 - -\n- - - -\n",
+        "3 4\n- - - -\n- 3 - -\n- - - 1\n",
+        "4 3\n2 - -\n- - -\n- - -\n- - 3\n",
+        "3 4\n5 - - -\n- - - -\n- - - -\n",
+        "3 3\n8 - -\n- - -\n- - -\n",  # an island around the wall: a hole
+        "3 4\n- - - -\n- - - -\n- 9 - -\n",  # a hole or none
+        "3 4\n1 - - -\n- - - -\n- - - ?\n",  # a '?': Euler's count only
+    ],
+)
+def test_the_counts_admit_exactly_the_checkers_pictures(text: str) -> None:
+    """The counts the whole-grid question adds (Euler's formula for the white cells,
+    the wall's size and the rim edges at black cells when every clue holds) rule out no
+    solution: with every clue, a picture satisfies the rules and the counts exactly when
+    the independent checker accepts it; with one clue's number dropped, every picture
+    the rules admit the counts admit too (Euler's count needs no number)."""
+    import itertools
+
+    from smtpuzzles.puzzles.nurikabe.check import problems
+
+    puzzle = parse(text)
+    prob = problem(puzzle)
+    assert prob.counts is not None
+    forcing = Forcing(prob, Budget())
+    assert forcing.counted() is not None
+    cell_of = {v: cells[0] for v, cells in prob.variables}
+    accepted = 0
+    for values in itertools.product((False, True), repeat=len(prob.variables)):
+        black = [False] * len(puzzle)
+        facts = []
+        for (var, _), value in zip(prob.variables, values):
+            black[cell_of[var]] = value
+            facts.append(prob.say(var, value))
+        valid = not problems(puzzle.graph, puzzle.clues, puzzle.pools, black)
+        assert (forcing.consistent([*prob.clues, *facts], counted=True) is not None) == valid
+        accepted += valid
+        rest = prob.clues[1:]
+        ruled = forcing.consistent([*rest, *facts]) is not None
+        assert ruled == (forcing.consistent([*rest, *facts], counted=True) is not None), black
+    assert accepted >= 1
+
+
+def test_a_step_over_the_whole_grid_is_sound_and_minimal() -> None:
+    """The whole-grid question (every open fact at once, under the rules and their
+    counts) gives a step whose facts hold in the only solution, whose premises force
+    them in the formula as printed (without the counts), and none of whose premises can
+    go; the facts that fewer premises force wait in the pool."""
+    from smtpuzzles.forced import _Path
+
+    graph, pools = shape_graph("square", 5, 5, 3)
+    made = generate(graph, pools, 3, 4)
+    assert made is not None
+    puzzle, picture = made
+    answer = {puzzle.cell(i): picture[i] for i in range(len(puzzle))}
+    path = _Path(Forcing(problem(puzzle), Budget()))
+    step = path._whole(0)
+    assert step is not None and step.facts and step.unsure == 0
+    assert_sound_and_minimal(puzzle, [step], answer)
+    assert not {f.var for f in step.facts} & set(path.pool)
+    assert path.pool

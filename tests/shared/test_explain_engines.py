@@ -252,3 +252,33 @@ def test_the_far_phase_stops_after_its_share_of_undecided_conflicts(
     assert len(path.stuck) == 3
     monkeypatch.setattr(path.f, "minimal", lambda *a, **k: None)
     assert path._take(spend=10_000) is None and len(path.stuck) == 5
+
+
+def test_a_model_near_the_solution_shows_a_premise_is_needed() -> None:
+    """A last resort's question whether a premise can go first looks for a model with
+    the solution kept away from the fact and the dropped premise: a model found keeps
+    the rest of the premises and breaks the fact (so the premise is needed, as Z3's SMT
+    solver confirms on the formula as printed)."""
+    from smtpuzzles.engines.stats import Stats
+    from smtpuzzles.forced import _holds
+
+    prob = _problem("nurikabe", "square_07x07")
+    steps = smtpuzzles.explain(INSTANCES / "nurikabe" / "square_07x07.txt").steps
+    stats = Stats()
+    sat = Forcing(prob, Budget(), stats)
+    smt = Forcing(prob, Budget(), engine="smt")
+    path = smtpuzzles.forced._Path(sat)
+    found = 0
+    for step in (s for s in steps if s.size >= 2):
+        fact = step.facts[0]
+        for dropped in step.premises:
+            rest = [p for p in step.premises if p is not dropped]
+            if sat._nearby(fact, rest, dropped, path.targets):
+                found += 1
+                assert not smt.forced(fact, rest), (fact.words, dropped.words)
+                assert any(
+                    m[fact.var] != fact.value and all(_holds(m, p) for p in rest)
+                    for m in sat.models
+                )
+    assert found
+    assert any(p["label"] == "nearby" and p["answer"] == "sat" for p in stats.probes)

@@ -14,7 +14,8 @@ fact is "cell is black" or "cell is white"; the engine is :mod:`smtpuzzles.force
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+from collections.abc import Callable, Sequence
 
 from ...connectivity import first_member
 from ...errors import InputError
@@ -95,8 +96,141 @@ def problem(puzzle: NurikabeInstance) -> Problem:
     # no rule group is asked apart: without connectivity the island variables still
     # tie every question to the whole grid, and measured, it never answered alone
     return Problem(
-        enc.declarations(), rules, clues, variables, puzzle.neighbours, say, solutions=solutions
+        enc.declarations(),
+        rules,
+        clues,
+        variables,
+        puzzle.neighbours,
+        say,
+        solutions=solutions,
+        counts=counts(puzzle, cell_of, [c.key for c in clues]) if _full_grid(puzzle) else None,
     )
+
+
+#: Clauses over the CNF's literals, as :attr:`Problem.counts` makes them: given the
+#: literal of a variable or clue by name and the largest literal in use, the clauses
+#: and the largest literal they use.
+Counts = Callable[[Callable[[str], int], int], tuple[list[list[int]], int]]
+
+
+def _full_grid(puzzle: NurikabeInstance) -> bool:
+    """A plain rectangle with every cell: where Euler's formula and the rim hold as
+    :func:`counts` states them."""
+    g = puzzle.graph
+    return puzzle.is_grid and len(puzzle) == (g.rows or 0) * (g.cols or 0) > 1
+
+
+def _least_perimeter(size: int) -> int:
+    """The fewest edges around a region of ``size`` cells of a square grid:
+    2 * ceil(2 * sqrt(size))."""
+    return 2 * math.isqrt(4 * size - 1) + 2 if size > 0 else 0
+
+
+def _most_on_rim(wall: int, rim: int, sizes: Sequence[int]) -> int:
+    """The most edges of the grid's rim that black cells may have, when the wall has
+    ``wall`` cells and the islands ``sizes``: each island is surrounded by at least its
+    least perimeter in edges to black cells and to the rim; the wall, one connected
+    piece, has at least ``wall`` - 1 links inside it, so of its 4 * ``wall`` sides at
+    most 2 * ``wall`` + 2 face white cells or the rim, and each rim edge at a black cell
+    is one the islands cannot have: islands' edges <= 2 * wall + 2 + rim - 2 * (rim
+    edges at black cells)."""
+    return (2 * wall + 2 + rim - sum(_least_perimeter(s) for s in sizes)) // 2
+
+
+def counts(puzzle: NurikabeInstance, cell_of: dict[str, int], clue_keys: list[str]) -> Counts:
+    """Two counts the rules imply, in unary (:attr:`Problem.counts`), on a plain
+    rectangle: Euler's formula for the white cells (cells, less white links, plus
+    all-white 2x2 blocks, is the number of islands less the holes in them, and with one
+    connected wall there is at most one hole: at least the clues less one), and, when
+    every clue holds, the wall's size (the cells less the clues' numbers). The solver
+    cannot add such counts up from the local rules; a uniqueness proof of a few huge
+    islands needs them (see the docs on explanations)."""
+    black_var = {i: v for v, i in cell_of.items()}
+    rows, cols = puzzle.graph.rows or 0, puzzle.graph.cols or 0
+    coords = puzzle.graph.coords or []
+    # the edges each cell has on the grid's rim (a corner two)
+    rim = {
+        i: (r in (0, rows - 1)) + (r == 0 == rows - 1) + (c in (0, cols - 1)) + (c == 0 == cols - 1)
+        for i, (r, c) in enumerate(coords)
+    }
+    edges = puzzle.graph.undirected_edges()
+    blocks = puzzle.graph.squares()
+    numbers = [size for size in puzzle.clues.values()]
+
+    def clauses(lit: Callable[[str], int], top: int) -> tuple[list[list[int]], int]:
+        from pysat.card import CardEnc, EncType
+
+        out: list[list[int]] = []
+        black = {i: lit(v) for i, v in black_var.items()}
+
+        def fresh() -> int:
+            nonlocal top
+            top += 1
+            return top
+
+        def white_all(cells: Sequence[int]) -> int | None:
+            """A literal that holds only where all ``cells`` are white (None: always)."""
+            open_ = [black[i] for i in cells if i in black]
+            if not open_:
+                return None
+            if len(open_) == 1:
+                return -open_[0]
+            x = fresh()
+            out.extend([-x, -b] for b in open_)
+            return x
+
+        def some_black(i: int, j: int) -> int | None:
+            """A literal that holds only where ``i`` or ``j`` is black (None: never)."""
+            open_ = [black[c] for c in (i, j) if c in black]
+            if len(open_) <= 1:
+                return open_[0] if open_ else None
+            x = fresh()
+            out.append([-x, *open_])
+            return x
+
+        # V - E + F >= C - 1, as at least C - 1 + |edges| of: white cells, edges with a
+        # black end, all-white blocks
+        need = len(puzzle.clues) - 1 + len(edges) - (len(puzzle) - len(black))
+        terms = [-b for b in black.values()]
+        for i, j in edges:
+            x = some_black(i, j)
+            if x is not None:
+                terms.append(x)
+        for block in blocks:
+            x = white_all(block)
+            if x is None:
+                need -= 1
+            else:
+                terms.append(x)
+        if need > 0:
+            enc = CardEnc.atleast(terms, need, top_id=top, encoding=EncType.kmtotalizer)
+            out += enc.clauses
+            top = max(top, enc.nv)
+        if all(n is not None for n in numbers):
+            wall = len(puzzle) - sum(n for n in numbers if n is not None)
+            every = fresh()  # every clue holds: the wall has its size
+            out.append([*(-lit(k) for k in clue_keys), every])
+            enc = CardEnc.equals(
+                list(black.values()), wall, top_id=top, encoding=EncType.kmtotalizer
+            )
+            out += [[-every, *c] for c in enc.clauses]
+            top = max(top, enc.nv)
+            touching: list[int] = []  # a literal per edge of the grid's rim at a black cell
+            for i, sides in rim.items():
+                for _ in range(sides if i in black else 0):
+                    x = fresh()
+                    out.append([-black[i], x])
+                    touching.append(x)
+            most = _most_on_rim(wall, rows * 2 + cols * 2, numbers)  # type: ignore[arg-type]
+            if most < 0:
+                out.append([-every])
+            elif most < len(touching):
+                enc = CardEnc.atmost(touching, most, top_id=top, encoding=EncType.kmtotalizer)
+                out += [[-every, *c] for c in enc.clauses]
+                top = max(top, enc.nv)
+        return out, top
+
+    return clauses
 
 
 def _open_neighbours(puzzle: NurikabeInstance, clue: int) -> Sequence[Sequence[int]]:
