@@ -19,6 +19,9 @@
 4. **Fewer numbers, some ``?``.** Numbers beyond ``density`` of the cells are taken
    away, and up to ``max_unknown`` of them hidden as ``?``, in batches of cells far
    apart, each only where the deductions still decide everything without them.
+5. **A grade asked.** With ``accept`` (``--grade``), the builds after a candidate rated
+   too hard are made easier (more numbers, where their places alone decide most; no
+   ``?``), and after one too easy harder (numbers weighed toward 2s and 3s).
 
 No solver is asked: a run costs runs of the deductions, local in effect and cheap.
 """
