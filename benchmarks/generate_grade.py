@@ -1,14 +1,15 @@
 """``generate --grade``: how often and how fast each of rate's bands is reached.
 
 ``--grade`` rates the candidates a seed's generator makes, one after another, until
-one has the grade asked (a candidate refused costs the generator no randomness, so the
-candidates of a seed are the same whatever grade is asked; a Koburin candidate that
-misses by a few grades is moved once toward the grade first). This script rates every
-candidate of each seed for up to ``--cap`` processor seconds (a Koburin candidate's
-moves too, where one is within reach of a band) and records each one's grade and the
-processor time spent on it; for each band, the seeds whose candidates reach it within
-the cap and the processor time to the first hit are what ``generate --grade BAND``
-would take for that seed.
+one has the grade asked. A Nurikabe candidate refused costs the generator no
+randomness, so its candidates of a seed are the same whatever grade is asked: this
+script rates every candidate of each seed for up to ``--cap`` processor seconds and
+records each one's grade and the processor time spent on it; for each band, the seeds
+whose candidates reach it within the cap and the processor time to the first hit are
+what ``generate --grade BAND`` would take for that seed. A Koburin candidate that
+misses is moved toward the grade, and the next ones are made the way it missed, so its
+candidates depend on the grade asked: for each band, the generator is run as
+``koburin generate --grade BAND`` runs it, for up to ``--cap`` processor seconds.
 
     python benchmarks/generate_grade.py [--seeds 10] [--cap 30] [--sizes nurikabe:10,...]
         [--out benchmarks/results/generate_grade.json] [--table]
@@ -30,16 +31,16 @@ ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results" / "generate_grade.json"
 
 
-def candidates(kind: str, side: int, seed: int, cap: float) -> list[dict[str, Any]]:
-    """Every candidate the seed's generator makes within ``cap`` processor seconds, rated
-    as ``rate`` rates the text ``generate`` would print, with the processor seconds
-    spent on it (``cpu_s``: making and rating it). A Koburin candidate is also moved each
-    way as ``--grade`` moves one that misses (``harder``: numbers taken away; ``easier``:
-    its ``?`` shown), each rated, with its own seconds."""
-    from smtpuzzles.cli.generating import UNRATED, Grade, Judge, bands
+def candidates(side: int, seed: int, cap: float) -> list[dict[str, Any]]:
+    """Every Nurikabe candidate the seed's generator makes within ``cap`` processor
+    seconds, rated as ``rate`` rates the text ``generate`` would print, with the
+    processor seconds spent on it (``cpu_s``: making and rating it)."""
+    from smtpuzzles.cli.generating import UNRATED, Grade, Judge
+    from smtpuzzles.cli.nurikabe import _puzzle_text
     from smtpuzzles.limits import Budget, TimeUp
+    from smtpuzzles.puzzles.nurikabe.generate import generate, shape_graph
 
-    judge = Judge(kind, Grade(-1, -1, "none"))
+    judge = Judge("nurikabe", Grade(-1, -1, "none"))
     budget = Budget(3 * cap)  # a guard: the cap is on processor time (:func:`spent`)
     seen: list[dict[str, Any]] = []
     began = time.process_time()
@@ -52,101 +53,121 @@ def candidates(kind: str, side: int, seed: int, cap: float) -> list[dict[str, An
         took, clock[0] = now - clock[0], now
         return round(took, 2)
 
-    def rate(text: str) -> int | None:
-        return judge.rate(text, budget)
+    def accept(p: Any) -> int:
+        rating = judge.rate(_puzzle_text(p, "square", side, side, seed), budget)
+        seen.append({"rating": rating, "cpu_s": spent()})
+        return UNRATED  # refused, so that every candidate of the seed is rated
 
     try:
-        if kind == "nurikabe":
-            from smtpuzzles.cli.nurikabe import _puzzle_text
-            from smtpuzzles.puzzles.nurikabe.generate import generate, shape_graph
-
-            def accept(p: Any) -> int:
-                rating = rate(_puzzle_text(p, "square", side, side, seed))
-                seen.append({"rating": rating, "cpu_s": spent()})
-                return UNRATED  # refused, so that every candidate of the seed is rated
-
-            graph, pools = shape_graph("square", side, side, seed)
-            generate(graph, pools, seed, budget=budget, accept=accept)
-        else:
-            from smtpuzzles.puzzles.koburin.deduce import solve
-            from smtpuzzles.puzzles.koburin.formats import to_grid_text
-            from smtpuzzles.puzzles.koburin.generate import STEER_REACH, _answer, generate, steer
-
-            steered = [False]
-            lows = [low for low, _ in bands().values() if low > 0]
-            highs = [high for _, high in bands().values() if high is not None]
-
-            def moved(p: Any) -> int:
-                if steered[0]:  # the generator's own move: its ? shown
-                    steered[0] = False
-                    seen[-1]["easier"] = rate(to_grid_text(p))
-                    seen[-1]["easier_cpu_s"] = spent()
-                    return 1
-                rating = rate(to_grid_text(p))
-                seen.append({"rating": rating, "cpu_s": spent()})
-                if rating is None:
-                    return UNRATED
-                if any(0 < low - rating <= STEER_REACH for low in lows):
-                    found = solve(p.graph, p.clues)
-                    assert found is not None and found.decided()
-                    harder = steer(p, _answer(found), -1, seed, budget)
-                    seen[-1]["harder"] = None if harder is None else rate(to_grid_text(harder[0]))
-                    seen[-1]["harder_cpu_s"] = spent()
-                if any(0 < rating - high <= STEER_REACH for high in highs):
-                    steered[0] = any(v is None for v in p.clues.values())
-                    return 1  # the generator shows the ?s and asks again
-                return UNRATED  # no move
-
-            generate(side, side, seed, budget, accept=moved)
+        graph, pools = shape_graph("square", side, side, seed)
+        generate(graph, pools, seed, budget=budget, accept=accept)
     except TimeUp:
         pass
     return seen
 
 
+def banded(side: int, seed: int, cap: float) -> dict[str, dict[str, Any]]:
+    """For each band: ``koburin generate SIDE SIDE --grade BAND --seed SEED`` as the
+    command runs it (each candidate rated, one that misses by a little moved, the next
+    ones made the way the last missed), for up to ``cap`` processor seconds
+    (:func:`one_band`)."""
+    from smtpuzzles.cli.generating import bands
+
+    return {name: one_band(side, seed, cap, low, high) for name, (low, high) in bands().items()}
+
+
+def one_band(side: int, seed: int, cap: float, low: int, high: int | None) -> dict[str, Any]:
+    """Each candidate's grade and processor seconds (making, moving and rating it) while
+    ``--grade low-high`` makes the seed's puzzle, and the processor seconds to the
+    puzzle kept (``hit_cpu_s``; ``None``: none within ``cap``)."""
+    from smtpuzzles.cli.generating import UNRATED, Grade, Judge
+    from smtpuzzles.limits import Budget, TimeUp
+    from smtpuzzles.puzzles.koburin.formats import to_grid_text
+    from smtpuzzles.puzzles.koburin.generate import generate
+
+    judge = Judge("koburin", Grade(low, high, f"{low}-{high}"))
+    budget = Budget(20 * cap)  # a guard for the clock: the cap is on processor time
+    seen: list[dict[str, Any]] = []
+    began = time.process_time()
+    clock = [began]
+
+    def grade_of(verdict: int) -> int | None:
+        """The grade rated, from how far it is off the range."""
+        if verdict == UNRATED:
+            return None
+        if verdict == 0:
+            return judge.rating
+        return low + verdict if verdict < 0 else (high or 0) + verdict
+
+    def accept(p: Any) -> int:
+        verdict = judge.direction(to_grid_text(p), budget)
+        now = time.process_time()
+        seen.append({"rating": grade_of(verdict), "cpu_s": round(now - clock[0], 2)})
+        clock[0] = now
+        if verdict != 0 and now - began > cap:
+            raise TimeUp
+        return verdict
+
+    hit = None
+    try:
+        if generate(side, side, seed, budget, accept=accept) is not None:
+            hit = round(time.process_time() - began, 1)
+    except TimeUp:
+        pass
+    return {"candidates": seen, "hit_cpu_s": hit if hit is not None and hit <= cap else None}
+
+
 def reached(run: list[dict[str, Any]], low: int, high: int | None) -> float | None:
-    """The processor seconds ``--grade low-high`` takes on this seed's candidates (a
-    candidate that misses moved once toward the grade where it can), or ``None``."""
-
-    def within(r: int | None) -> bool:
-        return r is not None and low <= r and (high is None or r <= high)
-
-    from smtpuzzles.puzzles.koburin.generate import STEER_REACH
-
+    """The processor seconds ``--grade low-high`` takes on this seed's Nurikabe
+    candidates, or ``None``."""
     total = 0.0
     for c in run:
         total += c["cpu_s"]
-        if within(c["rating"]):
+        r = c["rating"]
+        if r is not None and low <= r and (high is None or r <= high):
             return round(total, 1)
-        if c["rating"] is None:
-            continue
-        off = c["rating"] - low if c["rating"] < low else c["rating"] - (high or 0)
-        way = "easier" if off > 0 else "harder"
-        if abs(off) <= STEER_REACH and f"{way}_cpu_s" in c:
-            total += c[f"{way}_cpu_s"]
-            if within(c.get(way)):
-                return round(total, 1)
     return None
 
 
 def summary(runs: list[list[dict[str, Any]]]) -> dict[str, Any]:
-    """For each band: the seeds that reach it and the processor time to the first hit."""
+    """For each band: the seeds that reach it and the processor time to the first hit
+    (Nurikabe)."""
+    from smtpuzzles.cli.generating import bands
+
+    hits = {
+        name: [t for t in (reached(run, low, high) for run in runs) if t is not None]
+        for name, (low, high) in bands().items()
+    }
+    return _bands(hits, [c for run in runs for c in run])
+
+
+def banded_summary(runs: list[dict[str, dict[str, Any]]]) -> dict[str, Any]:
+    """For each band: the seeds that reach it and the processor time to the hit
+    (Koburin, each band run on its own)."""
+    hits = {
+        name: [run[name]["hit_cpu_s"] for run in runs if run[name]["hit_cpu_s"] is not None]
+        for name in runs[0]
+    }
+    return _bands(hits, [c for run in runs for band in run.values() for c in band["candidates"]])
+
+
+def _bands(hits: dict[str, list[float]], rated: list[dict[str, Any]]) -> dict[str, Any]:
     from smtpuzzles.cli.generating import bands
 
     out: dict[str, Any] = {}
     for name, (low, high) in bands().items():
-        hits = [t for t in (reached(run, low, high) for run in runs) if t is not None]
+        got = hits[name]
         out[name] = {
-            "seeds_reached": len(hits),
+            "seeds_reached": len(got),
             "candidates_in_band": sum(
                 1
-                for run in runs
-                for c in run
+                for c in rated
                 if c["rating"] is not None
                 and low <= c["rating"]
                 and (high is None or c["rating"] <= high)
             ),
-            "median_cpu_s": round(statistics.median(hits), 1) if hits else None,
-            "max_cpu_s": max(hits) if hits else None,
+            "median_cpu_s": round(statistics.median(got), 1) if got else None,
+            "max_cpu_s": max(got) if got else None,
         }
     return out
 
@@ -180,6 +201,7 @@ def table(results: dict[str, Any]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=10)
+    parser.add_argument("--first", type=int, default=1, help="The first seed.")
     parser.add_argument("--cap", type=float, default=30.0)
     parser.add_argument("--sizes", default="nurikabe:10,koburin:10,nurikabe:15,koburin:15")
     parser.add_argument("--out", type=Path, default=RESULTS)
@@ -192,16 +214,33 @@ def main() -> None:
     from _harness import environment
 
     results = json.loads(args.out.read_text()) if args.out.exists() else {}
+    seeds = range(args.first, args.first + args.seeds)
     for size in filter(None, args.sizes.split(",")):
         kind, side = size.split(":")
-        runs = []
-        for seed in range(1, args.seeds + 1):
-            run = candidates(kind, int(side), seed, args.cap)
-            shown = [tuple(c.get(k) for k in ("rating", "easier", "harder")) for c in run]
-            print(kind, side, seed, shown, flush=True)
-            runs.append(run)
-        ratings = [c["rating"] for run in runs for c in run if c["rating"] is not None]
-        cpu = [c["cpu_s"] for run in runs for c in run]
+        if kind == "koburin":
+            banded_runs = []
+            for seed in seeds:
+                run = banded(int(side), seed, args.cap)
+                shown = {
+                    n: ([c["rating"] for c in b["candidates"]], b["hit_cpu_s"])
+                    for n, b in run.items()
+                }
+                print(kind, side, seed, shown, flush=True)
+                banded_runs.append(run)
+            rated = [c for run in banded_runs for b in run.values() for c in b["candidates"]]
+            bands_found = banded_summary(banded_runs)
+            by_seed: dict[str, Any] = {str(s): run for s, run in zip(seeds, banded_runs)}
+        else:
+            runs = []
+            for seed in seeds:
+                run = candidates(int(side), seed, args.cap)
+                print(kind, side, seed, [c["rating"] for c in run], flush=True)
+                runs.append(run)
+            rated = [c for run in runs for c in run]
+            bands_found = summary(runs)
+            by_seed = {str(s): run for s, run in zip(seeds, runs)}
+        ratings = [c["rating"] for c in rated if c["rating"] is not None]
+        cpu = [c["cpu_s"] for c in rated]
         results[f"{kind}:{side}x{side}"] = {
             "measured_at": {k: v for k, v in environment().items() if k in ("date", "commit")},
             "cap_s": args.cap,
@@ -209,8 +248,8 @@ def main() -> None:
             "cpu_s_per_candidate": round(statistics.median(cpu), 2) if cpu else None,
             "ratings_median": statistics.median(ratings) if ratings else None,
             "ratings_range": [min(ratings), max(ratings)] if ratings else None,
-            "bands": summary(runs),
-            "seeds": {str(s + 1): run for s, run in enumerate(runs)},
+            "bands": bands_found,
+            "seeds": by_seed,
         }
         args.out.write_text(json.dumps(results, indent=1) + "\n")
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 import subprocess
 import sys
@@ -20,6 +21,7 @@ from smtpuzzles.puzzles.koburin.formats import (
     to_grid_text,
 )
 from smtpuzzles.puzzles.koburin.generate import generate
+from smtpuzzles.puzzles.koburin.model import KoburinInstance
 
 
 @pytest.mark.parametrize("rows, cols, seed", [(6, 6, 1), (5, 8, 2), (8, 8, 3)])
@@ -297,3 +299,69 @@ def test_numbers_are_mostly_small_like_published_ones(seed: int) -> None:
     assert clue_statistics(puzzle)["numbered"] <= 0.18
     assert sum(1 for v in shown if v <= 1) >= 0.7 * len(shown)
     assert sum(1 for v in shown if v >= 3) <= 0.1 * len(shown)
+
+
+def test_grade_easy_makes_the_candidates_after_a_hard_one_easier(tmp_path: Path) -> None:
+    """The first candidate of 8x8 seed 4 rates 16; after it the generator makes easier
+    ones (more numbers, none ``?``), and the second is easy, as ``rate`` says of it."""
+    from oracles.cli import cli
+
+    from smtpuzzles.cli.generating import Judge, parse_grade
+    from smtpuzzles.limits import Budget
+    from smtpuzzles.puzzles.koburin.generate import DENSITY, EASY_DENSITY, clue_statistics
+
+    wanted = parse_grade("easy")
+    assert wanted is not None
+    judge = Judge("koburin", wanted)
+    verdicts: list[int] = []
+
+    def accept(puzzle: KoburinInstance) -> int:
+        verdicts.append(judge.direction(to_grid_text(puzzle), Budget(120)))
+        return verdicts[-1]
+
+    made = generate(8, 8, 4, accept=accept)
+    assert made is not None
+    puzzle, answer, _ = made
+    assert verdicts[0] > 0 and verdicts[-1] == 0 and len(verdicts) == 2
+    shares = clue_statistics(puzzle)
+    assert DENSITY < shares["numbered"] <= EASY_DENSITY and shares["unknown"] == 0
+    assert problems(puzzle, answer.black, answer.edges, answer.loop()) == []
+    assert solve(puzzle, unique=True).unique is True
+    path = tmp_path / "easy.txt"
+    path.write_text(to_grid_text(puzzle))
+    result = cli("koburin", "rate", str(path), "--json")
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout)["grade"] <= 15
+
+
+@pytest.mark.parametrize("miss", [5, -5])
+def test_a_miss_leans_the_next_candidate_its_way(miss: int) -> None:
+    """After a candidate too hard, the next has more numbers and no ``?``; after one too
+    easy, fewer 0s (a 0 decides its neighbours alone); each still unique, its answer
+    checked. A verdict of a candidate not rated leans nothing."""
+    from smtpuzzles.puzzles.koburin.generate import UNSURE
+
+    def second(verdict: int) -> tuple[KoburinInstance, KoburinInstance]:
+        seen: list[KoburinInstance] = []
+
+        def accept(puzzle: KoburinInstance) -> int:
+            seen.append(puzzle)
+            return verdict if len(seen) == 1 else 0
+
+        assert generate(10, 10, 3, accept=accept) is not None
+        assert len(seen) == 2
+        return seen[0], seen[1]
+
+    first, plain = second(UNSURE)
+    again, after = second(miss)
+    assert to_grid_text(first) == to_grid_text(again)
+    shown = [v for v in after.clues.values() if v is not None]
+    usual = [v for v in plain.clues.values() if v is not None]
+    if miss > 0:
+        assert len(after.clues) > len(plain.clues)
+        assert None not in after.clues.values()
+    else:
+        assert shown.count(0) / len(shown) < usual.count(0) / len(usual)
+    found = solve(after, unique=True)
+    assert found.unique is True and found.solution is not None
+    assert problems(after, found.solution.black, found.solution.edges) == []

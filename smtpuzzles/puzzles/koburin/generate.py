@@ -19,6 +19,9 @@
 4. **Fewer numbers, some ``?``.** Numbers beyond ``density`` of the cells are taken
    away, and up to ``max_unknown`` of them hidden as ``?``, in batches of cells far
    apart, each only where the deductions still decide everything without them.
+5. **A grade asked.** With ``accept`` (``--grade``), the builds after a candidate rated
+   too hard are made easier (more numbers, where their places alone decide most; no
+   ``?``), and after one too easy harder (numbers weighed toward 2s and 3s).
 
 No solver is asked: a run costs runs of the deductions, local in effect and cheap.
 """
@@ -51,7 +54,9 @@ REACH = 3
 RESTART = 1000
 
 
-def _build(graph: Graph, rng: random.Random, budget: Budget, tries: int) -> Deduce | None:
+def _build(
+    graph: Graph, rng: random.Random, budget: Budget, tries: int, look: tuple[float, ...] = ()
+) -> Deduce | None:
     """Numbers placed one at a time on open cells until the rules decide every cell and
     link: of ``tries`` open cells picked at random, each with the numbers it could hold,
     the one whose deductions decide most is kept (each propagated from the state before
@@ -59,8 +64,8 @@ def _build(graph: Graph, rng: random.Random, budget: Budget, tries: int) -> Dedu
     can take a number, probing decides more; where it cannot, one patch of cells left
     open is repaired on its own: the numbers near it are taken back and placing goes on
     there. A repair that leaves more cells open than the best state so far is undone, so
-    patches are mended one by one instead of all at once. ``None`` if the budget ran
-    out."""
+    patches are mended one by one instead of all at once. ``look``: the weights of
+    :func:`_best_number` (:data:`LOOK` when empty). ``None`` if the budget ran out."""
     best: dict[int, int | None] = {}
     fewest = len(graph) + 1  #: the fewest cells left open at a dead end so far
     d = _started(graph, best)
@@ -74,7 +79,7 @@ def _build(graph: Graph, rng: random.Random, budget: Budget, tries: int) -> Dedu
         opened = [i for i, s in enumerate(d.cell) if s == UNKNOWN and i not in dead]
         among = [i for i in focus if d.cell[i] == UNKNOWN and i not in dead] or opened
         if among:
-            chosen = _best_number(d, rng, among, tries, dead)
+            chosen = _best_number(d, rng, among, tries, dead, look or LOOK)
             if chosen is not None:
                 mark = d.mark()
                 d.add_clue(chosen[1], chosen[2])
@@ -163,12 +168,19 @@ def _close(graph: Graph, i: int, cells: list[int], reach: int) -> bool:
 
 
 def _best_number(
-    d: Deduce, rng: random.Random, opened: list[int], tries: int, dead: set[int]
+    d: Deduce,
+    rng: random.Random,
+    opened: list[int],
+    tries: int,
+    dead: set[int],
+    look: tuple[float, ...] = (),
 ) -> tuple[float, int, int] | None:
     """Of ``tries`` open cells, each with the least number it could hold, one more, and
     the most (the extremes decide most: every open neighbour on the loop, or every one
     black), the one after which the rules decide most, each number's gain weighed by
-    :data:`LOOK` (``None``: each leads to a contradiction; such cells join ``dead``)."""
+    ``look`` (:data:`LOOK` when empty; ``None``: each leads to a contradiction; such
+    cells join ``dead``)."""
+    look = look or LOOK
     out = d.graph.out
     best: tuple[float, int, int] | None = None
     for x in rng.sample(opened, min(tries, len(opened))):
@@ -180,7 +192,7 @@ def _best_number(
             try:
                 d.add_clue(x, number)
                 d.propagate()
-                gain = _gain(d, mark) * rng.uniform(0.6, 1.0) * LOOK[min(number, 4)]
+                gain = _gain(d, mark) * rng.uniform(0.6, 1.0) * look[min(number, 4)]
             except Contradiction:
                 gain = -1.0
             d.undo(mark)
@@ -206,6 +218,11 @@ LINK_WEIGHT = 3
 #: decide most from 4s (every neighbour black). Weighed so, the numbers come out near
 #: the published mix, and more of them (a 4 decides more than the 0 placed instead).
 LOOK = (1.0, 1.0, 0.6, 0.25, 0.1)
+
+#: :data:`LOOK` for a puzzle made harder: 2s and 3s first, hardly a 0. A 0 decides its
+#: neighbours alone, a step of one premise; a 2 or a 3 decides with the cells and
+#: numbers around it, and fewer numbers are placed, so the steps take more premises.
+HARD_LOOK = (0.05, 0.5, 1.0, 0.8, 0.2)
 
 
 def _loops(d: Deduce) -> list[set[int]]:
@@ -316,6 +333,19 @@ def _decided(puzzle: KoburinInstance) -> bool:
 #: changes the grade by a few points at most.
 STEER_REACH = 3
 
+#: A verdict of ``accept`` this far off or farther says the puzzle was not rated (its
+#: explanation not complete), not which way it misses.
+UNSURE = 1000
+
+#: The share of cells numbered at most in a puzzle made easier (:func:`_easier_candidate`):
+#: the most of any of the janko puzzles (above the default :data:`DENSITY`: an easy
+#: puzzle needs more numbers, each deciding a little on its own).
+EASY_DENSITY = 0.2
+
+#: Builds weighed for each puzzle made easier (:func:`_easier_candidate`): the one whose
+#: numbers' places alone decide most is kept.
+EASY_BUILDS = 4
+
 #: Builds :func:`generate` tries for a seed before it gives up (with ``accept``, a
 #: hundred times as many: most are refused).
 BUILDS = 20
@@ -339,22 +369,32 @@ def generate(
     as ``?``. ``accept`` (the command line's ``--grade`` rates the puzzle as ``rate``
     does) says 0 to keep the puzzle, else how many grades too hard (negative: too easy)
     it is: within :data:`STEER_REACH` the puzzle is moved once toward the grade
-    (:func:`steer`), and it is dropped for a new build if that is refused too."""
+    (:func:`steer`), and it is dropped for a new build if that is refused too. After a
+    candidate too hard, the next ones are made easier (:func:`_easier_candidate`: more
+    numbers, up to :data:`EASY_DENSITY` of the cells, none ``?``), and after one too
+    easy, harder (numbers weighed by :data:`HARD_LOOK`), until one misses the other way."""
     check_size(rows, cols)
     budget = budget or Budget()
     rng = random.Random(seed)
     graph = rectangle(rows, cols)
+    lean = 0  #: which way the last candidate rated missed: 1 too hard, -1 too easy
     for _ in range(BUILDS if accept is None else 100 * BUILDS):
-        built = _build(graph, rng, budget, tries)
-        if built is None:
-            return None
-        clues = dict(built.clues)
-        answer = _answer(built)
-        extra = len(clues) - round(density * len(graph))
-        if extra > 0:
-            clues = _fewer(graph, clues, rng, budget, drop=True, most=extra, probing=True)
-        most = int(max_unknown * len(clues))
-        clues = _fewer(graph, clues, rng, budget, drop=False, most=most, probing=True)
+        if lean > 0:
+            made = _easier_candidate(graph, rng, budget, tries, density)
+            if made is None:
+                return None
+            clues, answer = made
+        else:
+            built = _build(graph, rng, budget, tries, HARD_LOOK if lean < 0 else LOOK)
+            if built is None:
+                return None
+            clues = dict(built.clues)
+            answer = _answer(built)
+            extra = len(clues) - round(density * len(graph))
+            if extra > 0:
+                clues = _fewer(graph, clues, rng, budget, drop=True, most=extra, probing=True)
+            most = int(max_unknown * len(clues))
+            clues = _fewer(graph, clues, rng, budget, drop=False, most=most, probing=True)
         puzzle = KoburinInstance(graph, clues)
         if budget.expired():
             return None
@@ -362,6 +402,8 @@ def generate(
             continue
         if accept is not None:
             verdict = accept(puzzle)
+            if 0 < abs(verdict) < UNSURE:
+                lean = 1 if verdict > 0 else -1
             if verdict != 0:
                 steered = None
                 if abs(verdict) <= STEER_REACH:
@@ -374,6 +416,88 @@ def generate(
             raise CheckFailure(f"koburin generate, seed {seed}: the answer breaks {broken[0]}")
         return puzzle, answer, solution_text(puzzle, answer)
     return None
+
+
+def _easier_candidate(
+    graph: Graph, rng: random.Random, budget: Budget, tries: int, density: float
+) -> tuple[dict[int, int | None], Solution] | None:
+    """A puzzle made to explain in small steps, and its solution (``None`` if the budget
+    ran out): of :data:`EASY_BUILDS` builds, the one whose numbers' places alone (their
+    values unknown) decide most, since what the places decide the rules find with no
+    number as a premise; then black cells of its solution turned into numbers, each
+    where the places then decide most (:func:`_more_places`), up to
+    :data:`EASY_DENSITY` of the cells (or ``density``, when higher); no ``?``."""
+    best: tuple[int, Deduce] | None = None
+    for _ in range(EASY_BUILDS):
+        built = _build(graph, rng, budget, tries)
+        if built is None:
+            return None
+        placed = _decided_by_places(graph, built.clues)
+        if best is None or placed > best[0]:
+            best = (placed, built)
+    assert best is not None
+    built = best[1]
+    answer = _answer(built)
+    most = int(max(density, EASY_DENSITY) * len(graph)) - len(built.clues)
+    black = set(answer.black)
+    numbered = list(built.clues) + _more_places(graph, list(built.clues), black, most)
+    black -= set(numbered)
+    clues: dict[int, int | None] = {i: sum(1 for j in graph.out[i] if j in black) for i in numbered}
+    found = solve(graph, clues, probing=True)
+    if found is None or not found.decided() or len(_loops(found)) != 1:
+        return dict(built.clues), answer
+    return clues, _answer(found)
+
+
+def _places(graph: Graph, cells: list[int]) -> Deduce | None:
+    """What numbers on ``cells``, their values unknown, decide with probing (``None``:
+    the places contradict the rules)."""
+    d = Deduce(graph, dict.fromkeys(cells))
+    try:
+        d.start()
+        d.whole()
+        d.probe(d.open_cells(), rounds=2)
+    except Contradiction:
+        return None
+    return d
+
+
+def _decided_by_places(graph: Graph, clues: dict[int, int | None]) -> int:
+    """How many cells and links the places of ``clues`` alone decide."""
+    d = _places(graph, list(clues))
+    if d is None:
+        return 0
+    return sum(1 for s in d.cell if s != UNKNOWN) + sum(1 for s in d.link if s != UNKNOWN)
+
+
+def _more_places(graph: Graph, cells: list[int], black: set[int], most: int) -> list[int]:
+    """Up to ``most`` cells of ``black`` to number, one at a time the one after which the
+    places of the numbers decide most (a black cell numbered leaves the loop as it is;
+    each try probes only near the cell, so a try costs the same on any grid)."""
+    d = _places(graph, cells)
+    chosen: list[int] = []
+    while d is not None and len(chosen) < most:
+        best: tuple[float, int] | None = None
+        for b in sorted(black - set(chosen)):
+            if d.cell[b] != UNKNOWN:
+                continue
+            mark = d.mark()
+            try:
+                d.add_clue(b, None)
+                d.propagate()
+                d.probe(_near(graph, b, 2), rounds=1)
+                gain = _gain(d, mark)
+            except Contradiction:
+                gain = -1
+            d.undo(mark)
+            if gain > 0 and (best is None or gain > best[0]):
+                best = (gain, b)
+        if best is None:
+            break
+        chosen.append(best[1])
+        d.add_clue(best[1], None)
+        d.propagate()
+    return chosen
 
 
 def _answer(d: Deduce) -> Solution:
