@@ -5,7 +5,9 @@ path complete; hints, wrong entries of a state, grades and the command line."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from oracles.cli import cli
@@ -231,21 +233,13 @@ def test_the_rules_with_every_clue_admit_exactly_the_checkers_pictures(text: str
     distances (and roots the wall at a cell no island reaches, where there is one): with
     every clue, a picture satisfies its rules exactly when the independent checker
     accepts it, for every black-and-white picture of a small grid."""
-    import itertools
-
     from smtpuzzles.puzzles.nurikabe.check import problems
 
     puzzle = parse(text)
     prob = problem(puzzle)
     forcing = Forcing(prob, Budget(), engine="smt")
-    cell_of = {v: cells[0] for v, cells in prob.variables}
     accepted = 0
-    for values in itertools.product((False, True), repeat=len(prob.variables)):
-        black = [False] * len(puzzle)
-        facts = []
-        for (var, _), value in zip(prob.variables, values):
-            black[cell_of[var]] = value
-            facts.append(prob.say(var, value))
+    for black, facts in _every_picture(puzzle, prob):
         valid = not problems(puzzle.graph, puzzle.clues, puzzle.pools, black)
         assert (forcing.consistent([*prob.clues, *facts]) is not None) == valid, black
         accepted += valid
@@ -272,8 +266,6 @@ def test_the_counts_admit_exactly_the_checkers_pictures(text: str) -> None:
     solution: with every clue, a picture satisfies the rules and the counts exactly when
     the independent checker accepts it; with one clue's number dropped, every picture
     the rules admit the counts admit too (Euler's count needs no number)."""
-    import itertools
-
     from smtpuzzles.puzzles.nurikabe.check import problems
 
     puzzle = parse(text)
@@ -281,14 +273,8 @@ def test_the_counts_admit_exactly_the_checkers_pictures(text: str) -> None:
     assert prob.counts is not None
     forcing = Forcing(prob, Budget())
     assert forcing.counted() is not None
-    cell_of = {v: cells[0] for v, cells in prob.variables}
     accepted = 0
-    for values in itertools.product((False, True), repeat=len(prob.variables)):
-        black = [False] * len(puzzle)
-        facts = []
-        for (var, _), value in zip(prob.variables, values):
-            black[cell_of[var]] = value
-            facts.append(prob.say(var, value))
+    for black, facts in _every_picture(puzzle, prob):
         valid = not problems(puzzle.graph, puzzle.clues, puzzle.pools, black)
         assert (forcing.consistent([*prob.clues, *facts], counted=True) is not None) == valid
         accepted += valid
@@ -316,3 +302,18 @@ def test_a_step_over_the_whole_grid_is_sound_and_minimal() -> None:
     assert_sound_and_minimal(puzzle, [step], answer)
     assert not {f.var for f in step.facts} & set(path.pool)
     assert path.pool
+
+
+def _every_picture(puzzle: Any, prob: Any) -> Iterator[tuple[list[bool], list[Any]]]:
+    """Every black-and-white picture of ``puzzle``'s cells: black per cell, and the same
+    as the explained problem's facts."""
+    import itertools
+
+    cell_of = {v: cells[0] for v, cells in prob.variables}
+    for values in itertools.product((False, True), repeat=len(prob.variables)):
+        black = [False] * len(puzzle)
+        facts = []
+        for (var, _), value in zip(prob.variables, values):
+            black[cell_of[var]] = value
+            facts.append(prob.say(var, value))
+        yield black, facts
