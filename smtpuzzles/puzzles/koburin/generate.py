@@ -442,7 +442,7 @@ def _easier_candidate(
     black = set(answer.black)
     numbered = list(built.clues) + _more_places(graph, list(built.clues), black, most)
     black -= set(numbered)
-    clues: dict[int, int | None] = {i: sum(1 for j in graph.out[i] if j in black) for i in numbered}
+    clues: dict[int, int | None] = {i: _number(graph, i, black) for i in numbered}
     found = solve(graph, clues, probing=True)
     if found is None or not found.decided() or len(_loops(found)) != 1:
         return dict(built.clues), answer
@@ -500,6 +500,11 @@ def _more_places(graph: Graph, cells: list[int], black: set[int], most: int) -> 
     return chosen
 
 
+def _number(graph: Graph, i: int, black: set[int] | frozenset[int]) -> int:
+    """The number cell ``i`` holds in a solution whose black cells are ``black``."""
+    return sum(1 for j in graph.out[i] if j in black)
+
+
 def _answer(d: Deduce) -> Solution:
     """The solution the deductions ``d`` decided."""
     return Solution(
@@ -528,7 +533,7 @@ def steer(
         if not unknown:
             return None
         for i in unknown:
-            clues[i] = sum(1 for j in graph.out[i] if j in answer.black)
+            clues[i] = _number(graph, i, answer.black)
         return KoburinInstance(graph, clues), answer
     hidden = sum(1 for v in clues.values() if v is None)
     most = len(clues) - (math.ceil(hidden / max_unknown - 1e-9) if hidden else 0)

@@ -138,11 +138,12 @@ def _most_on_rim(wall: int, rim: int, sizes: Sequence[int]) -> int:
 
 
 def counts(puzzle: NurikabeInstance, cell_of: dict[str, int], clue_keys: list[str]) -> Counts:
-    """Two counts the rules imply, in unary (:attr:`Problem.counts`), on a plain
+    """Three counts the rules imply, in unary (:attr:`Problem.counts`), on a plain
     rectangle: Euler's formula for the white cells (cells, less white links, plus
     all-white 2x2 blocks, is the number of islands less the holes in them, and with one
     connected wall there is at most one hole: at least the clues less one), and, when
-    every clue holds, the wall's size (the cells less the clues' numbers). The solver
+    every clue holds, the wall's size (the cells less the clues' numbers) and the most
+    edges of the grid's rim at black cells (:func:`_most_on_rim`). The solver
     cannot add such counts up from the local rules; a uniqueness proof of a few huge
     islands needs them (see the docs on explanations)."""
     black_var = {i: v for v, i in cell_of.items()}
@@ -155,7 +156,7 @@ def counts(puzzle: NurikabeInstance, cell_of: dict[str, int], clue_keys: list[st
     }
     edges = puzzle.graph.undirected_edges()
     blocks = puzzle.graph.squares()
-    numbers = [size for size in puzzle.clues.values()]
+    numbers = list(puzzle.clues.values())
 
     def clauses(lit: Callable[[str], int], top: int) -> tuple[list[list[int]], int]:
         from pysat.card import CardEnc, EncType
