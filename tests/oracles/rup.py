@@ -1,7 +1,7 @@
 """A DRAT checker for tests, written from the definition and sharing nothing with the
 package: each added clause must be a RUP (assuming its literals false, unit propagation
 over the clauses so far reaches a conflict); deletions are ignored (keeping a clause
-never makes a RUP step unsound). Naive propagation by repeated scans: for small CNFs."""
+never makes a RUP step unsound). Propagation follows the clauses each false literal occurs in."""
 
 from __future__ import annotations
 
@@ -56,36 +56,60 @@ def parse_proof(data: bytes) -> list[tuple[str, list[int]]]:
     return steps
 
 
-def propagates_to_conflict(clauses: list[list[int]], assumed: set[int]) -> bool:
-    """Does unit propagation from ``assumed`` (true literals) falsify a clause?"""
-    true = set(assumed)
-    changed = True
-    while changed:
-        changed = False
+class Clauses:
+    """Clauses with, for each literal, the clauses that hold it: unit propagation then
+    visits only the clauses a newly false literal can shorten."""
+
+    def __init__(self, clauses: list[list[int]]) -> None:
+        self.clauses: list[list[int]] = []
+        self.holding: dict[int, list[int]] = {}
         for clause in clauses:
-            if any(lit in true for lit in clause):
-                continue
-            open_ = [lit for lit in clause if -lit not in true]
-            if not open_:
+            self.add(clause)
+
+    def add(self, clause: list[int]) -> None:
+        for lit in clause:
+            self.holding.setdefault(lit, []).append(len(self.clauses))
+        self.clauses.append(clause)
+
+    def propagates_to_conflict(self, assumed: set[int]) -> bool:
+        """Does unit propagation from ``assumed`` (true literals) falsify a clause?"""
+        true = set(assumed)
+        queue = list(assumed)
+        for clause in self.clauses:
+            if not clause:
                 return True
-            if len(open_) == 1:
-                true.add(open_[0])
-                changed = True
-    return False
+            if len(clause) == 1 and clause[0] not in true:
+                if -clause[0] in true:
+                    return True
+                true.add(clause[0])
+                queue.append(clause[0])
+        while queue:
+            lit = queue.pop()
+            for index in self.holding.get(-lit, ()):
+                clause = self.clauses[index]
+                if any(other in true for other in clause):
+                    continue
+                open_ = [other for other in clause if -other not in true]
+                if not open_:
+                    return True
+                if len(open_) == 1:
+                    true.add(open_[0])
+                    queue.append(open_[0])
+        return False
 
 
 def accepts(cnf: str, proof: bytes) -> bool:
     """Is ``proof`` a RUP refutation of ``cnf`` (deletions ignored): every clause added
     a RUP, up to the empty clause or to clauses that unit propagation refutes?"""
-    clauses = parse_dimacs(cnf)
-    if propagates_to_conflict(clauses, set()):
+    clauses = Clauses(parse_dimacs(cnf))
+    if clauses.propagates_to_conflict(set()):
         return True
     for kind, clause in parse_proof(proof):
         if kind == "d":
             continue
-        if not propagates_to_conflict(clauses, {-lit for lit in clause}):
+        if not clauses.propagates_to_conflict({-lit for lit in clause}):
             return False
         if not clause:
             return True
-        clauses.append(clause)
-    return propagates_to_conflict(clauses, set())
+        clauses.add(clause)
+    return clauses.propagates_to_conflict(set())

@@ -1,11 +1,12 @@
-"""A second opinion on every shipped instance: the ``--print-asserts`` script is read by
-cvc5 (its own parser, Python API) and by the z3 executable, and each says sat or unsat as
-our answer implies.
+"""A second opinion on the command line's scripts: the ``--print-asserts`` script of the
+JSON answer is read by cvc5 (its own parser, Python API) and by the z3 executable, and
+each says sat or unsat as our answer implies.
 
 Flood-It ``min`` prints two scripts (sat at the optimum, unsat one move fewer); Nurikabe
 and Koburin print the formula behind the solution (sat) and, with ``--unique``, the one
-that excludes it (unsat: the proof of uniqueness). Every shipped instance is read, the
-largest included (Koburin 30x30: about half a minute of cvc5).
+that excludes it (unsat: the proof of uniqueness). Shipped instances of up to 14x14 cells
+are read here; test_scripts runs the scripts of every shipped instance, the largest
+included, in both solvers, so the large ones are not run twice.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from pathlib import Path
 import pytest
 from oracles.cli import INSTANCES, cli
 from oracles.solvers import cvc5_answer, z3_executable, z3_result, z3_start
+
+SIZE = re.compile(r"\d+(?=x)|(?<=x)\d+")
 
 
 def pieces(script: str) -> list[str]:
@@ -46,9 +49,15 @@ def second_opinions(script: str, fallback: str) -> list[tuple[str, str, str]]:
     return found
 
 
+#: The largest side of an instance read here (a table, which names no size, is small).
+MOST_SIDE = 14
+
+
 def files(puzzle: str) -> list[Path]:
+    """The shipped instances of ``puzzle`` whose name gives no side above MOST_SIDE."""
     folder = INSTANCES / puzzle
-    return sorted(p for p in folder.iterdir() if p.suffix in (".txt", ".table"))
+    found = sorted(p for p in folder.iterdir() if p.suffix in (".txt", ".table"))
+    return [p for p in found if all(int(n) <= MOST_SIDE for n in SIZE.findall(p.stem))]
 
 
 def test_the_z3_executable_is_found() -> None:
