@@ -174,6 +174,9 @@ class Problem:
     #: Asked only where no fact has a core within the bounds (:meth:`_Path._whole`): stated for
     #: every question, they slowed the others down
     counts: Callable[[Callable[[str], int], int], tuple[list[list[int]], int]] | None = None
+    #: the declared Booleans beyond :attr:`variables` and the clues whose literals the
+    #: counts speak of (a cell's membership of an island)
+    count_names: Sequence[str] = ()
 
 
 @dataclass
@@ -300,6 +303,7 @@ class Forcing:
             self.clue_lit[clue.key] = guard
         names = [*self.rule_lit.values(), *self.clue_lit.values()]
         names += [v for v, _ in problem.variables]
+        names += list(problem.count_names)
         text = "\n".join(lines) + "\n"
         try:
             self.q = new_questions(engine or ENGINE, text, names, budget)
@@ -391,6 +395,7 @@ class Forcing:
             return None
         if not self._counted:
             names = {**self.vars, **self.clue_lit}
+            names.update((n, self.q.lit(n)) for n in self.problem.count_names)
             guard = self.q.fresh()
             try:
                 clauses, top = self.problem.counts(names.__getitem__, guard)
