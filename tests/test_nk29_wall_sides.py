@@ -131,3 +131,30 @@ def test_the_least_perimeter_holds_for_every_set_of_cells() -> None:
         best[len(chosen)] = min(best.get(len(chosen), edges), edges)
     for n, edges in best.items():
         assert edges == _least_perimeter(n), n
+
+
+def test_the_whole_grid_question_a_counted_backbone_answered_is_not_asked_again() -> None:
+    """Without the puzzle's own solver the engine proves its first model's facts forced
+    by a backbone with the counts; the whole-grid question over the same premises takes
+    that answer (no question asked), and its core forces every fact under the rules
+    alone, as the formula is printed."""
+    from smtpuzzles.forced import Forcing, _Path
+    from smtpuzzles.limits import Budget
+    from smtpuzzles.puzzles.nurikabe.explain import problem
+    from smtpuzzles.puzzles.nurikabe.generate import generate, shape_graph
+
+    graph, pools = shape_graph("square", 5, 5, 3)
+    made = generate(graph, pools, 3, 4)
+    assert made is not None
+    puzzle, picture = made
+    prob = problem(puzzle)
+    prob.solutions = None
+    path = _Path(Forcing(prob, Budget()))
+    facts = path.undecided()
+    assert facts and all(f.key in path.f.counted_cores for f in facts)
+    assert all(picture[f.cells[0]] == f.value for f in facts)
+    asked = path.f.asked
+    core = path.f.whole(path.known, facts, 0)
+    assert core is not None and path.f.asked == asked
+    assert {p.key for p in core} <= {c.key for c in prob.clues}
+    assert path.f.forced_all(facts, core, path.f.all_rules)
