@@ -96,10 +96,10 @@ FAR_SPEND = PATIENCE * EFFORT
 GLOBAL_TRIES = 4
 
 #: The questions of the whole-grid step (:meth:`_Path._whole`) about one dropped premise
-#: that may stay undecided before its undecided parts are no longer split: on a puzzle
-#: of a few huge islands a model without one number is as hard to find as the puzzle,
-#: and split down to single facts they took a minute a premise.
-WHOLE_SPLITS = 1
+#: that are split into halves when they stay undecided (none): on a puzzle of a few huge
+#: islands a model without one number is as hard to find as the puzzle, and split down
+#: to single facts they took a minute a premise.
+WHOLE_SPLITS = 0
 
 #: The radii (steps from a fact and a dropped premise) within which a last resort's
 #: question whether the premise can go first looks for a model, the solution kept
@@ -1244,9 +1244,9 @@ class _Path:
         some premise waits in the pool with that smaller reason. When no fact is proven
         to need every premise, the step is a case split counting as unsure the fewest
         premises left undecided for a fact, and every fact that no fewer premises were
-        shown to force joins it. The questions without one premise are split only
-        :data:`WHOLE_SPLITS` times (a model without one number of a few huge islands is
-        as hard as the puzzle), and the question itself is not asked again when a
+        shown to force joins it. An undecided question without one premise is split
+        only :data:`WHOLE_SPLITS` times (a model without one number of a few huge
+        islands is as hard as the puzzle), and the question itself is not asked again when a
         backbone with the counts answered it (:attr:`Forcing.counted_cores`). None when
         the question is not answered "forced" (the search goes on over the whole grid,
         fact by fact)."""
