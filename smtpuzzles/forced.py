@@ -90,6 +90,17 @@ NEAR = 2 * HARD
 #: costs nothing and counts nothing.
 FAR_SPEND = PATIENCE * EFFORT
 
+#: With no reason in the pool, the open facts asked for a core over the whole grid
+#: (:meth:`_Path._global`) before, none having one, the rest are left to the whole-grid
+#: question.
+GLOBAL_TRIES = 4
+
+#: The questions of the whole-grid step (:meth:`_Path._whole`) about one dropped premise
+#: that are split into halves when they stay undecided (none): on a puzzle of a few huge
+#: islands a model without one number is as hard to find as the puzzle, and split down
+#: to single facts they took a minute a premise.
+WHOLE_SPLITS = 0
+
 #: The radii (steps from a fact and a dropped premise) within which a last resort's
 #: question whether the premise can go first looks for a model, the solution kept
 #: beyond (see :meth:`Forcing._nearby`).
@@ -174,6 +185,9 @@ class Problem:
     #: Asked only where no fact has a core within the bounds (:meth:`_Path._whole`): stated for
     #: every question, they slowed the others down
     counts: Callable[[Callable[[str], int], int], tuple[list[list[int]], int]] | None = None
+    #: the declared Booleans beyond :attr:`variables` and the clues whose literals the
+    #: counts speak of (a cell's membership of an island)
+    count_names: Sequence[str] = ()
 
 
 @dataclass
@@ -300,6 +314,7 @@ class Forcing:
             self.clue_lit[clue.key] = guard
         names = [*self.rule_lit.values(), *self.clue_lit.values()]
         names += [v for v, _ in problem.variables]
+        names += list(problem.count_names)
         text = "\n".join(lines) + "\n"
         try:
             self.q = new_questions(engine or ENGINE, text, names, budget)
@@ -338,6 +353,9 @@ class Forcing:
         self.spent = 0
         #: the literal under which :attr:`Problem.counts` hold (0: not stated yet)
         self._counted = 0
+        #: by fact, the premises of the core of a backbone question with the counts that
+        #: proved it forced (:meth:`whole` asks no such question again)
+        self.counted_cores: dict[str, list[Premise]] = {}
 
     # ------------------------------------------------------------------ literals
 
@@ -391,6 +409,7 @@ class Forcing:
             return None
         if not self._counted:
             names = {**self.vars, **self.clue_lit}
+            names.update((n, self.q.lit(n)) for n in self.problem.count_names)
             guard = self.q.fresh()
             try:
                 clauses, top = self.problem.counts(names.__getitem__, guard)
@@ -528,6 +547,15 @@ class Forcing:
         guard = self.counted()
         if guard is None:
             return None
+        keys = {p.key for p in premises}
+        kept = [self.counted_cores.get(f.key) for f in facts]
+        if all(c is not None and {p.key for p in c} <= keys for c in kept):
+            # a backbone with the counts answered this question already
+            used = {p.key for c in kept for p in c or ()}
+            found = [p for p in premises if p.key in used]
+            for fact in facts:
+                self._learn(fact, found, self.all_rules)
+            return found
         lits = [*self._all_rules(), guard, *(self.lit(p) for p in premises)]
         some = self._some_fails(facts)
         answer = self._check([*lits, some], "whole", effort)
@@ -740,6 +768,7 @@ class Forcing:
         split: Callable[[Fact], bool] | None = None,
         undecided: list[Fact] | None = None,
         counted: bool = False,
+        splits: int | None = None,
     ) -> list[Fact]:
         """The ``candidates`` that ``premises`` force: ask for a model where one of them
         fails, drop those it breaks, until none can fail. Kept models drop candidates
@@ -749,7 +778,8 @@ class Forcing:
         ``split``: only candidates it accepts are split off an undecided question (the
         rest are not returned). ``undecided`` gathers the single candidates left
         undecided. ``counted``: the problem's counts are assumed too (their models are
-        models of the rules)."""
+        models of the rules). ``splits``: at most that many undecided questions are
+        split (None: every one)."""
         left = [f for f in candidates if not self.witness(f, premises)]
         found = [f for f in left if self.known_core(f, premises) is not None]
         left = [f for f in left if f not in found]
@@ -767,12 +797,22 @@ class Forcing:
             if answer == "unknown":
                 if split is not None:
                     left = [f for f in left if split(f)]
+                if splits is not None:
+                    left = left if splits > 0 else []
+                    splits -= 1
                 if len(left) == 1 and undecided is not None:
                     undecided += left
                 half = len(left) // 2
                 parts += [part for part in (left[:half], left[half:]) if half]
             elif model is None:
                 found += left
+                if guard is not None:
+                    # kept for the whole-grid question (:meth:`whole`), not as cores:
+                    # a reason of all the clues is no shortcut for the windows' questions
+                    core = self._core_ids()
+                    used = [p for p in premises if self.lit(p) in core]
+                    for fact in left:
+                        self.counted_cores[fact.key] = used
             else:
                 left = [f for f in left if model[f.var] == f.value]
                 if left:
@@ -1013,7 +1053,7 @@ class _Path:
             if found is not None:
                 valued = [f for f in valued if all(s[f.var] == f.value for s in found[0])]
             # only facts every solution shares can be forced: the backbone under all clues
-            self.targets = forcing.backbone(clues, valued)
+            self.targets = forcing.backbone(clues, valued, counted=True)
         self.known: list[Premise] = list(clues)
         self.decided: set[str] = set()
         self.pool: dict[str, list[Premise]] = {}  # fact var -> smallest reason found
@@ -1202,9 +1242,14 @@ class _Path:
         when, for each premise of the core, a model of the rest (and the counts) shows
         the fact can fail: the reason is minimal for it. A fact the rest forces without
         some premise waits in the pool with that smaller reason. When no fact is proven
-        to need every premise, those with the fewest premises left undecided form the
-        step, a case split counting them as unsure. None when the question is not
-        answered "forced" (the search goes on over the whole grid, fact by fact)."""
+        to need every premise, the step is a case split counting as unsure the fewest
+        premises left undecided for a fact, and every fact that no fewer premises were
+        shown to force joins it. An undecided question without one premise is split
+        only :data:`WHOLE_SPLITS` times (a model without one number of a few huge
+        islands is as hard as the puzzle), and the question itself is not asked again when a
+        backbone with the counts answered it (:attr:`Forcing.counted_cores`). None when
+        the question is not answered "forced" (the search goes on over the whole grid,
+        fact by fact)."""
         facts = self.undecided()
         core = self.f.whole(self.known, facts, effort)
         if core is None:
@@ -1214,19 +1259,22 @@ class _Path:
         for p in core:
             rest = [q for q in core if q is not p]
             left = [f for f in facts if f.var not in spare]
-            undecided: list[Fact] = []
             label = "whole, one premise dropped"
-            for fact in self.f.backbone(rest, left, EFFORT, label, None, undecided, True):
+            forced = self.f.backbone(rest, left, EFFORT, label, counted=True, splits=WHOLE_SPLITS)
+            for fact in forced:
                 spare[fact.var] = rest
-            for fact in undecided:
-                unsure[fact.var] += 1
+            for fact in left:
+                # neither forced without ``p`` nor failing in a model of the rest
+                if fact not in forced and not self.f.witness(fact, rest):
+                    unsure[fact.var] += 1
         for var, reason in spare.items():
             self._offer(self.by_var[var], reason)
         needed = [f for f in facts if f.var not in spare]
         if not needed:
             return None
         least = min(unsure[f.var] for f in needed)
-        chosen = [f for f in needed if unsure[f.var] == least]
+        # a case split either way: every fact that needs no fewer premises joins it
+        chosen = [f for f in needed if unsure[f.var] == least or least > 0]
         step = self._checked(chosen, sorted(core, key=_order), False)
         step.unsure = least
         step.case_split = least > 0 or step.size > HARD
@@ -1234,9 +1282,18 @@ class _Path:
 
     def _global(self) -> None:
         """No reason near any fact: Z3's core over all known premises for each open fact
-        (:meth:`_take` minimises the smallest)."""
+        (:meth:`_take` minimises the smallest). With the pool empty, when the first
+        :data:`GLOBAL_TRIES` facts asked have no core within the bound, the rest are not
+        asked: the facts are then forced, if at all, only by premises spread over the
+        whole grid (a puzzle of a few huge islands), each such question stays undecided,
+        and the whole-grid question (:meth:`_whole`) asks about them all at once."""
+        empty = not self.pool
+        tried = 0
         for fact in self.undecided():
             if fact.var not in self.pool or fact.var in self.stuck:
+                if empty and tried >= GLOBAL_TRIES and not self.pool:
+                    return
+                tried += 1
                 self._offer(fact, self.f.core(fact, self.known))
 
     def _last_resort(self) -> Step:

@@ -103,7 +103,10 @@ def problem(puzzle: NurikabeInstance) -> Problem:
         puzzle.neighbours,
         say,
         solutions=solutions,
-        counts=counts(puzzle, cell_of, [c.key for c in clues]) if _full_grid(puzzle) else None,
+        counts=counts(puzzle, cell_of, [c.key for c in clues], enc.island)
+        if _full_grid(puzzle)
+        else None,
+        count_names=[n for cells in enc.island.values() for n in cells.values()],
     )
 
 
@@ -137,15 +140,87 @@ def _most_on_rim(wall: int, rim: int, sizes: Sequence[int]) -> int:
     return (2 * wall + 2 + rim - sum(_least_perimeter(s) for s in sizes)) // 2
 
 
-def counts(puzzle: NurikabeInstance, cell_of: dict[str, int], clue_keys: list[str]) -> Counts:
-    """Three counts the rules imply, in unary (:attr:`Problem.counts`), on a plain
+def _fewest_sides_at_wall(size: int, cells: int, rim: int, on_rim: int) -> int:
+    """The fewest sides that an island of ``size`` cells, ``on_rim`` of whose sides lie
+    on the grid's rim (of ``rim`` edges, among ``cells`` cells), has at black cells.
+    Each side of an island's cell faces another cell of it, a black cell (a white
+    neighbour would be of the same island) or the rim. So the island's outline, at
+    least its least perimeter, is its sides at black cells and on the rim; and the
+    outline of the rest of the grid (any set of cells has at least the least perimeter
+    of its count, connected or not: n cells span h rows and v columns with h v >= n,
+    and each row and column adds two edges) is the same sides at black cells and the
+    rim's edges not at the island."""
+    return max(_least_perimeter(size) - on_rim, _least_perimeter(cells - size) - (rim - on_rim), 0)
+
+
+def _most_sides_at_white(wall: int) -> int:
+    """The most sides of a connected wall of ``wall`` cells that face white cells or
+    the rim: of its 4 * ``wall`` sides at least 2 * (``wall`` - 1) are its links."""
+    return 2 * wall + 2
+
+
+def _unary(
+    lits: Sequence[int], most: int, fresh: Callable[[], int], out: list[list[int]]
+) -> list[int]:
+    """Literals whose j-th (from 1) holds exactly when at least j of ``lits`` do (the
+    last: at least that many), at most ``most`` of them: a totalizer in both directions,
+    so that a lower bound asserted on the count forces its inputs, and lower bounds on
+    parts add up in the count of a sum (:func:`_merge`)."""
+    if len(lits) <= 1:
+        return list(lits[:most])
+    half = len(lits) // 2
+    return _merge(
+        _unary(lits[:half], most, fresh, out),
+        _unary(lits[half:], most, fresh, out),
+        most,
+        fresh,
+        out,
+    )
+
+
+def _merge(
+    a: list[int],
+    b: list[int],
+    most: int,
+    fresh: Callable[[], int],
+    out: list[list[int]],
+    exact: bool = True,
+) -> list[int]:
+    """The unary count (:func:`_unary`) of the sum of two unary counts; not ``exact``:
+    only that the sum is at least the parts' counts added (a part counted up to a
+    smaller bound than ``most`` may hold more than it says)."""
+    if not a or not b:
+        return a or b
+    size = min(len(a) + len(b), most)
+    r = [fresh() for _ in range(size)]
+    for i in range(len(a) + 1):
+        for j in range(len(b) + 1):
+            low = [-x for x in (a[i - 1] if i else 0, b[j - 1] if j else 0) if x]
+            if i + j:
+                out.append([*low, r[min(i + j, size) - 1]])
+            if exact and i + j < size:
+                high = [x for x in (a[i] if i < len(a) else 0, b[j] if j < len(b) else 0) if x]
+                out.append([-r[i + j], *high])
+    return r
+
+
+def counts(
+    puzzle: NurikabeInstance,
+    cell_of: dict[str, int],
+    clue_keys: list[str],
+    island: dict[int, dict[int, str]],
+) -> Counts:
+    """Four counts the rules imply, in unary (:attr:`Problem.counts`), on a plain
     rectangle: Euler's formula for the white cells (cells, less white links, plus
     all-white 2x2 blocks, is the number of islands less the holes in them, and with one
     connected wall there is at most one hole: at least the clues less one), and, when
-    every clue holds, the wall's size (the cells less the clues' numbers) and the most
-    edges of the grid's rim at black cells (:func:`_most_on_rim`). The solver
-    cannot add such counts up from the local rules; a uniqueness proof of a few huge
-    islands needs them (see the docs on explanations)."""
+    every clue holds, the wall's size (the cells less the clues' numbers), the most
+    edges of the grid's rim at black cells (:func:`_most_on_rim`), and the sides where
+    islands meet the wall: each island's at least :func:`_fewest_sides_at_wall` for
+    its sides on the rim, all of them with the wall's sides on the rim at most
+    :func:`_most_sides_at_white`. The solver cannot add such counts up from the local
+    rules; a uniqueness proof of a few huge islands needs them (see the docs on
+    explanations). ``island``: the names of "the clue's island holds the cell"."""
     black_var = {i: v for v, i in cell_of.items()}
     rows, cols = puzzle.graph.rows or 0, puzzle.graph.cols or 0
     coords = puzzle.graph.coords or []
@@ -229,7 +304,46 @@ def counts(puzzle: NurikabeInstance, cell_of: dict[str, int], clue_keys: list[st
                 enc = CardEnc.atmost(touching, most, top_id=top, encoding=EncType.kmtotalizer)
                 out += [[-every, *c] for c in enc.clauses]
                 top = max(top, enc.nv)
+            out += [[-every, *c] for c in wall_sides(lit, fresh, wall, touching)]
         return out, top
+
+    def wall_sides(
+        lit: Callable[[str], int], fresh: Callable[[], int], wall: int, touching: list[int]
+    ) -> list[list[int]]:
+        """The sides where islands meet the wall, counted per island and in all."""
+        out: list[list[int]] = []
+        cap = _most_sides_at_white(wall) + 1
+        total = _unary(touching, cap, fresh, out)
+        for k, names in island.items():
+            size = puzzle.clues[k]
+            assert size is not None
+            met: list[int] = []  # a literal per side of the island at a black cell
+            on_rim: list[int] = []  # a literal per side of the island on the rim
+            for i, name in names.items():
+                here = lit(name)
+                on_rim += [here] * rim[i]
+                for j in puzzle.neighbours[i]:
+                    if j in black_var:
+                        x = fresh()
+                        out += [[-x, here], [-x, lit(black_var[j])], [x, -here, -lit(black_var[j])]]
+                        met.append(x)
+            need = [
+                _fewest_sides_at_wall(size, len(puzzle), rows * 2 + cols * 2, r)
+                for r in range(len(on_rim) + 1)
+            ]
+            count = _unary(met, max(need), fresh, out)
+            rim_count = _unary(on_rim, len(on_rim), fresh, out)
+            for r, least in enumerate(need):
+                if least == 0:
+                    continue
+                clause = [-rim_count[r - 1]] if r else []
+                clause += [rim_count[r]] if r < len(rim_count) else []
+                clause += [count[least - 1]] if least <= len(count) else []
+                out.append(clause)
+            total = _merge(total, count, cap, fresh, out, exact=False)
+        if len(total) == cap:
+            out.append([-total[-1]])
+        return out
 
     return clauses
 
