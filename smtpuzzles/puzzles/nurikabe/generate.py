@@ -21,7 +21,9 @@
    are first drawn anew (:func:`_redrawn`): most of the grid is settled by then.
 
 A puzzle made can be handed to ``accept`` (the command line's ``--grade`` rates it as
-``rate`` does) and another picture drawn when it is refused. Each puzzle is also given
+``rate`` does) and another picture drawn when it is refused. An easy grade asked draws
+every picture easier: small islands, densely clued, and only puzzles the plain
+deductions nearly settle are handed over. Each puzzle is also given
 clue statistics (:func:`clue_statistics`), the figures a setter compares with published
 puzzles.
 """
@@ -1634,7 +1636,8 @@ def _easier_look(max_island: int, density: float, max_ones: float) -> tuple[int,
 def _plain_enough(puzzle: NurikabeInstance) -> bool:
     """Do the plain deductions (no hypotheses) leave at most :data:`EASY_OPEN` of the
     cells open? Rating a candidate costs many times making it, and one the plain
-    deductions nearly settle is the one whose explanation needs fewest case splits."""
+    deductions nearly settle rates easy more often than one they leave open in many
+    places (its explanation needs fewer case splits), so the others go unrated."""
     try:
         known = deduce(puzzle, strict=True)
     except Contradiction:
