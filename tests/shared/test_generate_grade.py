@@ -80,6 +80,8 @@ def test_a_grade_says_itself_with_its_range() -> None:
         ("nurikabe", "7", "1", "16-25"),
         ("koburin", "6", "1", "medium"),
         ("koburin", "6", "2", "15-"),
+        pytest.param("nurikabe", "12", "1", "easy", marks=pytest.mark.slow),
+        pytest.param("koburin", "10", "1", "hard", marks=pytest.mark.slow),
     ],
 )
 def test_the_puzzle_made_has_the_grade_rate_gives_it(
