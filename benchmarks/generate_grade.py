@@ -2,13 +2,15 @@
 
 ``--grade`` rates the candidates a seed's generator makes, one after another, until
 one has the grade asked. A Nurikabe candidate refused costs the generator no
-randomness, so its candidates of a seed are the same whatever grade is asked: this
-script rates every candidate of each seed for up to ``--cap`` processor seconds and
-records each one's grade and the processor time spent on it; for each band, the seeds
-whose candidates reach it within the cap and the processor time to the first hit are
-what ``generate --grade BAND`` would take for that seed. A Koburin candidate that
-misses is moved toward the grade, and the next ones are made the way it missed, so its
-candidates depend on the grade asked: for each band, the generator is run as
+randomness, so its candidates of a seed are the same for every grade that leans
+neither way (``Grade.lean``: medium, hard, fiendish): this script rates every
+candidate of each seed for up to ``--cap`` processor seconds and records each one's
+grade and the processor time spent on it; for each band, the seeds whose candidates
+reach it within the cap and the processor time to the first hit are what ``generate
+--grade BAND`` would take for that seed. Easy leans its candidates easier, so they are
+made and rated the same way in a run of their own (``leaned``). A Koburin candidate
+that misses is moved toward the grade, and the next ones are made the way it missed,
+so its candidates depend on the grade asked: for each band, the generator is run as
 ``koburin generate --grade BAND`` runs it, for up to ``--cap`` processor seconds.
 
     python benchmarks/generate_grade.py [--seeds 10] [--cap 30] [--sizes nurikabe:10,...]
@@ -31,17 +33,18 @@ ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results" / "generate_grade.json"
 
 
-def candidates(side: int, seed: int, cap: float) -> list[dict[str, Any]]:
+def candidates(side: int, seed: int, cap: float, lean: int = 0) -> list[dict[str, Any]]:
     """Every Nurikabe candidate the seed's generator makes within ``cap`` processor
-    seconds, rated as ``rate`` rates the text ``generate`` would print, with the
-    processor seconds spent on it (``cpu_s``: making and rating it)."""
+    seconds (leaning ``lean`` as ``--grade`` makes it), rated as ``rate`` rates the text
+    ``generate`` would print, with the processor seconds spent on it (``cpu_s``: making
+    and rating it)."""
     from smtpuzzles.cli.generating import UNRATED, Grade, Judge
     from smtpuzzles.cli.nurikabe import _puzzle_text
     from smtpuzzles.limits import Budget, TimeUp
     from smtpuzzles.puzzles.nurikabe.generate import generate, shape_graph
 
     judge = Judge("nurikabe", Grade(-1, -1, "none"))
-    budget = Budget(3 * cap)  # a guard: the cap is on processor time (:func:`spent`)
+    budget = Budget(20 * cap)  # a guard for the clock: the cap is on processor time
     seen: list[dict[str, Any]] = []
     began = time.process_time()
     clock = [began]
@@ -60,7 +63,7 @@ def candidates(side: int, seed: int, cap: float) -> list[dict[str, Any]]:
 
     try:
         graph, pools = shape_graph("square", side, side, seed)
-        generate(graph, pools, seed, budget=budget, accept=accept)
+        generate(graph, pools, seed, budget=budget, accept=accept, lean=lean)
     except TimeUp:
         pass
     return seen
@@ -85,7 +88,8 @@ def one_band(side: int, seed: int, cap: float, low: int, high: int | None) -> di
     from smtpuzzles.puzzles.koburin.formats import to_grid_text
     from smtpuzzles.puzzles.koburin.generate import generate
 
-    judge = Judge("koburin", Grade(low, high, f"{low}-{high}"))
+    wanted = Grade(low, high, f"{low}-{high}")
+    judge = Judge("koburin", wanted)
     budget = Budget(20 * cap)  # a guard for the clock: the cap is on processor time
     seen: list[dict[str, Any]] = []
     began = time.process_time()
@@ -110,7 +114,7 @@ def one_band(side: int, seed: int, cap: float, low: int, high: int | None) -> di
 
     hit = None
     try:
-        if generate(side, side, seed, budget, accept=accept) is not None:
+        if generate(side, side, seed, budget, accept=accept, lean=wanted.lean()) is not None:
             hit = round(time.process_time() - began, 1)
     except TimeUp:
         pass
@@ -129,16 +133,21 @@ def reached(run: list[dict[str, Any]], low: int, high: int | None) -> float | No
     return None
 
 
-def summary(runs: list[list[dict[str, Any]]]) -> dict[str, Any]:
+def summary(
+    runs: list[list[dict[str, Any]]], leaned: dict[str, list[list[dict[str, Any]]]]
+) -> dict[str, Any]:
     """For each band: the seeds that reach it and the processor time to the first hit
-    (Nurikabe)."""
+    (Nurikabe; a band in ``leaned`` on its own runs)."""
     from smtpuzzles.cli.generating import bands
 
     hits = {
-        name: [t for t in (reached(run, low, high) for run in runs) if t is not None]
+        name: [
+            t for t in (reached(run, low, high) for run in leaned.get(name, runs)) if t is not None
+        ]
         for name, (low, high) in bands().items()
     }
-    return _bands(hits, [c for run in runs for c in run])
+    every = runs + [run for band in leaned.values() for run in band]
+    return _bands(hits, [c for run in every for c in run])
 
 
 def banded_summary(runs: list[dict[str, dict[str, Any]]]) -> dict[str, Any]:
@@ -213,7 +222,15 @@ def main() -> None:
     sys.path.insert(0, str(ROOT / "benchmarks"))
     from _harness import environment
 
+    from smtpuzzles.cli.generating import Grade, bands
+
     results = json.loads(args.out.read_text()) if args.out.exists() else {}
+    # Nurikabe leans only easier: the bands that lean so get runs of their own
+    leaning = {
+        name: lean
+        for name, (low, high) in bands().items()
+        if (lean := Grade(low, high, name).lean()) > 0
+    }
     seeds = range(args.first, args.first + args.seeds)
     for size in filter(None, args.sizes.split(",")):
         kind, side = size.split(":")
@@ -230,15 +247,28 @@ def main() -> None:
             rated = [c for run in banded_runs for b in run.values() for c in b["candidates"]]
             bands_found = banded_summary(banded_runs)
             by_seed: dict[str, Any] = {str(s): run for s, run in zip(seeds, banded_runs)}
+            extra: dict[str, Any] = {}
         else:
             runs = []
+            leaned: dict[str, list[list[dict[str, Any]]]] = {name: [] for name in leaning}
             for seed in seeds:
                 run = candidates(int(side), seed, args.cap)
                 print(kind, side, seed, [c["rating"] for c in run], flush=True)
                 runs.append(run)
-            rated = [c for run in runs for c in run]
-            bands_found = summary(runs)
+                for name, lean in leaning.items():
+                    run = candidates(int(side), seed, args.cap, lean)
+                    print(kind, side, seed, name, [c["rating"] for c in run], flush=True)
+                    leaned[name].append(run)
+            every = runs + [run for band in leaned.values() for run in band]
+            rated = [c for run in every for c in run]
+            bands_found = summary(runs, leaned)
             by_seed = {str(s): run for s, run in zip(seeds, runs)}
+            extra = {
+                "leaned": {
+                    name: {str(s): run for s, run in zip(seeds, got)}
+                    for name, got in leaned.items()
+                }
+            }
         ratings = [c["rating"] for c in rated if c["rating"] is not None]
         cpu = [c["cpu_s"] for c in rated]
         results[f"{kind}:{side}x{side}"] = {
@@ -250,6 +280,7 @@ def main() -> None:
             "ratings_range": [min(ratings), max(ratings)] if ratings else None,
             "bands": bands_found,
             "seeds": by_seed,
+            **extra,
         }
         args.out.write_text(json.dumps(results, indent=1) + "\n")
 

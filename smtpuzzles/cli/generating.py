@@ -285,6 +285,15 @@ class Grade:
     def holds(self, rating: int) -> bool:
         return self.low <= rating and (self.high is None or rating <= self.high)
 
+    def lean(self) -> int:
+        """Which way the generators' first candidate leans: 1 (easier) for a range
+        wholly below rate's medium band, where their ordinary candidates mostly fall,
+        -1 (harder) for one wholly above it, else 0 (as without ``--grade``)."""
+        low, high = bands()["medium"]
+        if self.high is not None and self.high < low:
+            return 1
+        return -1 if high is not None and self.low > high else 0
+
     def __str__(self) -> str:
         if self.high == self.low:
             return f"grade {self.low}"

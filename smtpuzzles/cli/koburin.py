@@ -132,6 +132,7 @@ def generate(
             max_unknown=max_unknown,
             density=density,
             accept=None if judge is None else accept,
+            lean=0 if wanted is None else wanted.lean(),
         )
         if made is None:
             return None

@@ -134,6 +134,7 @@ def generate(
             accept=None if judge is None else accept,
             budget=budget,
             max_ones=max_ones,
+            lean=0 if wanted is None else wanted.lean(),
         )
         if made is None:
             if judge is not None:

@@ -365,3 +365,23 @@ def test_a_miss_leans_the_next_candidate_its_way(miss: int) -> None:
     found = solve(after, unique=True)
     assert found.unique is True and found.solution is not None
     assert problems(after, found.solution.black, found.solution.edges) == []
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_lean_asked_shapes_the_first_candidate(seed: int) -> None:
+    """``lean`` (``--grade`` easy or hard) shapes the first build: harder, fewer numbers
+    than the ordinary first candidate and no more ``?`` than ``max_unknown`` allows;
+    easier, more numbers and none ``?``. Each is unique (the solver says so) with the
+    answer the generator wrote, which the checker reads."""
+    from smtpuzzles.puzzles.koburin.generate import EASY_DENSITY, MAX_UNKNOWN
+
+    harder, plain, easier = (generate(10, 10, seed, lean=lean) for lean in (-1, 0, 1))
+    assert harder is not None and plain is not None and easier is not None
+    assert len(harder[0].clues) < len(plain[0].clues) < len(easier[0].clues)
+    hidden = [v for v in harder[0].clues.values() if v is None]
+    assert len(hidden) <= MAX_UNKNOWN * len(harder[0].clues)
+    assert None not in easier[0].clues.values() and len(easier[0].clues) <= EASY_DENSITY * 100
+    for puzzle, answer, _ in (harder, easier):
+        assert problems(puzzle, answer.black, answer.edges, answer.loop()) == []
+        found = solve(puzzle, unique=True)
+        assert found.unique is True and found.solution.black == answer.black

@@ -18,6 +18,8 @@ from smtpuzzles.puzzles.nurikabe import generate as generate_module
 from smtpuzzles.puzzles.nurikabe.check import problems
 from smtpuzzles.puzzles.nurikabe.formats import parse, solution_rows
 from smtpuzzles.puzzles.nurikabe.generate import (
+    EASY_ISLAND,
+    EASY_OPEN,
     RADIUS,
     REDRAW_RADIUS,
     _ball_around,
@@ -419,5 +421,24 @@ def test_rot180_makes_a_12x12_puzzle() -> None:
     puzzle, picture = made
     cells = {graph.coords[i] for i in puzzle.clues}  # type: ignore[index]
     assert cells == {(11 - r, 11 - c) for r, c in cells}
+    outcome, _ = solve(puzzle, "distance", unique=True)
+    assert outcome.unique is True and outcome.solutions[0] == picture
+
+
+@pytest.mark.parametrize("side, seed", [(8, 1), (10, 2)])
+def test_a_puzzle_made_easier_has_small_islands_and_is_nearly_settled_plainly(
+    side: int, seed: int
+) -> None:
+    """``lean=1`` (``--grade easy``): islands of at most :data:`EASY_ISLAND` cells, the
+    plain deductions leave at most :data:`EASY_OPEN` of the cells open, and the picture
+    is the only solution, as the solver and the checker say."""
+    graph = rectangle(side, side)
+    made = generate(graph, tuple(graph.squares()), seed, lean=1, budget=Budget(120))
+    assert made is not None
+    puzzle, picture = made
+    assert problems(graph, puzzle.clues, puzzle.pools, picture) == []
+    assert max(v for v in puzzle.clues.values() if v is not None) <= EASY_ISLAND
+    known = deduce(puzzle, strict=True)
+    assert len(puzzle) - len(known.black) - len(known.owner) <= EASY_OPEN * len(puzzle)
     outcome, _ = solve(puzzle, "distance", unique=True)
     assert outcome.unique is True and outcome.solutions[0] == picture

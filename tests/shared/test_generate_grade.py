@@ -80,6 +80,8 @@ def test_a_grade_says_itself_with_its_range() -> None:
         ("nurikabe", "7", "1", "16-25"),
         ("koburin", "6", "1", "medium"),
         ("koburin", "6", "2", "15-"),
+        pytest.param("nurikabe", "12", "1", "easy", marks=pytest.mark.slow),
+        pytest.param("koburin", "10", "1", "hard", marks=pytest.mark.slow),
     ],
 )
 def test_the_puzzle_made_has_the_grade_rate_gives_it(
@@ -192,3 +194,17 @@ def test_a_koburin_puzzle_moved_either_way_stays_unique_with_its_answer() -> Non
                 assert set(p.clues) < set(puzzle.clues)
                 assert sum(v is None for v in values) <= 0.1 * len(values)
     assert all(moves.values()), moves
+
+
+@pytest.mark.parametrize(
+    "text, lean",
+    [("easy", 1), ("12", 1), ("0-15", 1), ("medium", 0), ("10-18", 0), ("0-", 0)]
+    + [("20-30", 0), ("hard", -1), ("fiendish", -1), ("26-", -1), ("40", -1)],
+)
+def test_a_grade_leans_the_first_candidate_only_when_wholly_off_medium(
+    text: str, lean: int
+) -> None:
+    """The generators' ordinary candidates mostly rate medium: a range wholly below it
+    leans the first candidate easier, one wholly above harder, any other not at all."""
+    wanted = parse_grade(text)
+    assert wanted is not None and wanted.lean() == lean

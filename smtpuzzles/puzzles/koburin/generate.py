@@ -21,7 +21,9 @@
    apart, each only where the deductions still decide everything without them.
 5. **A grade asked.** With ``accept`` (``--grade``), the builds after a candidate rated
    too hard are made easier (more numbers, where their places alone decide most; no
-   ``?``), and after one too easy harder (numbers weighed toward 2s and 3s).
+   ``?``), and after one too easy harder (numbers weighed toward 2s and 3s, then as
+   many taken away as the rules allow); an easy or a hard grade asked leans the first
+   build too.
 
 No solver is asked: a run costs runs of the deductions, local in effect and cheap.
 """
@@ -361,6 +363,7 @@ def generate(
     max_unknown: float = MAX_UNKNOWN,
     accept: Callable[[KoburinInstance], int] | None = None,
     tries: int = 8,
+    lean: int = 0,
 ) -> tuple[KoburinInstance, Solution, str] | None:
     """A puzzle whose solution the deductions of :mod:`.deduce` prove the only one, that
     solution, and the solution in ``.sol`` text (``None`` if the budget ran out, or
@@ -372,20 +375,28 @@ def generate(
     (:func:`steer`), and it is dropped for a new build if that is refused too. After a
     candidate too hard, the next ones are made easier (:func:`_easier_candidate`: more
     numbers, up to :data:`EASY_DENSITY` of the cells, none ``?``), and after one too
-    easy, harder (numbers weighed by :data:`HARD_LOOK`), until one misses the other way."""
+    easy, harder (:func:`_harder_candidate`), until one misses the other way. ``lean``
+    is the way the first candidate leans (1 easier, -1 harder, 0 neither: the command
+    line's ``--grade`` passes the way its range lies from the grades most candidates
+    get), so that an easy or a hard puzzle asked does not wait for a verdict first."""
     check_size(rows, cols)
     budget = budget or Budget()
     rng = random.Random(seed)
     graph = rectangle(rows, cols)
-    lean = 0  #: which way the last candidate rated missed: 1 too hard, -1 too easy
+    #: which way the next candidate leans: 1 easier, -1 harder (after the last one rated
+    #: missed that way, or as asked for the first)
+    lean = max(-1, min(lean, 1))
     for _ in range(BUILDS if accept is None else 100 * BUILDS):
-        if lean > 0:
-            made = _easier_candidate(graph, rng, budget, tries, density)
+        if lean != 0:
+            if lean > 0:
+                made = _easier_candidate(graph, rng, budget, tries, density)
+            else:
+                made = _harder_candidate(graph, rng, budget, tries, max_unknown)
             if made is None:
                 return None
             clues, answer = made
         else:
-            built = _build(graph, rng, budget, tries, HARD_LOOK if lean < 0 else LOOK)
+            built = _build(graph, rng, budget, tries, LOOK)
             if built is None:
                 return None
             clues = dict(built.clues)
@@ -446,6 +457,27 @@ def _easier_candidate(
     found = solve(graph, clues, probing=True)
     if found is None or not found.decided() or len(_loops(found)) != 1:
         return dict(built.clues), answer
+    return clues, _answer(found)
+
+
+def _harder_candidate(
+    graph: Graph, rng: random.Random, budget: Budget, tries: int, max_unknown: float
+) -> tuple[dict[int, int | None], Solution] | None:
+    """A puzzle made to explain in large steps, and its solution (``None`` if the budget
+    ran out): numbers weighed by :data:`HARD_LOOK`, then as many taken away as the rules
+    (probing too) still decide everything without, whatever the density asked, and up
+    to ``max_unknown`` of the rest hidden as ``?``. With each number gone the rules lean
+    more on probing, which an explanation meets as a case split."""
+    built = _build(graph, rng, budget, tries, HARD_LOOK)
+    if built is None:
+        return None
+    clues = dict(built.clues)
+    clues = _fewer(graph, clues, rng, budget, drop=True, most=len(clues), probing=True)
+    most = int(max_unknown * len(clues))
+    clues = _fewer(graph, clues, rng, budget, drop=False, most=most, probing=True)
+    found = solve(graph, clues, probing=True)
+    if found is None or not found.decided() or len(_loops(found)) != 1:
+        return dict(built.clues), _answer(built)
     return clues, _answer(found)
 
 

@@ -21,7 +21,9 @@
    are first drawn anew (:func:`_redrawn`): most of the grid is settled by then.
 
 A puzzle made can be handed to ``accept`` (the command line's ``--grade`` rates it as
-``rate`` does) and another picture drawn when it is refused. Each puzzle is also given
+``rate`` does) and another picture drawn when it is refused. An easy grade asked draws
+every picture easier: small islands, densely clued, and only puzzles the plain
+deductions nearly settle are handed over. Each puzzle is also given
 clue statistics (:func:`clue_statistics`), the figures a setter compares with published
 puzzles.
 """
@@ -1539,13 +1541,16 @@ def generate(
     budget: Budget | None = None,
     max_ones: float = MAX_ONES,
     tries: int = 200,
+    lean: int = 0,
 ) -> tuple[NurikabeInstance, Picture] | None:
     """A puzzle whose only solution is a picture drawn at random (one ``accept`` keeps,
     if given: it says 0 to keep a puzzle, else how many grades too hard, negative too
     easy; a puzzle refused is dropped for a new picture), or ``None`` after
     ``tries`` pictures (on a grid of under :data:`SMALL`
-    cells, the later ones with more clues and any share of 1s). Raises :class:`TimeUp` when the
-    budget runs out (and ``KeyboardInterrupt`` passes through)."""
+    cells, the later ones with more clues and any share of 1s). ``lean`` above 0 (the
+    command line's ``--grade`` for an easy range) makes every candidate easier
+    (:func:`_easier_look`, :func:`_plain_enough`); there is no harder lean. Raises
+    :class:`TimeUp` when the budget runs out (and ``KeyboardInterrupt`` passes through)."""
     if symmetry not in SYMMETRIES:
         raise InputError(f"unknown symmetry {symmetry!r}; expected one of {SYMMETRIES}")
     if not 0 < density <= 0.5:
@@ -1554,6 +1559,8 @@ def generate(
     rng = random.Random(seed)
     shape = NurikabeInstance(graph, {}, pools)
     name = f"seed {seed}"
+    if lean > 0:
+        max_island, density, max_ones = _easier_look(max_island, density, max_ones)
     for attempt in range(tries):
         if budget.expired():
             raise TimeUp
@@ -1590,10 +1597,52 @@ def generate(
             continue
         if turn is not None and any(turn[c] not in puzzle.clues for c in puzzle.clues):
             continue
+        if lean > 0 and not _plain_enough(puzzle):
+            continue
         if accept is not None and accept(puzzle) != 0:
             continue
         return puzzle, made.picture()
     return None
+
+
+#: The largest island of a puzzle made easier (:func:`_easier_look`).
+EASY_ISLAND = 3
+
+#: The clue density a puzzle made easier starts from at least: the most published
+#: puzzles have.
+EASY_DENSITY = 0.16
+
+#: The share of 1-clues a puzzle made easier may have at least: published puzzles'
+#: upper quarter.
+EASY_ONES = 0.25
+
+#: The largest share of the cells the plain deductions (no hypotheses) may leave open
+#: in a puzzle made easier (:func:`_plain_enough`).
+EASY_OPEN = 0.06
+
+
+def _easier_look(max_island: int, density: float, max_ones: float) -> tuple[int, float, float]:
+    """The look of a puzzle made easier: islands of at most :data:`EASY_ISLAND` cells,
+    at least :data:`EASY_DENSITY` clues a cell and :data:`EASY_ONES` of them 1s. Small
+    islands, densely clued, are settled a clue or a cell at a time; a large island's
+    clue reaches far, and the steps that rule its cells in or out weigh many clues."""
+    return (
+        min(max_island, EASY_ISLAND),
+        max(density, EASY_DENSITY),
+        max(max_ones, EASY_ONES),
+    )
+
+
+def _plain_enough(puzzle: NurikabeInstance) -> bool:
+    """Do the plain deductions (no hypotheses) leave at most :data:`EASY_OPEN` of the
+    cells open? Rating a candidate costs many times making it, and one the plain
+    deductions nearly settle rates easy more often than one they leave open in many
+    places (its explanation needs fewer case splits), so the others go unrated."""
+    try:
+        known = deduce(puzzle, strict=True)
+    except Contradiction:
+        return False
+    return len(puzzle) - len(known.black) - len(known.owner) <= EASY_OPEN * len(puzzle)
 
 
 def _numbered(clue_at: dict[int, int]) -> list[tuple[int, int]]:
