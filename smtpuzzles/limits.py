@@ -141,6 +141,8 @@ def limit_memory(megabytes: int | None) -> None:
         resource.setrlimit(resource.RLIMIT_DATA, (wanted, hard))
     except (ValueError, OSError) as exc:
         raise InputError(f"--memory {megabytes}: the system refused the cap ({exc})") from None
+    global _cap_bytes
+    _cap_bytes = wanted
 
 
 #: Room kept aside under ``--memory`` so that a run which reached the cap can still say
@@ -307,8 +309,39 @@ class Budget:
         return max(0.0, self.timeout_s - self.elapsed())
 
     def expired(self) -> bool:
+        """Is the time up? Under ``--memory`` it also raises :class:`MemoryLimitExceeded`
+        once the process is within :data:`HEADROOM_BYTES` of its cap (:func:`near_cap`)."""
+        near_cap()
         left = self.remaining()
         return left is not None and left <= 0.0
+
+
+#: How close to the ``--memory`` cap :func:`near_cap` stops a run. Python needs a little
+#: memory to unwind an exception: when even a small integer cannot be had, CPython's
+#: unwinding retries it without end and without giving up the interpreter lock, so
+#: neither the deadline's signal nor the watchdog's thread runs again.
+HEADROOM_BYTES = 4 * 1024 * 1024
+
+#: Seconds between two readings of the process's size by :func:`near_cap`.
+HEADROOM_EVERY_S = 0.02
+
+_cap_bytes = 0
+_headroom_read = [0.0]
+
+
+def near_cap() -> None:
+    """Raise :class:`MemoryLimitExceeded` when the process is within
+    :data:`HEADROOM_BYTES` of the cap :func:`limit_memory` set (read at most every
+    :data:`HEADROOM_EVERY_S`): a run that grows a little at a time, checking its budget
+    as it goes, then stops while it can still say so."""
+    if not _cap_bytes:
+        return
+    now = time.monotonic()
+    if now - _headroom_read[0] < HEADROOM_EVERY_S:
+        return
+    _headroom_read[0] = now
+    if _data_bytes() + HEADROOM_BYTES >= _cap_bytes:
+        raise MemoryLimitExceeded(f"within {HEADROOM_BYTES >> 20} MB of --memory")
 
 
 def _in_z3(frame: Any) -> bool:
