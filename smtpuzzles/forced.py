@@ -1287,11 +1287,10 @@ class _Path:
         asked: the facts are then forced, if at all, only by premises spread over the
         whole grid (a puzzle of a few huge islands), each such question stays undecided,
         and the whole-grid question (:meth:`_whole`) asks about them all at once."""
-        empty = not self.pool
-        tried = 0
+        tried = 0  # the pool only grows here: empty now means empty from the start
         for fact in self.undecided():
             if fact.var not in self.pool or fact.var in self.stuck:
-                if empty and tried >= GLOBAL_TRIES and not self.pool:
+                if tried >= GLOBAL_TRIES and not self.pool:
                     return
                 tried += 1
                 self._offer(fact, self.f.core(fact, self.known))

@@ -124,7 +124,7 @@ def limit_memory(megabytes: int | None) -> None:
     leaves memory unlimited. A cap the operating system cannot grant is lowered to its
     hard limit, never dropped.
     """
-    global _memory_cap_mb
+    global _memory_cap_mb, _cap_bytes
     if megabytes is None:
         return
     megabytes = parse_memory(megabytes)
@@ -141,7 +141,6 @@ def limit_memory(megabytes: int | None) -> None:
         resource.setrlimit(resource.RLIMIT_DATA, (wanted, hard))
     except (ValueError, OSError) as exc:
         raise InputError(f"--memory {megabytes}: the system refused the cap ({exc})") from None
-    global _cap_bytes
     _cap_bytes = wanted
 
 

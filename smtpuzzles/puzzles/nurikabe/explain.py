@@ -229,6 +229,7 @@ def counts(
         i: (r in (0, rows - 1)) + (r == 0 == rows - 1) + (c in (0, cols - 1)) + (c == 0 == cols - 1)
         for i, (r, c) in enumerate(coords)
     }
+    rim_edges = 2 * (rows + cols)
     edges = puzzle.graph.undirected_edges()
     blocks = puzzle.graph.squares()
     numbers = list(puzzle.clues.values())
@@ -297,7 +298,7 @@ def counts(
                     x = fresh()
                     out.append([-black[i], x])
                     touching.append(x)
-            most = _most_on_rim(wall, rows * 2 + cols * 2, numbers)  # type: ignore[arg-type]
+            most = _most_on_rim(wall, rim_edges, numbers)  # type: ignore[arg-type]
             if most < 0:
                 out.append([-every])
             elif most < len(touching):
@@ -328,7 +329,7 @@ def counts(
                         out += [[-x, here], [-x, lit(black_var[j])], [x, -here, -lit(black_var[j])]]
                         met.append(x)
             need = [
-                _fewest_sides_at_wall(size, len(puzzle), rows * 2 + cols * 2, r)
+                _fewest_sides_at_wall(size, len(puzzle), rim_edges, r)
                 for r in range(len(on_rim) + 1)
             ]
             count = _unary(met, max(need), fresh, out)
