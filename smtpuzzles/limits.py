@@ -26,6 +26,11 @@ from typing import Any, NoReturn, TypeVar
 from . import z3lazy as z3
 from .errors import InputError
 
+try:
+    from . import _hardstop
+except ImportError:  # built without a C compiler: the limits held in Python only
+    _hardstop = None
+
 
 class Interrupted(Exception):
     """Ctrl-C (SIGINT) stopped a search; the CLI exits 130 after printing what is known."""
@@ -137,6 +142,8 @@ def limit_memory(megabytes: int | None) -> None:
     soft, hard = resource.getrlimit(resource.RLIMIT_DATA)
     if hard not in (resource.RLIM_INFINITY, -1) and hard >= 0:
         wanted = min(wanted, hard)
+    if running_as_command() and _hardstop is not None:  # its threads made while there is room
+        _hardstop.watch_memory(wanted, STUCK_NEAR_CAP_BYTES, STUCK_NEAR_CAP_S, _HARD_STOP_MEMORY)
     try:
         resource.setrlimit(resource.RLIMIT_DATA, (wanted, hard))
     except (ValueError, OSError) as exc:
@@ -285,6 +292,36 @@ def exit_now(code: int) -> None:
         except BaseException:  # a closed stream, or no memory left: end all the same
             pass
     os._exit(code)
+
+
+#: How long past its deadline, or past the watchdog's own grace, a command may run
+#: before the last resort ends it (:func:`hard_stop_at`).
+HARD_STOP_AFTER_S = 1.5
+
+#: Under ``--memory``, a command this close to its cap whose main thread has held the
+#: interpreter lock for :data:`STUCK_NEAR_CAP_S` is stuck there: the budget checks stop
+#: a run :data:`HEADROOM_BYTES` short of the cap, a run that reached it reports at once,
+#: and Z3 gives the lock up while it works near the cap.
+STUCK_NEAR_CAP_BYTES = 2 * 1024 * 1024
+STUCK_NEAR_CAP_S = 3.0
+
+_HARD_STOP_TIME = "smtpuzzles: error: time limit reached (the run was ended)"
+_HARD_STOP_MEMORY = "smtpuzzles: error: memory limit reached (the run was ended)"
+
+
+def hard_stop_at(at: float) -> None:
+    """The last resort of ``--timeout``: at ``at`` (a ``time.monotonic()`` reading) a
+    thread of the C library, which needs no interpreter lock, prints one line and ends
+    the process with exit 3, whatever the main thread holds. For commands only (never a
+    notebook's kernel); without the compiled module, nothing."""
+    if running_as_command() and _hardstop is not None:
+        _hardstop.arm(at, _HARD_STOP_TIME)
+
+
+def hard_stop_off() -> None:
+    """The run reports how it ended by itself from here: no last resort."""
+    if _hardstop is not None:
+        _hardstop.disarm()
 
 
 class Budget:

@@ -7,6 +7,7 @@ Ctrl-C), through the same budget and deadline as the solving commands.
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -14,7 +15,16 @@ import typer
 
 from .. import api
 from ..forced import Explanation, grade_words
-from ..limits import Budget, clock_started, limit_memory, parse_memory, parse_timeout
+from ..limits import (
+    HARD_STOP_AFTER_S,
+    Budget,
+    clock_started,
+    hard_stop_at,
+    hard_stop_off,
+    limit_memory,
+    parse_memory,
+    parse_timeout,
+)
 from . import run
 from .common import (
     EXIT_INTERRUPTED,
@@ -50,7 +60,13 @@ def _explain(
             from ..errors import InputError
 
             raise InputError(f"cannot read --state {state}: {exc.strerror}") from None
-    return api.explain(puzzle, state=text, limit=limit, budget=budget)
+    left = budget.remaining()
+    if left is not None:
+        hard_stop_at(time.monotonic() + left + HARD_STOP_AFTER_S)
+    try:
+        return api.explain(puzzle, state=text, limit=limit, budget=budget)
+    finally:
+        hard_stop_off()
 
 
 def _exit(found: Explanation) -> None:

@@ -24,12 +24,15 @@ from .. import api
 from ..errors import InputError
 from ..exits import contest, run_json, take_voice, wait_for_voice
 from ..limits import (
+    HARD_STOP_AFTER_S,
     Budget,
     TimeUp,
     clock_started,
     contained,
     deadline,
     exit_now,
+    hard_stop_at,
+    hard_stop_off,
     limit_memory,
     parse_memory,
     parse_timeout,
@@ -346,6 +349,11 @@ OVERRUN_GRACE_S = 0.2
 CTRL_C_GRACE_S = 0.25
 
 
+#: How long the watchdog may take to say how the run ended (what it found so far, on a
+#: loaded machine) before the last resort ends the process all the same.
+SAYING_GRACE_S = 5.0
+
+
 class _Watchdog:
     """Hold ``--timeout`` and Ctrl-C for the whole process, also where Z3's code keeps
     control: at the limit plus :data:`OVERRUN_GRACE_S`, or :data:`CTRL_C_GRACE_S` after a
@@ -353,7 +361,9 @@ class _Watchdog:
     (``say``) and ends the process with exit 3 or 130. Z3 gives up the interpreter lock
     while it works, so the watchdog's threads run while the main thread waits on Z3; a
     Ctrl-C reaches them through the signal module's wake-up file descriptor, which is
-    written at once, while Python's own handler waits for the main thread."""
+    written at once, while Python's own handler waits for the main thread. Should the
+    main thread hold the interpreter lock without end, :func:`.hard_stop_at` ends the
+    process :data:`.HARD_STOP_AFTER_S` later."""
 
     _current: _Watchdog | None = None
 
@@ -373,6 +383,7 @@ class _Watchdog:
                 self.timer = threading.Timer(left + OVERRUN_GRACE_S, self._overrun)
                 self.timer.daemon = True
                 self.timer.start()
+                hard_stop_at(time.monotonic() + left + OVERRUN_GRACE_S + HARD_STOP_AFTER_S)
             self._watch_ctrl_c()
         except (RuntimeError, OSError):  # no thread or pipe to be had under the memory cap
             pass
@@ -380,6 +391,7 @@ class _Watchdog:
 
     def __exit__(self, *exc: object) -> None:
         _Watchdog._current = None
+        hard_stop_off()
         if self.timer is not None:
             self.timer.cancel()
         if self.wakeup is not None:
@@ -402,6 +414,7 @@ class _Watchdog:
                 return
         time.sleep(CTRL_C_GRACE_S)
         if take_voice(EXIT_INTERRUPTED):
+            hard_stop_at(time.monotonic() + SAYING_GRACE_S)
             try:
                 self.say("interrupted")
             finally:
@@ -409,6 +422,7 @@ class _Watchdog:
 
     def _overrun(self) -> None:
         if take_voice(EXIT_LIMIT):
+            hard_stop_at(time.monotonic() + SAYING_GRACE_S)
             try:
                 self.say("timeout")
             finally:
@@ -420,6 +434,7 @@ class _Watchdog:
         it spoke first, it is ending the process, and this waits for that)."""
         if cls._current is not None:
             wait_for_voice()
+            hard_stop_off()
 
 
 def _so_far_json(kind: str) -> dict[str, Any]:
