@@ -235,8 +235,9 @@ def _puzzle(rows: int, cols: int, islands: list[list[int]]):
 
 def test_every_small_solution_is_a_model_of_the_counts() -> None:
     """The counts' clauses as the explanation adds them admit the solutions of 4x4
-    puzzles where an island lies off the rim at a diagonal of another that touches it,
-    and where the islands' sides beside them meet their bound."""
+    puzzles where an island of two cells or more lies off the rim at a diagonal of
+    another that touches it (its reach has rim cells: the rule speaks of it), and where
+    the islands' sides beside them meet their bound."""
     from smtpuzzles.forced import Forcing
     from smtpuzzles.limits import Budget
     from smtpuzzles.puzzles.nurikabe.explain import problem
@@ -252,7 +253,11 @@ def test_every_small_solution_is_a_model_of_the_counts() -> None:
             for i, j in ((a, d), (b, c))
             if i in owner and j in owner and owner[i] != owner[j]
         ]
-        if not any(on_rim[owner[i]] != on_rim[owner[j]] for i, j in inside):
+        # the island off the rim big enough that its reach holds rim cells
+        if not any(
+            on_rim[owner[i]] != on_rim[owner[j]] and min(len(islands[owner[c]]) for c in (i, j)) > 1
+            for i, j in inside
+        ):
             continue
         puzzle = _puzzle(rows, cols, islands)
         prob = problem(puzzle)
