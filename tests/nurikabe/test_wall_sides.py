@@ -1,13 +1,18 @@
 """The sides where islands meet the wall, as the explanation's counts bound them
-(:func:`~smtpuzzles.puzzles.nurikabe.explain._fewest_sides_at_wall` and
-:func:`~smtpuzzles.puzzles.nurikabe.explain._most_sides_at_white`): every solution of
-every puzzle on a few small grids, found by brute force and accepted by the independent
-checker, keeps both bounds, and some solution meets each bound exactly, so that either
-made one tighter would rule out a solution."""
+(:func:`~smtpuzzles.puzzles.nurikabe.explain._fewest_sides_at_wall`,
+:func:`~smtpuzzles.puzzles.nurikabe.explain._most_sides_at_white` and
+:func:`~smtpuzzles.puzzles.nurikabe.explain._most_sides_beside`), and the rule that of
+two islands at a 2x2 block's diagonal one is off the rim
+(:func:`~smtpuzzles.puzzles.nurikabe.explain._one_inside`): every solution of every
+puzzle on a few small grids, found by brute force and accepted by the independent
+checker, keeps them, and some solution meets each bound exactly, so that one made
+tighter would rule out a solution."""
 
 from __future__ import annotations
 
+import functools
 import itertools
+from pathlib import Path
 
 import pytest
 
@@ -16,8 +21,10 @@ from smtpuzzles.puzzles.nurikabe.explain import (
     _fewest_sides_at_wall,
     _least_perimeter,
     _most_sides_at_white,
+    _most_sides_beside,
+    _one_inside,
 )
-from smtpuzzles.puzzles.nurikabe.formats import parse
+from smtpuzzles.puzzles.nurikabe.formats import parse, read_solution
 
 
 def _islands(rows: int, cols: int, black: list[bool]) -> list[list[int]]:
@@ -60,9 +67,14 @@ def _pool(rows: int, cols: int, black: list[bool]) -> bool:
     )
 
 
-def _solutions(rows: int, cols: int):
+@functools.cache
+def _solutions(rows: int, cols: int) -> list[tuple[list[bool], list[list[int]]]]:
     """Every picture that solves the puzzle made by numbering each of its islands at its
     first cell, as the independent checker says, with those islands."""
+    return list(_search(rows, cols))
+
+
+def _search(rows: int, cols: int):
     for values in itertools.product((False, True), repeat=rows * cols):
         black = list(values)
         if _pool(rows, cols, black):
@@ -158,3 +170,123 @@ def test_the_whole_grid_question_a_counted_backbone_answered_is_not_asked_again(
     assert core is not None and path.f.asked == asked
     assert {p.key for p in core} <= {c.key for c in prob.clues}
     assert path.f.forced_all(facts, core, path.f.all_rules)
+
+
+def _blocks(rows: int, cols: int) -> list[tuple[int, int, int, int]]:
+    """Every 2x2 block, as the grid lists them: top left, top right, bottom left, bottom
+    right."""
+    return [
+        (r * cols + c, r * cols + c + 1, (r + 1) * cols + c, (r + 1) * cols + c + 1)
+        for r in range(rows - 1)
+        for c in range(cols - 1)
+    ]
+
+
+@pytest.mark.parametrize("rows,cols", [(3, 4), (4, 4)])
+def test_of_two_islands_at_a_diagonal_one_is_off_the_rim(rows: int, cols: int) -> None:
+    """Every clause of the rule holds in every solution (each island's literals over
+    its cells and their neighbours, as a reach would hold them), and some clause holds
+    by one "off the rim" literal alone, for either end's island: dropping either would
+    rule out a solution."""
+    cells = rows * cols
+    alone: set[str] = set()
+    for _, islands in _solutions(rows, cols):
+        near = [set(r) | {j for i in r for j in _neighbours(rows, cols, i)} for r in islands]
+        holds = {k: {i: 1 + k * cells + i for i in reach} for k, reach in enumerate(near)}
+        touches = {k: 1 + len(islands) * cells + k for k in range(len(islands))}
+        true = {holds[k][i] for k, r in enumerate(islands) for i in r}
+        true |= {touches[k] for k, r in enumerate(islands) if any(_rim(rows, cols, i) for i in r)}
+        for clause in _one_inside(_blocks(rows, cols), holds, touches):
+            satisfied = [x for x in clause if (abs(x) in true) == (x > 0)]
+            assert satisfied, (islands, clause)
+            if len(satisfied) == 1:
+                alone.add("first" if satisfied[0] == clause[2] else "second")
+    assert alone == {"first", "second"}
+
+
+@pytest.mark.parametrize("rows,cols", [(3, 4), (4, 4)])
+def test_the_islands_sides_beside_them_keep_their_bound(rows: int, cols: int) -> None:
+    """Each island's sides at black cells and rim sides not its own (its reach taken as
+    the whole grid), added up, stay within the bound, and meet it in some solution."""
+    rim_edges = 2 * (rows + cols)
+    met = 0
+    for black, islands in _solutions(rows, cols):
+        wall = sum(black)
+        if not wall:
+            continue
+        beside = 0
+        for region in islands:
+            beside += sum(1 for i in region for j in _neighbours(rows, cols, i) if black[j])
+            beside += rim_edges - sum(_rim(rows, cols, i) for i in region)
+        most = _most_sides_beside(wall, rim_edges, rim_edges * len(islands))
+        assert beside <= most, black
+        met += beside == most
+    assert met
+
+
+def _puzzle(rows: int, cols: int, islands: list[list[int]]):
+    """The puzzle of a solution's islands, each numbered at its first cell."""
+    clues = {min(region): len(region) for region in islands}
+    lines = [f"{rows} {cols}"]
+    for r in range(rows):
+        lines.append(" ".join(str(clues.get(r * cols + c, "-")) for c in range(cols)))
+    return parse("\n".join(lines) + "\n")
+
+
+def test_every_small_solution_is_a_model_of_the_counts() -> None:
+    """The counts' clauses as the explanation adds them admit the solutions of 4x4
+    puzzles where an island of two cells or more lies off the rim at a diagonal of
+    another that touches it (its reach has rim cells: the rule speaks of it), and where
+    the islands' sides beside them meet their bound."""
+    from smtpuzzles.forced import Forcing
+    from smtpuzzles.limits import Budget
+    from smtpuzzles.puzzles.nurikabe.explain import problem
+
+    rows = cols = 4
+    tried = 0
+    for black, islands in _solutions(rows, cols):
+        owner = {i: k for k, region in enumerate(islands) for i in region}
+        on_rim = [any(_rim(rows, cols, i) for i in region) for region in islands]
+        inside = [
+            (i, j)
+            for a, b, c, d in _blocks(rows, cols)
+            for i, j in ((a, d), (b, c))
+            if i in owner and j in owner and owner[i] != owner[j]
+        ]
+        # the island off the rim big enough that its reach holds rim cells
+        if not any(
+            on_rim[owner[i]] != on_rim[owner[j]] and min(len(islands[owner[c]]) for c in (i, j)) > 1
+            for i, j in inside
+        ):
+            continue
+        puzzle = _puzzle(rows, cols, islands)
+        prob = problem(puzzle)
+        assert prob.counts is not None
+        facts = [prob.say(v, black[cells[0]]) for v, cells in prob.variables]
+        forcing = Forcing(prob, Budget())
+        assert forcing.consistent([*prob.clues, *facts], counted=True) is not None, black
+        tried += 1
+        if tried == 6:
+            break
+    assert tried == 6
+
+
+@pytest.mark.slow
+def test_the_counts_decide_janko_29(data_dir: Path) -> None:
+    """Janko 0029 (10x10; islands of 37 and 36 at a diagonal, a wall of 27): with the
+    counts one question proves every fact of its known answer forced by the two clues."""
+    from smtpuzzles.forced import Forcing
+    from smtpuzzles.limits import Budget
+    from smtpuzzles.puzzles.nurikabe.explain import problem
+
+    path = data_dir / "nurikabe" / "janko_0029_10x10.txt"
+    puzzle = parse(path.read_text(), str(path))
+    rows = read_solution(path)
+    assert rows is not None
+    cols = puzzle.graph.cols or 0
+    prob = problem(puzzle)
+    facts = [
+        prob.say(v, rows[cells[0] // cols][cells[0] % cols] == "#") for v, cells in prob.variables
+    ]
+    core = Forcing(prob, Budget()).whole(list(prob.clues), facts, 0)
+    assert core is not None and {p.key for p in core} == {c.key for c in prob.clues}

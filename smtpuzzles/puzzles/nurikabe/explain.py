@@ -159,6 +159,39 @@ def _most_sides_at_white(wall: int) -> int:
     return 2 * wall + 2
 
 
+def _most_sides_beside(wall: int, rim: int, reach: int) -> int:
+    """The most that the islands' counts of sides at black cells and rim sides in their
+    reach (``reach`` in all) not their own may add up to, with a connected wall of
+    ``wall`` cells in a grid of ``rim`` rim edges: every white cell is in an island, so
+    the rim sides at black cells are ``rim`` less the islands' own, and those with the
+    islands' sides at black are at most :func:`_most_sides_at_white`."""
+    return _most_sides_at_white(wall) - rim + reach
+
+
+def _one_inside(
+    blocks: Sequence[tuple[int, int, int, int]],
+    holds: dict[int, dict[int, int]],
+    touches: dict[int, int],
+) -> list[list[int]]:
+    """Clauses: where the two ends of a 2x2 block's diagonal are in two islands, one of
+    them has no cell on the rim. ``holds``: per clue, the literal of "its island holds
+    the cell" by cell; ``touches``: per clue, a literal implied by its island holding a
+    rim cell. Why: the block's other two cells touch both islands, so they are black,
+    and the connected wall joins them by a path of black cells; that path with the
+    block's other diagonal is a closed curve through cells' centres that the first
+    diagonal crosses once, so one end lies inside it, and so does its whole island
+    (which never crosses black cells); a rim cell's centre lies on the hull of all
+    centres, never inside such a curve."""
+    out = []
+    for a, b, c, d in blocks:
+        for i, j in ((a, d), (b, c)):
+            for k, inside in touches.items():
+                for m, outside in touches.items():
+                    if k != m and i in holds[k] and j in holds[m]:
+                        out.append([-holds[k][i], -holds[m][j], -inside, -outside])
+    return out
+
+
 def _unary(
     lits: Sequence[int], most: int, fresh: Callable[[], int], out: list[list[int]]
 ) -> list[int]:
@@ -210,16 +243,18 @@ def counts(
     clue_keys: list[str],
     island: dict[int, dict[int, str]],
 ) -> Counts:
-    """Four counts the rules imply, in unary (:attr:`Problem.counts`), on a plain
-    rectangle: Euler's formula for the white cells (cells, less white links, plus
-    all-white 2x2 blocks, is the number of islands less the holes in them, and with one
-    connected wall there is at most one hole: at least the clues less one), and, when
-    every clue holds, the wall's size (the cells less the clues' numbers), the most
-    edges of the grid's rim at black cells (:func:`_most_on_rim`), and the sides where
-    islands meet the wall: each island's at least :func:`_fewest_sides_at_wall` for
-    its sides on the rim, all of them with the wall's sides on the rim at most
-    :func:`_most_sides_at_white`. The solver cannot add such counts up from the local
-    rules; a uniqueness proof of a few huge islands needs them (see the docs on
+    """Counts and a rule of the rim that the rules imply, as clauses
+    (:attr:`Problem.counts`), on a plain rectangle: Euler's formula for the white cells
+    (cells, less white links, plus all-white 2x2 blocks, is the number of islands less
+    the holes in them, and with one connected wall there is at most one hole: at least
+    the clues less one); of two islands at a 2x2 block's diagonal one has no rim cell
+    (:func:`_one_inside`); and, when every clue holds, the wall's size (the cells less
+    the clues' numbers), the most edges of the grid's rim at black cells
+    (:func:`_most_on_rim`), and the sides where islands meet the wall: each island's,
+    with the rim sides in its reach that are not its own, at least
+    :func:`_fewest_sides_at_wall` for its sides on the rim and those, all of them at
+    most :func:`_most_sides_beside`. The solver cannot add such counts up from the
+    local rules; a uniqueness proof of a few huge islands needs them (see the docs on
     explanations). ``island``: the names of "the clue's island holds the cell"."""
     black_var = {i: v for v, i in cell_of.items()}
     rows, cols = puzzle.graph.rows or 0, puzzle.graph.cols or 0
@@ -283,6 +318,7 @@ def counts(
             enc = CardEnc.atleast(terms, need, top_id=top, encoding=EncType.kmtotalizer)
             out += enc.clauses
             top = max(top, enc.nv)
+        out += one_inside(lit, fresh)
         if all(n is not None for n in numbers):
             wall = len(puzzle) - sum(n for n in numbers if n is not None)
             every = fresh()  # every clue holds: the wall has its size
@@ -305,34 +341,58 @@ def counts(
                 enc = CardEnc.atmost(touching, most, top_id=top, encoding=EncType.kmtotalizer)
                 out += [[-every, *c] for c in enc.clauses]
                 top = max(top, enc.nv)
-            out += [[-every, *c] for c in wall_sides(lit, fresh, wall, touching)]
+            out += [[-every, *c] for c in wall_sides(lit, fresh, wall)]
         return out, top
 
-    def wall_sides(
-        lit: Callable[[str], int], fresh: Callable[[], int], wall: int, touching: list[int]
-    ) -> list[list[int]]:
-        """The sides where islands meet the wall, counted per island and in all."""
+    def one_inside(lit: Callable[[str], int], fresh: Callable[[], int]) -> list[list[int]]:
+        """:func:`_one_inside` over "the island holds a rim cell", one literal per clue
+        whose reach has a rim cell."""
         out: list[list[int]] = []
-        cap = _most_sides_at_white(wall) + 1
-        total = _unary(touching, cap, fresh, out)
+        touches: dict[int, int] = {}
+        holds = {k: {i: lit(n) for i, n in names.items()} for k, names in island.items()}
+        for k, cells in holds.items():
+            on_rim = [x for i, x in cells.items() if rim[i]]
+            if on_rim:
+                touches[k] = fresh()
+                out += [[-x, touches[k]] for x in on_rim]
+        return out + _one_inside(blocks, holds, touches)
+
+    def wall_sides(
+        lit: Callable[[str], int], fresh: Callable[[], int], wall: int
+    ) -> list[list[int]]:
+        """The sides where islands meet the wall, counted per island and in all: each
+        island's count also holds the rim's sides in its reach that are not its own
+        (:func:`_most_sides_beside`), so that the total needs no count of the wall's
+        rim sides, which a SAT solver cannot add up against the islands' own."""
+        out: list[list[int]] = []
+        sides: list[tuple[list[int], list[int], list[int]]] = []
         for k, names in island.items():
             size = puzzle.clues[k]
             assert size is not None
-            met: list[int] = []  # a literal per side of the island at a black cell
+            beside: list[int] = []  # a side at a black cell, or a rim side not the island's
             on_rim: list[int] = []  # a literal per side of the island on the rim
             for i, name in names.items():
                 here = lit(name)
                 on_rim += [here] * rim[i]
+                beside += [-here] * rim[i]
                 for j in puzzle.neighbours[i]:
                     if j in black_var:
                         x = fresh()
                         out += [[-x, here], [-x, lit(black_var[j])], [x, -here, -lit(black_var[j])]]
-                        met.append(x)
+                        beside.append(x)
             need = [
-                _fewest_sides_at_wall(size, len(puzzle), rim_edges, r)
+                _fewest_sides_at_wall(size, len(puzzle), rim_edges, r) + len(on_rim) - r
                 for r in range(len(on_rim) + 1)
             ]
-            count = _unary(met, max(need), fresh, out)
+            sides.append((beside, on_rim, need))
+        reach = sum(len(on_rim) for _, on_rim, _ in sides)
+        # the total counts each island from its least count on
+        cap = _most_sides_beside(wall, rim_edges, reach) - sum(min(n) for _, _, n in sides) + 1
+        if cap <= 0:
+            return [[]]
+        total: list[int] = []
+        for beside, on_rim, need in sides:
+            count = _unary(beside, max(need), fresh, out)
             rim_count = _unary(on_rim, len(on_rim), fresh, out)
             for r, least in enumerate(need):
                 if least == 0:
@@ -341,7 +401,7 @@ def counts(
                 clause += [rim_count[r]] if r < len(rim_count) else []
                 clause += [count[least - 1]] if least <= len(count) else []
                 out.append(clause)
-            total = _merge(total, count, cap, fresh, out, exact=False)
+            total = _merge(total, count[min(need) :][:cap], cap, fresh, out, exact=False)
         if len(total) == cap:
             out.append([-total[-1]])
         return out
