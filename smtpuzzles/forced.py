@@ -251,7 +251,7 @@ class Step:
 #: or from the engine's own first model when it found none. Nearly every janko puzzle
 #: up to 15x15 is proven within a tenth of a second; those that are not mostly stay
 #: unproven however long it takes, and the time is the explanation's own.
-UNIQUE_S = 5.0
+UNIQUE_S = 2.0
 
 #: :attr:`Problem.solutions`' answer: the solutions found (as the values of the
 #: variables) and whether they are all there are (none, one proven unique, or two)
