@@ -148,15 +148,16 @@ def _apps(goal: z3.Goal) -> Iterator[tuple[int, int]]:
     pointer and its declaration's kind. Walked through Z3's C API, as wrapping every
     node in a Python object takes most of the time on large formulas."""
     ref = goal.ctx.ref()
-    ast_id, ast_kind = _raw(z3.Z3_get_ast_id), _raw(z3.Z3_get_ast_kind)
+    ast_kind = _raw(z3.Z3_get_ast_kind)
     app_decl, decl_kind = _raw(z3.Z3_get_app_decl), _raw(z3.Z3_get_decl_kind)
     num_args, app_arg = _raw(z3.Z3_get_app_num_args), _raw(z3.Z3_get_app_arg)
     app = z3.Z3_APP_AST
     stack = _formulas(goal)
+    # a node is known by its address: Z3 shares equal terms, and the goal holds them
     seen: set[int] = set()
     while stack:
         ast = stack.pop()
-        key = ast_id(ref, ast)
+        key = ast.value
         if key in seen or ast_kind(ref, ast) != app:
             continue
         seen.add(key)

@@ -249,7 +249,7 @@ class Step:
 #: Seconds the puzzle's own solver may take to prove its solution unique before an
 #: explanation starts from that solution unproven (its steps prove what they decide),
 #: or from the engine's own first model when it found none. Nearly every janko puzzle
-#: up to 15x15 is proven within a tenth of a second; those that are not mostly stay
+#: up to 15x15 is proven within a fifth of a second; those that are not mostly stay
 #: unproven however long it takes, and the time is the explanation's own.
 UNIQUE_S = 2.0
 
