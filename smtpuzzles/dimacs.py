@@ -22,7 +22,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from . import z3lazy as z3
-from .engines import new_context, parse_terms
+from .engines import new_context
+from .engines.solvers import parse_vector
 from .limits import (
     Budget,
     Interrupted,
@@ -69,17 +70,21 @@ def _bounds(goal: z3.Goal) -> dict[str, list[int | None]]:
     # read through Z3's C interface: wrapping every atom in Python objects takes most of
     # the time on large formulas
     ref = goal.ctx.ref()
+    ast_kind, app_decl = _raw(z3.Z3_get_ast_kind), _raw(z3.Z3_get_app_decl)
+    decl_kind, num_args = _raw(z3.Z3_get_decl_kind), _raw(z3.Z3_get_app_num_args)
+    sort_kind, sort_of = _raw(z3.Z3_get_sort_kind), _raw(z3.Z3_get_sort)
+    app_arg = _raw(z3.Z3_get_app_arg)
 
     def kind(ast: Any) -> int:
-        if z3.Z3_get_ast_kind(ref, ast) != z3.Z3_APP_AST:
+        if ast_kind(ref, ast) != z3.Z3_APP_AST:
             return -1
-        return z3.Z3_get_decl_kind(ref, z3.Z3_get_app_decl(ref, ast))
+        return decl_kind(ref, app_decl(ref, ast))
 
     def is_int(ast: Any) -> bool:
-        return z3.Z3_get_sort_kind(ref, z3.Z3_get_sort(ref, ast)) == z3.Z3_INT_SORT
+        return sort_kind(ref, sort_of(ref, ast)) == z3.Z3_INT_SORT
 
     def variable(ast: Any) -> str | None:
-        if kind(ast) != z3.Z3_OP_UNINTERPRETED or z3.Z3_get_app_num_args(ref, ast):
+        if kind(ast) != z3.Z3_OP_UNINTERPRETED or num_args(ref, ast):
             return None
         if not is_int(ast):
             return None
@@ -87,18 +92,18 @@ def _bounds(goal: z3.Goal) -> dict[str, list[int | None]]:
         return z3.Z3_get_symbol_string(ref, z3.Z3_get_decl_name(ref, decl))
 
     def number(ast: Any) -> int | None:
-        if z3.Z3_get_ast_kind(ref, ast) != z3.Z3_NUMERAL_AST or not is_int(ast):
+        if ast_kind(ref, ast) != z3.Z3_NUMERAL_AST or not is_int(ast):
             return None
         return int(z3.Z3_get_numeral_string(ref, ast))
 
     def atom(ast: Any, positive: bool) -> None:
         op = kind(ast)
         if op == z3.Z3_OP_NOT:
-            atom(z3.Z3_get_app_arg(ref, ast, 0), not positive)
+            atom(app_arg(ref, ast, 0), not positive)
             return
-        if op not in (z3.Z3_OP_LE, z3.Z3_OP_GE) or z3.Z3_get_app_num_args(ref, ast) != 2:
+        if op not in (z3.Z3_OP_LE, z3.Z3_OP_GE) or num_args(ref, ast) != 2:
             return
-        a, b = z3.Z3_get_app_arg(ref, ast, 0), z3.Z3_get_app_arg(ref, ast, 1)
+        a, b = app_arg(ref, ast, 0), app_arg(ref, ast, 1)
         var, value = variable(a), number(b)
         upper = op == z3.Z3_OP_LE
         if var is None or value is None:
@@ -112,8 +117,8 @@ def _bounds(goal: z3.Goal) -> dict[str, list[int | None]]:
 
     for ast in _formulas(goal):
         if kind(ast) == z3.Z3_OP_AND:
-            for k in range(z3.Z3_get_app_num_args(ref, ast)):
-                atom(z3.Z3_get_app_arg(ref, ast, k), True)
+            for k in range(num_args(ref, ast)):
+                atom(app_arg(ref, ast, k), True)
         else:
             atom(ast, True)
     return found
@@ -129,22 +134,35 @@ def _is_var(e: z3.ExprRef) -> bool:
     return z3.is_const(e) and e.decl().kind() == z3.Z3_OP_UNINTERPRETED and z3.is_int(e)
 
 
+def _raw(function: Any) -> Any:
+    """The C function behind one of Z3's Python wrappers of its C API, called without
+    the wrapper's check of the error code after each call: reading a node of a formula
+    cannot fail, and on the CNF's large formulas the checks cost as much as the reads.
+    The wrapper itself where Z3 keeps the C function elsewhere."""
+    kept = getattr(function, "__defaults__", None) or ()
+    return getattr(kept[-1], "f", function) if kept else function
+
+
 def _apps(goal: z3.Goal) -> Iterator[tuple[int, int]]:
     """Each distinct application in ``goal``'s formulas, once, as ``(ast, kind)``: the raw
     pointer and its declaration's kind. Walked through Z3's C API, as wrapping every
     node in a Python object takes most of the time on large formulas."""
     ref = goal.ctx.ref()
+    ast_kind = _raw(z3.Z3_get_ast_kind)
+    app_decl, decl_kind = _raw(z3.Z3_get_app_decl), _raw(z3.Z3_get_decl_kind)
+    num_args, app_arg = _raw(z3.Z3_get_app_num_args), _raw(z3.Z3_get_app_arg)
+    app = z3.Z3_APP_AST
     stack = _formulas(goal)
+    # a node is known by its address: Z3 shares equal terms, and the goal holds them
     seen: set[int] = set()
     while stack:
         ast = stack.pop()
-        key = z3.Z3_get_ast_id(ref, ast)
-        if key in seen or z3.Z3_get_ast_kind(ref, ast) != z3.Z3_APP_AST:
+        key = ast.value
+        if key in seen or ast_kind(ref, ast) != app:
             continue
         seen.add(key)
-        yield ast, z3.Z3_get_decl_kind(ref, z3.Z3_get_app_decl(ref, ast))
-        arity = z3.Z3_get_app_num_args(ref, ast)
-        stack.extend(z3.Z3_get_app_arg(ref, ast, k) for k in range(arity))
+        yield ast, decl_kind(ref, app_decl(ref, ast))
+        stack.extend([app_arg(ref, ast, k) for k in range(num_args(ref, ast))])
 
 
 def _variables(goal: z3.Goal) -> tuple[list[str], list[str]]:
@@ -175,7 +193,7 @@ def to_dimacs(script_text: str, header: Sequence[str] = (), budget: Budget | Non
     head = "".join(f"c {line}\n" for line in header)
     ctx = new_context()
     goal = z3.Goal(ctx=ctx)
-    goal.add(parse_terms(script_text, ctx))
+    _assert_all(goal, parse_vector(script_text, ctx))
     simple = _apply(z3.Tactic("simplify", ctx), goal, budget)
     if simple.inconsistent():
         return head + UNSAT
@@ -225,6 +243,15 @@ def to_dimacs(script_text: str, header: Sequence[str] = (), budget: Budget | Non
         else:
             out.append(f"c {name} = {low} + bits {' '.join(map(str, lits))}")
     return "\n".join(out) + "\n" + dimacs[:names].rstrip("\n") + "\n"
+
+
+def _assert_all(goal: z3.Goal, terms: z3.AstVector) -> None:
+    """Add every term of ``terms`` to ``goal`` through Z3's C interface (``goal.add``
+    wraps each term in a Python object first, most of the time of a large formula)."""
+    ref, vec = goal.ctx.ref(), terms.vector
+    size, get, add = z3.Z3_ast_vector_size, _raw(z3.Z3_ast_vector_get), _raw(z3.Z3_goal_assert)
+    for k in range(size(ref, vec)):
+        add(ref, goal.goal, get(ref, vec, k))
 
 
 def _split_sums(goal: z3.Goal, ranges: dict[str, list[int | None]], ctx: z3.Context) -> z3.Goal:

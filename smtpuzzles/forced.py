@@ -247,8 +247,11 @@ class Step:
 
 
 #: Seconds the puzzle's own solver may take to prove its solution unique before an
-#: explanation starts from that solution unproven (its steps prove what they decide)
-UNIQUE_S = 5.0
+#: explanation starts from that solution unproven (its steps prove what they decide),
+#: or from the engine's own first model when it found none. Nearly every janko puzzle
+#: up to 15x15 is proven within a fifth of a second; those that are not mostly stay
+#: unproven however long it takes, and the time is the explanation's own.
+UNIQUE_S = 2.0
 
 #: :attr:`Problem.solutions`' answer: the solutions found (as the values of the
 #: variables) and whether they are all there are (none, one proven unique, or two)
@@ -1061,6 +1064,7 @@ class _Path:
         self.stuck: set[str] = set()  # pool entries whose reason could not be minimised
         self.asked: dict[frozenset[str], set[str]] = {}  # window -> facts asked of it
         self.single: set[str] = set()  # premises asked alone
+        self.nearby: dict[tuple[str, int], set[int]] = {}  # (fact var, radius) -> cells
         self.begun = False  # the first step's search (the rules alone) is done
         self.by_var = {f.var: f for f in self.targets}
         self.open = len(problem.variables) > len(self.targets)  # undecidable facts remain
@@ -1173,13 +1177,12 @@ class _Path:
         """Ask each window of this radius (the premises within ``radius`` steps of an
         open fact) which of the open facts it is the window of it forces; a window and
         a fact are asked once (premises only grow, and new ones make new windows)."""
-        nbrs = self.f.problem.neighbours
         groups: dict[frozenset[str], tuple[list[Premise], list[Fact]]] = {}
         for fact in self.undecided():
             if fact.var in self.pool and len(self.pool[fact.var]) <= radius:
                 continue
-            near = steps_from_within(nbrs, fact.cells, radius)
-            window = [p for p in self.known if any(c in near for c in premise_cells(p))]
+            near = self._near(fact, radius)
+            window = [p for p in self.known if not near.isdisjoint(premise_cells(p))]
             key = frozenset(p.key for p in window)
             groups.setdefault(key, (window, []))[1].append(fact)
         for key, (window, facts) in groups.items():
@@ -1189,6 +1192,15 @@ class _Path:
             label = f"window {radius}"
             for found in self.f.backbone(window, todo, WINDOW_EFFORT, label) if todo else ():
                 self._offer(found, self.f.core(found, window))
+
+    def _near(self, fact: Fact, radius: int) -> set[int]:
+        """The cells within ``radius`` steps of ``fact`` (kept: every search asks again)."""
+        key = (fact.var, radius)
+        found = self.nearby.get(key)
+        if found is None:
+            found = steps_from_within(self.f.problem.neighbours, fact.cells, radius)
+            self.nearby[key] = found
+        return found
 
     def _singles(self) -> None:
         """Ask each premise alone (once: what it forces never changes) which open facts

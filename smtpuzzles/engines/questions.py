@@ -210,7 +210,7 @@ class CadicalQuestions(Questions):
         # freed at exit while python-sat's module still stands: its own finaliser, run
         # after the module is torn down, prints an ignored TypeError
         weakref.finalize(self, self.solver.delete)
-        self._model: set[int] = set()
+        self._model: list[int] = []
         self._core: set[int] = set()
 
     def lit(self, name: str) -> int:
@@ -256,7 +256,8 @@ class CadicalQuestions(Questions):
             left -= step
         answer = "sat" if result is True else "unsat" if result is False else "unknown"
         if result is True:
-            self._model = {x for x in self.solver.get_model() or () if x > 0}
+            # the model as CaDiCaL gives it: the value of variable v at index v - 1
+            self._model = self.solver.get_model() or []
         elif result is False:
             self._core = set(self.solver.get_core() or ())
         if stats is not None:
@@ -269,4 +270,6 @@ class CadicalQuestions(Questions):
         return set(self._core)
 
     def values(self, lits: Sequence[int]) -> list[bool]:
-        return [(x in self._model) if x > 0 else (-x not in self._model) for x in lits]
+        model, size = self._model, len(self._model)
+        # a variable beyond the model's end (made after the answer) is false in it
+        return [(model[abs(x) - 1] > 0 if abs(x) <= size else False) == (x > 0) for x in lits]

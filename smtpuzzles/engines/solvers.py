@@ -123,8 +123,14 @@ def _pieces(text: str) -> Iterator[str]:
 def parse_terms(text: str, ctx: z3.Context | None = None) -> list[z3.BoolRef]:
     """``z3.parse_smt2_string(text)`` as a list, under the memory cap like
     :func:`parse_into`."""
+    return list(parse_vector(text, ctx))
+
+
+def parse_vector(text: str, ctx: z3.Context | None = None) -> z3.AstVector:
+    """``z3.parse_smt2_string(text)`` as Z3 gives it (no term wrapped in a Python object
+    yet), under the memory cap like :func:`parse_into`."""
     ensure_room(_PARSE_BYTES_PER_CHAR * len(text))
-    return list(z3.parse_smt2_string(text, ctx=ctx))
+    return z3.parse_smt2_string(text, ctx=ctx)
 
 
 def check_sat(
