@@ -247,9 +247,11 @@ def to_dimacs(script_text: str, header: Sequence[str] = (), budget: Budget | Non
 
 def _assert_all(goal: z3.Goal, terms: z3.AstVector) -> None:
     """Add every term of ``terms`` to ``goal`` through Z3's C interface (``goal.add``
-    wraps each term in a Python object first, most of the time of a large formula)."""
+    wraps each term in a Python object first, most of the time of a large formula).
+    Adding allocates, so each addition keeps the wrapper's check: a term refused under
+    the memory cap must raise, never be left out of the CNF."""
     ref, vec = goal.ctx.ref(), terms.vector
-    size, get, add = z3.Z3_ast_vector_size, _raw(z3.Z3_ast_vector_get), _raw(z3.Z3_goal_assert)
+    size, get, add = z3.Z3_ast_vector_size, _raw(z3.Z3_ast_vector_get), z3.Z3_goal_assert
     for k in range(size(ref, vec)):
         add(ref, goal.goal, get(ref, vec, k))
 
