@@ -1071,9 +1071,29 @@ def _deduced(
     return known.black | known.owner.keys()
 
 
+#: The cells the deductions decided on the last few layouts of the picture being made
+#: unique, by what they see of it (:meth:`_Layout.signature`) and whether with
+#: hypotheses: a layout the kill picked was scored on the whole grid already, and the
+#: next round asks again.
+_memo: ContextVar[dict[tuple, set[int]] | None] = ContextVar("_memo", default=None)
+
+#: Layouts :data:`_memo` remembers before it starts afresh.
+MEMO_SIZE = 16
+
+
 def _decided_cells(layout: _Layout, name: str, hypotheses: bool) -> set[int]:
-    """The cells the deductions decide from the layout's clues alone."""
-    return _deduced(layout.puzzle(name), hypotheses)
+    """The cells the deductions decide from the layout's clues alone (the set is
+    shared with :data:`_memo`: read it, never change it)."""
+    memo = _memo.get()
+    if memo is None:
+        return _deduced(layout.puzzle(name), hypotheses)
+    key = (layout.signature(), hypotheses)
+    found = memo.get(key)
+    if found is None:
+        if len(memo) >= MEMO_SIZE:
+            memo.clear()
+        found = memo[key] = _deduced(layout.puzzle(name), hypotheses)
+    return found
 
 
 def _local_count(
@@ -1580,6 +1600,7 @@ def generate(
         steps = STEPS + len(graph) // 2
         work = WORK * (LARGE_WORK if len(graph) > SETTLE_UP_TO else 1)
         share = _work_left.set([int(work * len(graph) ** 2 * GROWTH ** min(attempt, 20))])
+        memo = _memo.set({})
         try:
             job = _Job(rng, budget, max_ones, name, turn, density)
             layout, done = repair(layout, job)
@@ -1590,6 +1611,7 @@ def generate(
             made = None
         finally:
             _work_left.reset(share)
+            _memo.reset(memo)
         if made is None:
             continue
         puzzle = made.puzzle(name)
