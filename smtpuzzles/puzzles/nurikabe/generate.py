@@ -23,9 +23,9 @@
 A puzzle made can be handed to ``accept`` (the command line's ``--grade`` rates it as
 ``rate`` does) and another picture drawn when it is refused. An easy grade asked draws
 every picture easier: small islands, densely clued, made unique by the plain
-deductions alone (no hypotheses), and only puzzles they settle are handed over. Each puzzle is also given
-clue statistics (:func:`clue_statistics`), the figures a setter compares with published
-puzzles.
+deductions alone (no hypotheses), and only puzzles they settle are handed over. Each
+puzzle is also given clue statistics (:func:`clue_statistics`), the figures a setter
+compares with published puzzles.
 """
 
 from __future__ import annotations
@@ -1638,8 +1638,9 @@ def generate(
     return None
 
 
-#: The largest island of a puzzle made easier (:func:`_easier_look`).
-EASY_ISLAND = 3
+#: The largest island of a puzzle made easier (:func:`_easier_look`): clues of 1 and 2
+#: alone. With islands of up to 3 cells most 15x15 candidates rated just above easy.
+EASY_ISLAND = 2
 
 #: The clue density a puzzle made easier starts from at least: the most published
 #: puzzles have.
