@@ -22,10 +22,10 @@
 
 A puzzle made can be handed to ``accept`` (the command line's ``--grade`` rates it as
 ``rate`` does) and another picture drawn when it is refused. An easy grade asked draws
-every picture easier: small islands, densely clued, and only puzzles the plain
-deductions nearly settle are handed over. Each puzzle is also given
-clue statistics (:func:`clue_statistics`), the figures a setter compares with published
-puzzles.
+every picture easier: small islands, densely clued, made unique by the plain
+deductions alone (no hypotheses), and only puzzles they settle are handed over. Each
+puzzle is also given clue statistics (:func:`clue_statistics`), the figures a setter
+compares with published puzzles.
 """
 
 from __future__ import annotations
@@ -646,7 +646,9 @@ def _changed(layout: _Layout, change: Change, turn: list[int] | None = None) -> 
 @dataclass(frozen=True)
 class _Job:
     """What a picture is made unique under: the random numbers, the time limit, the
-    largest share of 1-clues, the puzzle's name, and with rot180 each cell's turned mate."""
+    largest share of 1-clues, the puzzle's name, with rot180 each cell's turned mate, the
+    clue density pictures are drawn with, and whether the plain deductions alone must
+    decide every cell (an easy grade asked: hypotheses are what a hard puzzle needs)."""
 
     rng: random.Random
     budget: Budget
@@ -654,6 +656,7 @@ class _Job:
     name: str
     turn: list[int] | None = None
     density: float = DENSITY
+    plain: bool = False
 
 
 def settle(layout: _Layout, job: _Job, steps: int = 40) -> _Layout | None:
@@ -687,7 +690,7 @@ def settle(layout: _Layout, job: _Job, steps: int = 40) -> _Layout | None:
         if stalled < PATIENCE:
             continue
         stalled = 0
-        if decided(layout.puzzle(job.name)) is not None:
+        if decided(layout.puzzle(job.name), hypotheses=not job.plain) is not None:
             return layout
         killed = _kill(layout, job, hypotheses=False)
         if killed is None or killed is layout:
@@ -723,7 +726,7 @@ def repair(layout: _Layout, job: _Job, rounds: int = 400) -> tuple[_Layout, bool
     others: list[Picture] = []
     known: set[int] | None = None  #: what the deductions decide on ``layout``, if known
     few_open = max(FEW_OPEN, int(KILL_SHARE * len(layout.black)))
-    few_enough = max(HYPOTHESES_BELOW, len(layout.black) // 6)
+    few_enough = max(HYPOTHESES_BELOW, int(FEW_ENOUGH_SHARE * len(layout.black)))
     n, redraws = len(layout.black), 0
     worth_it = int(HYPOTHESES_SHARE * len(layout.black))
     # on a large grid, hypotheses over many open cells cost more than a new picture
@@ -747,7 +750,9 @@ def repair(layout: _Layout, job: _Job, rounds: int = 400) -> tuple[_Layout, bool
             stalled = idle > 2 * REPAIR_STALE
         else:
             stalled = idle > REPAIR_STALE or len(still) <= few_enough
-        if not hypotheses and stalled:
+        if job.plain and idle > REPAIR_STALE and fewest > few_open:
+            return best_layout, False
+        if not hypotheses and stalled and not job.plain:
             hypotheses, fewest, idle, layout = True, len(layout.black) + 1, 0, best_layout
             continue
         if hypotheses and idle > REPAIR_STALE and fewest > few_open:
@@ -762,11 +767,12 @@ def repair(layout: _Layout, job: _Job, rounds: int = 400) -> tuple[_Layout, bool
             kills += 1
             if kills > MOST_KILLS + len(layout.black) // 20:
                 return best_layout, False
-            killed = _kill(best_layout, job, others=others)
+            killed = _kill(best_layout, job, hypotheses=hypotheses, others=others)
             if killed is None or killed is best_layout:
                 return best_layout, killed is not None
             layout = best_layout = killed
-            fewest, idle = len(layout.black) - len(_decided_cells(layout, job.name, True)), 0
+            fewest = len(layout.black) - len(_decided_cells(layout, job.name, hypotheses))
+            idle = 0
             continue
         open_cells, taken = set(still), set()
         picked: list[tuple[int, _Layout]] = []
@@ -988,6 +994,11 @@ def _revives(layout: _Layout, others: list[Picture]) -> bool:
 HYPOTHESES_BELOW = 60
 
 
+#: The share of the cells open few enough for :func:`repair` to go on with hypotheses
+#: (or :data:`HYPOTHESES_BELOW`, if more).
+FEW_ENOUGH_SHARE = 1 / 6
+
+
 #: On grids of over :data:`SETTLE_UP_TO` cells, the share of the cells that may be
 #: open when the plain deductions stop getting closer for :func:`repair` to go on with
 #: hypotheses; with more open, the picture is dropped.
@@ -1071,9 +1082,29 @@ def _deduced(
     return known.black | known.owner.keys()
 
 
+#: The cells the deductions decided on the last few layouts of the picture being made
+#: unique, by what they see of it (:meth:`_Layout.signature`) and whether with
+#: hypotheses: a layout the kill picked was scored on the whole grid already, and the
+#: next round asks again.
+_memo: ContextVar[dict[tuple, set[int]] | None] = ContextVar("_memo", default=None)
+
+#: Layouts :data:`_memo` remembers before it starts afresh.
+MEMO_SIZE = 16
+
+
 def _decided_cells(layout: _Layout, name: str, hypotheses: bool) -> set[int]:
-    """The cells the deductions decide from the layout's clues alone."""
-    return _deduced(layout.puzzle(name), hypotheses)
+    """The cells the deductions decide from the layout's clues alone (the set is
+    shared with :data:`_memo`: read it, never change it)."""
+    memo = _memo.get()
+    if memo is None:
+        return _deduced(layout.puzzle(name), hypotheses)
+    key = (layout.signature(), hypotheses)
+    found = memo.get(key)
+    if found is None:
+        if len(memo) >= MEMO_SIZE:
+            memo.clear()
+        found = memo[key] = _deduced(layout.puzzle(name), hypotheses)
+    return found
 
 
 def _local_count(
@@ -1580,8 +1611,9 @@ def generate(
         steps = STEPS + len(graph) // 2
         work = WORK * (LARGE_WORK if len(graph) > SETTLE_UP_TO else 1)
         share = _work_left.set([int(work * len(graph) ** 2 * GROWTH ** min(attempt, 20))])
+        memo = _memo.set({})
         try:
-            job = _Job(rng, budget, max_ones, name, turn, density)
+            job = _Job(rng, budget, max_ones, name, turn, density, plain=lean > 0)
             layout, done = repair(layout, job)
             made = layout if done else None
             if made is None and len(graph) <= SETTLE_UP_TO:
@@ -1590,6 +1622,7 @@ def generate(
             made = None
         finally:
             _work_left.reset(share)
+            _memo.reset(memo)
         if made is None:
             continue
         puzzle = made.puzzle(name)
@@ -1605,8 +1638,9 @@ def generate(
     return None
 
 
-#: The largest island of a puzzle made easier (:func:`_easier_look`).
-EASY_ISLAND = 3
+#: The largest island of a puzzle made easier (:func:`_easier_look`): clues of 1 and 2
+#: alone. With islands of up to 3 cells most 15x15 candidates rated just above easy.
+EASY_ISLAND = 2
 
 #: The clue density a puzzle made easier starts from at least: the most published
 #: puzzles have.
@@ -1617,8 +1651,10 @@ EASY_DENSITY = 0.16
 EASY_ONES = 0.25
 
 #: The largest share of the cells the plain deductions (no hypotheses) may leave open
-#: in a puzzle made easier (:func:`_plain_enough`).
-EASY_OPEN = 0.06
+#: in a puzzle made easier (:func:`_plain_enough`): none, since a puzzle they leave
+#: even a few cells of open mostly rates above easy (its explanation needs a case
+#: split there), while most they settle rate easy.
+EASY_OPEN = 0.0
 
 
 def _easier_look(max_island: int, density: float, max_ones: float) -> tuple[int, float, float]:
@@ -1636,8 +1672,8 @@ def _easier_look(max_island: int, density: float, max_ones: float) -> tuple[int,
 def _plain_enough(puzzle: NurikabeInstance) -> bool:
     """Do the plain deductions (no hypotheses) leave at most :data:`EASY_OPEN` of the
     cells open? Rating a candidate costs many times making it, and one the plain
-    deductions nearly settle rates easy more often than one they leave open in many
-    places (its explanation needs fewer case splits), so the others go unrated."""
+    deductions settle rates easy more often than one they leave open somewhere (its
+    explanation needs fewer case splits), so the others go unrated."""
     try:
         known = deduce(puzzle, strict=True)
     except Contradiction:
