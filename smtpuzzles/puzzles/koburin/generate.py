@@ -23,7 +23,8 @@
    too hard are made easier (more numbers, where their places alone decide most; no
    ``?``), and after one too easy harder (numbers weighed toward 2s and 3s, then as
    many taken away as the rules allow); an easy or a hard grade asked leans the first
-   build too.
+   build too, and a hard one keeps each harder build of several at which the local
+   rules stall about as often as hard puzzles' do (:func:`_stalls`).
 
 No solver is asked: a run costs runs of the deductions, local in effect and cheap.
 """
