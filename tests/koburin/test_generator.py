@@ -385,3 +385,54 @@ def test_a_lean_asked_shapes_the_first_candidate(seed: int) -> None:
         assert problems(puzzle, answer.black, answer.edges, answer.loop()) == []
         found = solve(puzzle, unique=True)
         assert found.unique is True and found.solution.black == answer.black
+
+
+def test_stalls_count_what_the_local_rules_leave() -> None:
+    """A 3x3 grid with a 0 in its middle: the loop runs round the rim, which the 0 and
+    each cell's links decide alone, no stall. An empty 2x2 grid: its loop is the four
+    cells, but a black corner is ruled out only by the count of each colour, a stall.
+    A harder build stalls exactly when the local rules alone leave something open."""
+    from smtpuzzles.limits import Budget
+    from smtpuzzles.puzzles.koburin.generate import _harder_build, _LocalRules, _stalls
+
+    assert _stalls(rectangle(3, 3), {4: 0}) == 0
+    assert _stalls(rectangle(2, 2), {}) == 1
+    graph = rectangle(8, 8)
+    rng = random.Random(4)
+    for _ in range(4):
+        made = _harder_build(graph, rng, Budget(), 8, 0.1)
+        assert made is not None
+        local = _LocalRules(graph, made[0])
+        local.start()
+        assert (_stalls(graph, made[0]) > 0) == (not local.decided())
+
+
+def test_a_hard_pool_keeps_the_build_that_stalls_most() -> None:
+    """With a pool, the harder candidate is the build (of the same draws) whose stalls
+    are nearest the aim, the first of them on a tie, the builds ending at the first
+    near enough; it is unique with its answer."""
+    from smtpuzzles.limits import Budget
+    from smtpuzzles.puzzles.koburin.generate import (
+        HARD_STALLS,
+        HARD_STALLS_NEAR,
+        _harder_build,
+        _harder_candidate,
+        _stalls,
+    )
+
+    graph = rectangle(8, 8)
+    for seed in range(1, 5):
+        offs, builds = [], []
+        rng = random.Random(seed)
+        while len(builds) < 5 and (not offs or offs[-1] > round(HARD_STALLS_NEAR * 64)):
+            made = _harder_build(graph, rng, Budget(), 8, 0.1)
+            assert made is not None
+            builds.append(made[0])
+            offs.append(abs(_stalls(graph, made[0]) - round(HARD_STALLS * 64)))
+        kept = _harder_candidate(graph, random.Random(seed), Budget(), 8, 0.1, pool=5)
+        assert kept is not None
+        assert kept[0] == builds[offs.index(min(offs))]
+    puzzle = KoburinInstance(graph, kept[0])
+    found = solve(puzzle, unique=True)
+    assert found.unique is True and found.solution.black == kept[1].black
+    assert problems(puzzle, kept[1].black, kept[1].edges, kept[1].loop()) == []
