@@ -399,7 +399,8 @@ def counts(
     def spans(
         holds: dict[int, int], size: int, out: list[list[int]], fresh: Callable[[], int]
     ) -> list[int]:
-        """The unary count (:func:`_unary`) of the rows and columns an island meets, with
+        """The unary count (:func:`_unary`, up to its size and one) of the rows and columns
+        an island meets, with
         the clauses that each run is unbroken (:func:`_lines_unbroken`) and that the
         rows are at least :func:`_fewest_lines` for the columns, and the other way
         round. ``holds``: "the island holds the cell" by cell of its reach."""
@@ -422,7 +423,9 @@ def counts(
                 clause = [other[across]] if across < len(other) else []
                 clause += [one[least - 1]] if least <= len(one) else []
                 out.append(clause)
-        return _merge(counted[0], counted[1], len(counted[0]) + len(counted[1]), fresh, out)
+        # a connected island of n cells meets at most n + 1 rows and columns
+        most = min(len(counted[0]) + len(counted[1]), size + 1)
+        return _merge(counted[0], counted[1], most, fresh, out)
 
     def wall_sides(
         lit: Callable[[str], int], fresh: Callable[[], int], wall: int
