@@ -1261,18 +1261,27 @@ class _Path:
         islands is as hard as the puzzle), and the question itself is not asked again when a
         backbone with the counts answered it (:attr:`Forcing.counted_cores`). None when
         the question is not answered "forced" (the search goes on over the whole grid,
-        fact by fact)."""
+        fact by fact). A premise whose rest forces every fact not yet spared leaves the
+        core."""
         facts = self.undecided()
         core = self.f.whole(self.known, facts, effort)
         if core is None:
             return None
         spare: dict[str, list[Premise]] = {}  # fact -> a smaller set that forces it
         unsure = {f.var: 0 for f in facts}
-        for p in core:
+        for p in list(core):
             rest = [q for q in core if q is not p]
             left = [f for f in facts if f.var not in spare]
             label = "whole, one premise dropped"
             forced = self.f.backbone(rest, left, EFFORT, label, counted=True, splits=WHOLE_SPLITS)
+            if left and len(forced) == len(left):
+                # the rest force every fact that still needs a reason: ``p`` leaves the
+                # core (offered as a smaller reason, each fact's minimisation would ask
+                # without the counts, which a few huge islands need)
+                core = rest
+                for fact in left:
+                    self.f._learn(fact, rest, self.f.all_rules)
+                continue
             for fact in forced:
                 spare[fact.var] = rest
             for fact in left:

@@ -3,7 +3,10 @@
 :func:`~smtpuzzles.puzzles.nurikabe.explain._most_sides_at_white` and
 :func:`~smtpuzzles.puzzles.nurikabe.explain._most_sides_beside`), and the rule that of
 two islands at a 2x2 block's diagonal one is off the rim
-(:func:`~smtpuzzles.puzzles.nurikabe.explain._one_inside`): every solution of every
+(:func:`~smtpuzzles.puzzles.nurikabe.explain._one_inside`), and the rows and columns an
+island meets (:func:`~smtpuzzles.puzzles.nurikabe.explain._fewest_lines`,
+:func:`~smtpuzzles.puzzles.nurikabe.explain._fewest_sides_by_lines`,
+:func:`~smtpuzzles.puzzles.nurikabe.explain._lines_unbroken`): every solution of every
 puzzle on a few small grids, found by brute force and accepted by the independent
 checker, keeps them, and some solution meets each bound exactly, so that one made
 tighter would rule out a solution."""
@@ -18,8 +21,11 @@ import pytest
 
 from smtpuzzles.puzzles.nurikabe.check import problems
 from smtpuzzles.puzzles.nurikabe.explain import (
+    _fewest_lines,
     _fewest_sides_at_wall,
+    _fewest_sides_by_lines,
     _least_perimeter,
+    _lines_unbroken,
     _most_sides_at_white,
     _most_sides_beside,
     _one_inside,
@@ -290,3 +296,45 @@ def test_the_counts_decide_janko_29(data_dir: Path) -> None:
     ]
     core = Forcing(prob, Budget()).whole(list(prob.clues), facts, 0)
     assert core is not None and {p.key for p in core} == {c.key for c in prob.clues}
+
+
+@pytest.mark.parametrize("rows,cols", [(3, 4), (4, 4)])
+def test_every_small_island_keeps_the_lines_bounds(rows: int, cols: int) -> None:
+    met_lines = met_sides = 0
+    for black, islands in _solutions(rows, cols):
+        for region in islands:
+            across = {i // cols for i in region}, {i % cols for i in region}
+            for one, other in (across, across[::-1]):
+                assert len(one) >= _fewest_lines(len(region), len(other)), region
+                assert max(one) - min(one) + 1 == len(one), region
+                met_lines += len(one) == _fewest_lines(len(region), len(other)) > 1
+            on_rim = sum(_rim(rows, cols, i) for i in region)
+            at_black = sum(1 for i in region for j in _neighbours(rows, cols, i) if black[j])
+            least = _fewest_sides_by_lines(len(across[0]) + len(across[1]), on_rim)
+            assert at_black >= least, region
+            met_sides += at_black == least > 0
+    assert met_lines and met_sides
+
+
+@pytest.mark.parametrize("lines", [1, 2, 3, 5])
+def test_the_lines_met_are_one_run(lines: int) -> None:
+    """The clauses, their fresh literals free, admit exactly the unbroken runs."""
+    meets = list(range(1, lines + 1))
+    top = lines
+
+    def fresh() -> int:
+        nonlocal top
+        top += 1
+        return top
+
+    clauses = _lines_unbroken(meets, fresh)
+    for values in itertools.product((False, True), repeat=lines):
+        on = [r for r, v in enumerate(values) if v]
+        unbroken = not on or on[-1] - on[0] + 1 == len(on)
+        admitted = False
+        for extra in itertools.product((False, True), repeat=top - lines):
+            truth = [*values, *extra]
+            if all(any(truth[abs(x) - 1] == (x > 0) for x in c) for c in clauses):
+                admitted = True
+                break
+        assert admitted == unbroken, values

@@ -168,6 +168,45 @@ def _most_sides_beside(wall: int, rim: int, reach: int) -> int:
     return _most_sides_at_white(wall) - rim + reach
 
 
+def _fewest_lines(size: int, across: int) -> int:
+    """The fewest rows an island of ``size`` cells meets when it meets ``across``
+    columns (or columns, rows): its cells lie where the rows and columns it meets
+    cross."""
+    return -(-size // across)
+
+
+def _fewest_sides_by_lines(lines: int, on_rim: int) -> int:
+    """The fewest sides at black cells of an island that meets ``lines`` rows and
+    columns in all and has ``on_rim`` sides on the grid's rim: in each row it meets,
+    the outer sides of its first and last cell face neither of its cells, and so in
+    each column, and such a side faces a black cell or the rim."""
+    return 2 * lines - on_rim
+
+
+def _lines_unbroken(meets: Sequence[int], fresh: Callable[[], int]) -> list[list[int]]:
+    """Clauses: the rows (or columns) an island meets, literals ``meets`` in order, are
+    one run. Why: a connected island steps from row to row one at a time."""
+    out: list[list[int]] = []
+    above: list[int] = []  # above[r]: it meets a row before r (from r = 1)
+    for r in range(1, len(meets)):
+        x = fresh()
+        earlier = [above[-1]] if above else []
+        out += [[-x, meets[r - 1], *earlier], [-meets[r - 1], x]]
+        out += [[-e, x] for e in earlier]
+        above.append(x)
+    below: list[int] = []  # below[r]: it meets a row after r (from the last but one)
+    for r in range(len(meets) - 2, -1, -1):
+        x = fresh()
+        later = [below[-1]] if below else []
+        out += [[-x, meets[r + 1], *later], [-meets[r + 1], x]]
+        out += [[-e, x] for e in later]
+        below.append(x)
+    below.reverse()
+    for r in range(1, len(meets) - 1):
+        out.append([-above[r - 1], -below[r], meets[r]])
+    return out
+
+
 def _one_inside(
     blocks: Sequence[tuple[int, int, int, int]],
     holds: dict[int, dict[int, int]],
@@ -357,6 +396,37 @@ def counts(
                 out += [[-x, touches[k]] for x in on_rim]
         return out + _one_inside(blocks, holds, touches)
 
+    def spans(
+        holds: dict[int, int], size: int, out: list[list[int]], fresh: Callable[[], int]
+    ) -> list[int]:
+        """The unary count (:func:`_unary`, up to its size and one) of the rows and columns
+        an island meets, with
+        the clauses that each run is unbroken (:func:`_lines_unbroken`) and that the
+        rows are at least :func:`_fewest_lines` for the columns, and the other way
+        round. ``holds``: "the island holds the cell" by cell of its reach."""
+        counted: list[list[int]] = []
+        for axis in (0, 1):
+            meets: list[int] = []
+            for line in range((rows, cols)[axis]):
+                cells = [x for i, x in holds.items() if coords[i][axis] == line]
+                if not cells:
+                    continue
+                m = fresh()
+                out.append([-m, *cells])
+                out += [[-x, m] for x in cells]
+                meets.append(m)
+            out += _lines_unbroken(meets, fresh)
+            counted.append(_unary(meets, len(meets), fresh, out))
+        for one, other in (counted, counted[::-1]):
+            for across in range(1, len(other) + 1):
+                least = _fewest_lines(size, across)
+                clause = [other[across]] if across < len(other) else []
+                clause += [one[least - 1]] if least <= len(one) else []
+                out.append(clause)
+        # a connected island of n cells meets at most n + 1 rows and columns
+        most = min(len(counted[0]) + len(counted[1]), size + 1)
+        return _merge(counted[0], counted[1], most, fresh, out)
+
     def wall_sides(
         lit: Callable[[str], int], fresh: Callable[[], int], wall: int
     ) -> list[list[int]]:
@@ -365,7 +435,7 @@ def counts(
         (:func:`_most_sides_beside`), so that the total needs no count of the wall's
         rim sides, which a SAT solver cannot add up against the islands' own."""
         out: list[list[int]] = []
-        sides: list[tuple[list[int], list[int], list[int]]] = []
+        sides: list[tuple[list[int], list[int], list[int], list[int]]] = []
         for k, names in island.items():
             size = puzzle.clues[k]
             assert size is not None
@@ -384,15 +454,17 @@ def counts(
                 _fewest_sides_at_wall(size, len(puzzle), rim_edges, r) + len(on_rim) - r
                 for r in range(len(on_rim) + 1)
             ]
-            sides.append((beside, on_rim, need))
-        reach = sum(len(on_rim) for _, on_rim, _ in sides)
+            lines = spans({i: lit(n) for i, n in names.items()}, size, out, fresh)
+            sides.append((beside, on_rim, need, lines))
+        reach = sum(len(on_rim) for _, on_rim, _, _ in sides)
         # the total counts each island from its least count on
-        cap = _most_sides_beside(wall, rim_edges, reach) - sum(min(n) for _, _, n in sides) + 1
+        cap = _most_sides_beside(wall, rim_edges, reach) - sum(min(n) for _, _, n, _ in sides) + 1
         if cap <= 0:
             return [[]]
         total: list[int] = []
-        for beside, on_rim, need in sides:
-            count = _unary(beside, max(need), fresh, out)
+        for beside, on_rim, need, lines in sides:
+            most = max(*need, _fewest_sides_by_lines(len(lines), 0) + len(on_rim))
+            count = _unary(beside, most, fresh, out)
             rim_count = _unary(on_rim, len(on_rim), fresh, out)
             for r, least in enumerate(need):
                 if least == 0:
@@ -401,6 +473,17 @@ def counts(
                 clause += [rim_count[r]] if r < len(rim_count) else []
                 clause += [count[least - 1]] if least <= len(count) else []
                 out.append(clause)
+            # at most r sides on the rim, at least n rows and columns met: the sides
+            # beside it are at least its fewest at black cells, and L - r rim sides
+            for r in range(len(on_rim) + 1):
+                for n, line in enumerate(lines, start=1):
+                    least = _fewest_sides_by_lines(n, r) + len(on_rim) - r
+                    if least <= 0:
+                        continue
+                    clause = [rim_count[r]] if r < len(rim_count) else []
+                    clause += [-line]
+                    clause += [count[least - 1]] if least <= len(count) else []
+                    out.append(clause)
             total = _merge(total, count[min(need) :][:cap], cap, fresh, out, exact=False)
         if len(total) == cap:
             out.append([-total[-1]])
