@@ -124,6 +124,20 @@ static void *watch(void *unused)
     return NULL;
 }
 
+/* A detached thread running ``body`` on a small stack (a thread's stack counts
+ * against the memory cap); 0 when it runs. */
+static int spawn(void *(*body)(void *))
+{
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, STACK_BYTES);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    pthread_t thread;
+    int failed = pthread_create(&thread, &attr, body, NULL);
+    pthread_attr_destroy(&attr);
+    return failed ? -1 : 0;
+}
+
 /* Start the thread once; 0 when it runs. Called with the lock held. */
 static int start(void)
 {
@@ -134,14 +148,7 @@ static int start(void)
     pthread_condattr_setclock(&cattr, CLOCK_MONOTONIC);
     pthread_cond_init(&changed, &cattr);
     pthread_condattr_destroy(&cattr);
-    pthread_attr_t attr;
-    pthread_attr_init(&attr);
-    pthread_attr_setstacksize(&attr, STACK_BYTES);
-    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-    pthread_t thread;
-    int failed = pthread_create(&thread, &attr, watch, NULL);
-    pthread_attr_destroy(&attr);
-    if (failed)
+    if (spawn(watch))
         return -1;
     started = 1;
     return 0;
@@ -175,14 +182,7 @@ static void *probe(void *unused)
  * with the interpreter lock held. */
 static int start_probe(void)
 {
-    pthread_attr_t attr;
-    pthread_attr_init(&attr);
-    pthread_attr_setstacksize(&attr, STACK_BYTES);
-    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-    pthread_t thread;
-    int failed = pthread_create(&thread, &attr, probe, NULL);
-    pthread_attr_destroy(&attr);
-    if (failed)
+    if (spawn(probe))
         return -1;
     Py_BEGIN_ALLOW_THREADS
     pthread_mutex_lock(&lock);
