@@ -21,7 +21,9 @@ pytestmark = pytest.mark.skipif(
     limits._hardstop is None, reason="built without a C compiler: no compiled last resort"
 )
 
-HOLD_THE_LOCK = "import ctypes; ctypes.PyDLL(None).sleep(60)"
+#: Made before the child fills its memory: loading ctypes needs room.
+SLEEP_READY = "import ctypes; sleep = ctypes.PyDLL(None).sleep"
+HOLD_THE_LOCK = "sleep(60)"
 
 
 def _run(body: str) -> tuple[int, str, float]:
@@ -40,6 +42,7 @@ def test_a_command_holding_the_lock_past_its_deadline_is_ended_with_exit_3() -> 
         f"""
         import time
         from smtpuzzles import limits
+        {SLEEP_READY}
         limits.start_clock()
         limits.hard_stop_at(time.monotonic() + 1.0)
         {HOLD_THE_LOCK}
@@ -81,6 +84,7 @@ def test_a_command_stuck_at_its_memory_cap_is_ended_with_exit_3() -> None:
     code, err, took = _run(
         f"""
         from smtpuzzles import limits
+        {SLEEP_READY}
         limits.start_clock()
         limits.limit_memory(64)
         limits.release_reserve()
