@@ -357,7 +357,9 @@ def counts(
             enc = CardEnc.atleast(terms, need, top_id=top, encoding=EncType.kmtotalizer)
             out += enc.clauses
             top = max(top, enc.nv)
-        out += one_inside(lit, fresh)
+        # per clue, the literal of "its island holds the cell" by cell of its reach
+        holds = {k: {i: lit(n) for i, n in names.items()} for k, names in island.items()}
+        out += one_inside(holds, fresh)
         if all(n is not None for n in numbers):
             wall = len(puzzle) - sum(n for n in numbers if n is not None)
             every = fresh()  # every clue holds: the wall has its size
@@ -380,15 +382,16 @@ def counts(
                 enc = CardEnc.atmost(touching, most, top_id=top, encoding=EncType.kmtotalizer)
                 out += [[-every, *c] for c in enc.clauses]
                 top = max(top, enc.nv)
-            out += [[-every, *c] for c in wall_sides(lit, fresh, wall)]
+            out += [[-every, *c] for c in wall_sides(holds, black, fresh, wall)]
         return out, top
 
-    def one_inside(lit: Callable[[str], int], fresh: Callable[[], int]) -> list[list[int]]:
+    def one_inside(
+        holds: dict[int, dict[int, int]], fresh: Callable[[], int]
+    ) -> list[list[int]]:
         """:func:`_one_inside` over "the island holds a rim cell", one literal per clue
         whose reach has a rim cell."""
         out: list[list[int]] = []
         touches: dict[int, int] = {}
-        holds = {k: {i: lit(n) for i, n in names.items()} for k, names in island.items()}
         for k, cells in holds.items():
             on_rim = [x for i, x in cells.items() if rim[i]]
             if on_rim:
@@ -428,33 +431,36 @@ def counts(
         return _merge(counted[0], counted[1], most, fresh, out)
 
     def wall_sides(
-        lit: Callable[[str], int], fresh: Callable[[], int], wall: int
+        holds: dict[int, dict[int, int]],
+        black: dict[int, int],
+        fresh: Callable[[], int],
+        wall: int,
     ) -> list[list[int]]:
         """The sides where islands meet the wall, counted per island and in all: each
         island's count also holds the rim's sides in its reach that are not its own
         (:func:`_most_sides_beside`), so that the total needs no count of the wall's
-        rim sides, which a SAT solver cannot add up against the islands' own."""
+        rim sides, which a SAT solver cannot add up against the islands' own.
+        ``black``: the literal of "the cell is black" by open cell."""
         out: list[list[int]] = []
         sides: list[tuple[list[int], list[int], list[int], list[int]]] = []
-        for k, names in island.items():
+        for k, cells in holds.items():
             size = puzzle.clues[k]
             assert size is not None
             beside: list[int] = []  # a side at a black cell, or a rim side not the island's
             on_rim: list[int] = []  # a literal per side of the island on the rim
-            for i, name in names.items():
-                here = lit(name)
+            for i, here in cells.items():
                 on_rim += [here] * rim[i]
                 beside += [-here] * rim[i]
                 for j in puzzle.neighbours[i]:
-                    if j in black_var:
+                    if j in black:
                         x = fresh()
-                        out += [[-x, here], [-x, lit(black_var[j])], [x, -here, -lit(black_var[j])]]
+                        out += [[-x, here], [-x, black[j]], [x, -here, -black[j]]]
                         beside.append(x)
             need = [
                 _fewest_sides_at_wall(size, len(puzzle), rim_edges, r) + len(on_rim) - r
                 for r in range(len(on_rim) + 1)
             ]
-            lines = spans({i: lit(n) for i, n in names.items()}, size, out, fresh)
+            lines = spans(cells, size, out, fresh)
             sides.append((beside, on_rim, need, lines))
         reach = sum(len(on_rim) for _, on_rim, _, _ in sides)
         # the total counts each island from its least count on
