@@ -556,8 +556,7 @@ class Forcing:
             # a backbone with the counts answered this question already
             used = {p.key for c in kept for p in c or ()}
             found = [p for p in premises if p.key in used]
-            for fact in facts:
-                self._learn(fact, found, self.all_rules)
+            self.learn_whole(facts, found)
             return found
         lits = [*self._all_rules(), guard, *(self.lit(p) for p in premises)]
         some = self._some_fails(facts)
@@ -569,9 +568,14 @@ class Forcing:
         if answer != "unsat":
             return None
         found = [p for p in premises if self.lit(p) in core]
-        for fact in facts:
-            self._learn(fact, found, self.all_rules)
+        self.learn_whole(facts, found)
         return found
+
+    def learn_whole(self, facts: Iterable[Fact], core: list[Premise]) -> None:
+        """Keep ``core`` as each of ``facts``' reason, with every rule: a whole-grid
+        reason, proven under the counts the rules imply together."""
+        for fact in facts:
+            self._learn(fact, core, self.all_rules)
 
     def consistent(
         self, premises: Iterable[Premise], counted: bool = False
@@ -1279,8 +1283,7 @@ class _Path:
                 # core (offered as a smaller reason, each fact's minimisation would ask
                 # without the counts, which a few huge islands need)
                 core = rest
-                for fact in left:
-                    self.f._learn(fact, rest, self.f.all_rules)
+                self.f.learn_whole(left, rest)
                 continue
             for fact in forced:
                 spare[fact.var] = rest
