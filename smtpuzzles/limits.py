@@ -318,6 +318,14 @@ def hard_stop_at(at: float) -> None:
         _hardstop.arm(at, _HARD_STOP_TIME)
 
 
+def hard_stop_past(budget: Budget, grace: float = 0.0) -> None:
+    """:func:`hard_stop_at` :data:`HARD_STOP_AFTER_S` past the end of ``budget`` and
+    ``grace`` (the time a run's own stop may take); nothing without a time limit."""
+    left = budget.remaining()
+    if left is not None:
+        hard_stop_at(time.monotonic() + left + grace + HARD_STOP_AFTER_S)
+
+
 def hard_stop_off() -> None:
     """The run reports how it ended by itself from here: no last resort."""
     if _hardstop is not None:

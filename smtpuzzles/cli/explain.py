@@ -7,7 +7,6 @@ Ctrl-C), through the same budget and deadline as the solving commands.
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -16,11 +15,10 @@ import typer
 from .. import api
 from ..forced import Explanation, grade_words
 from ..limits import (
-    HARD_STOP_AFTER_S,
     Budget,
     clock_started,
-    hard_stop_at,
     hard_stop_off,
+    hard_stop_past,
     limit_memory,
     parse_memory,
     parse_timeout,
@@ -60,9 +58,7 @@ def _explain(
             from ..errors import InputError
 
             raise InputError(f"cannot read --state {state}: {exc.strerror}") from None
-    left = budget.remaining()
-    if left is not None:
-        hard_stop_at(time.monotonic() + left + HARD_STOP_AFTER_S)
+    hard_stop_past(budget)
     try:
         return api.explain(puzzle, state=text, limit=limit, budget=budget)
     finally:

@@ -24,7 +24,6 @@ from .. import api
 from ..errors import InputError
 from ..exits import contest, run_json, take_voice, wait_for_voice
 from ..limits import (
-    HARD_STOP_AFTER_S,
     Budget,
     TimeUp,
     clock_started,
@@ -33,6 +32,7 @@ from ..limits import (
     exit_now,
     hard_stop_at,
     hard_stop_off,
+    hard_stop_past,
     limit_memory,
     parse_memory,
     parse_timeout,
@@ -383,7 +383,7 @@ class _Watchdog:
                 self.timer = threading.Timer(left + OVERRUN_GRACE_S, self._overrun)
                 self.timer.daemon = True
                 self.timer.start()
-                hard_stop_at(time.monotonic() + left + OVERRUN_GRACE_S + HARD_STOP_AFTER_S)
+                hard_stop_past(self.budget, OVERRUN_GRACE_S)
             self._watch_ctrl_c()
         except (RuntimeError, OSError):  # no thread or pipe to be had under the memory cap
             pass
