@@ -598,8 +598,13 @@ def deadline(budget: Budget) -> Iterator[None]:
     pending: list[type[BaseException]] = []
     _pending.append(pending)
     inside = [False]  # until the block runs, a signal waits: raised here, nothing catches it
+    # as the block ends, a signal waits too: raised in the ``finally`` below it would skip
+    # putting the handlers back, and a later alarm would stop code long past this block
+    closing = [False]
 
     def deliver(frame: Any) -> None:
+        if closing[0]:
+            return  # raised once the handlers are back (after the block)
         # A time limit waits for our own code: the caller may go on with Z3 after it.
         lost = _lost_here(frame) if pending[0] is KeyboardInterrupt else _in_z3(frame)
         if lost or not inside[0]:
@@ -633,6 +638,7 @@ def deadline(budget: Budget) -> Iterator[None]:
         hold(exc.__traceback__)  # the half-built state is not freed now (see _held)
         raise
     finally:
+        closing[0] = True
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous_alarm)
         signal.signal(signal.SIGINT, previous_interrupt)

@@ -53,3 +53,28 @@ def test_a_limit_signalled_as_a_block_is_entered_stops_the_block(monkeypatch) ->
         ran = True
     assert fired and ran
     assert stop.why == "timeout"
+
+
+def test_a_limit_signalled_as_a_block_ends_leaves_no_handler_behind(monkeypatch) -> None:
+    """The timer's signal handled in the block's own clean-up (as it disarms the timer):
+    raised there, it skipped putting the handlers back, and the stale handler stopped
+    later code that had no limit. It now waits until the handlers are back."""
+    real = signal.setitimer
+    before = signal.getsignal(signal.SIGALRM)
+    fired: list[int] = []
+
+    def late(which: int, seconds: float, interval: float = 0.0) -> tuple[float, float]:
+        if seconds == 0 and not fired:
+            fired.append(1)
+            signal.raise_signal(signal.SIGALRM)  # handled as the block disarms its timer
+        return real(which, seconds, interval)
+
+    ran = False
+    with stopping(Budget(10.0)) as stop:
+        monkeypatch.setattr(signal, "setitimer", late)
+        ran = True
+    monkeypatch.undo()
+    assert fired and ran
+    assert stop.why == "timeout"
+    assert signal.getsignal(signal.SIGALRM) is before
+    assert signal.getitimer(signal.ITIMER_REAL)[0] == 0
