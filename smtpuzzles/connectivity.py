@@ -200,7 +200,7 @@ def _check_step(step: str) -> None:
 
 @dataclass
 class FirstMember:
-    """"The first member is the root" in SMT-LIB: each cell's term "it is the root", and
+    """ "The first member is the root" in SMT-LIB: each cell's term "it is the root", and
     the helper variables that term needs (their declarations and constraints)."""
 
     root: dict[int, str]

@@ -250,8 +250,10 @@ def test_changes_made_together_keep_the_picture_a_solution() -> None:
         assert _valid(together)
         assert together.ones() <= max(layout.ones(), 0.25 * len(together.clue))
         changed = [i for i in range(len(shape)) if together.black[i] != layout.black[i]]
-        assert all(any(c.black[i] == together.black[i] != layout.black[i] for c in changes)
-                   for i in changed)
+        assert all(
+            any(c.black[i] == together.black[i] != layout.black[i] for c in changes)
+            for i in changed
+        )
         layout = together
     assert made >= 4
 

@@ -138,8 +138,6 @@ def _dent(graph: Graph, following: dict[int, int], rng: random.Random, length: i
             del following[c], following[d]
 
 
-
-
 def random_black(graph: Graph, off_loop: list[int], rng: random.Random, share: float) -> set[int]:
     """A random set of cells off the loop, no two side by side."""
     black: set[int] = set()

@@ -199,7 +199,10 @@ class Deduce:
             return
         trail, end, size = self.trail, self.end, self.size
         trail += [
-            (END, ea, end[ea]), (END, eb, end[eb]), (SIZE, ea, size[ea]), (SIZE, eb, size[eb])
+            (END, ea, end[ea]),
+            (END, eb, end[eb]),
+            (SIZE, ea, size[ea]),
+            (SIZE, eb, size[eb]),
         ]
         end[ea], end[eb] = eb, ea
         size[ea] = size[eb] = total

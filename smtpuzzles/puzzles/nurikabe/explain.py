@@ -385,9 +385,7 @@ def counts(
             out += [[-every, *c] for c in wall_sides(holds, black, fresh, wall)]
         return out, top
 
-    def one_inside(
-        holds: dict[int, dict[int, int]], fresh: Callable[[], int]
-    ) -> list[list[int]]:
+    def one_inside(holds: dict[int, dict[int, int]], fresh: Callable[[], int]) -> list[list[int]]:
         """:func:`_one_inside` over "the island holds a rim cell", one literal per clue
         whose reach has a rim cell."""
         out: list[list[int]] = []
@@ -566,7 +564,7 @@ def _layers(enc: Encoding) -> int:
 
 
 def islands_reached(enc: Encoding) -> Block:
-    """"Islands connected" in steps: each cell of a clue's island is reached from the
+    """ "Islands connected" in steps: each cell of a clue's island is reached from the
     clue within the size less one steps through the island's cells (no farther than
     the solving formula's distances, and no nearer than the cell's least steps from the
     clue)."""
@@ -589,7 +587,7 @@ def islands_reached(enc: Encoding) -> Block:
 
 
 def wall_reached(enc: Encoding) -> Block:
-    """"Wall connected" in steps: each black cell is reached from the root within the
+    """ "Wall connected" in steps: each black cell is reached from the root within the
     wall's size less one steps through black cells. The root is a cell no island
     reaches (black by the rules alone; the one nearest to every cell) where there is
     one, else the black cell of least index."""
