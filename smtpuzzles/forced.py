@@ -249,8 +249,9 @@ class Step:
 
 #: Seconds the puzzle's own solver may take to find a solution, which the explanation
 #: starts from (its steps prove what they decide); when it finds none, the engine's own
-#: first model is the start. Not asked to prove the solution unique: each step proves
-#: what it decides, and the steps are the same with that proof or without it.
+#: first model is the start. Not asked to prove the solution unique: whether that proof
+#: ends within a share of the clock depends on the machine, and the steps must not (they
+#: are the same either way, so the proof's time is saved).
 SOLUTION_S = 2.0
 
 #: :attr:`Problem.solutions`' answer: the solutions found (as the values of the
@@ -1045,8 +1046,9 @@ class _Path:
         problem = forcing.problem
         clues = list(problem.clues)
         found = self._solutions()
-        #: the targets are one solution's facts, not yet proven the only solution's (the
-        #: puzzle's solver is asked for no proof: the steps prove what they decide)
+        #: the targets are one solution's facts, not yet proven the only solution's (a
+        #: proof by the puzzle's solver is not used: it would make the steps depend on
+        #: how soon it came, and a unique solution's steps are the same without it)
         self.unproven = found is not None and len(found[0]) == 1
         if found is not None and len(found[0]) == 1:
             # one solution: every fact of it is forced by all the clues when it is the
