@@ -174,11 +174,10 @@ class Problem:
     #: alone stays undecided within :data:`SINGLE_EFFORT`, is asked again within
     #: :data:`WINDOW_EFFORT` (-1: none is)
     close: int = 2
-    #: the puzzle's own solver, asked for a solution: the solutions found (the value of
-    #: every variable) and whether they are all, or None when it finds none within the
-    #: budget. A unique solution is the backbone at once: the engine's first model can
-    #: take far longer (the rules with every number a premise are a harder formula than
-    #: the puzzle's)
+    #: the puzzle's own solver: up to two solutions (the value of every variable) and
+    #: whether they are all, or None when it finds none within the budget. One solution
+    #: is the backbone at once: the engine's first model can take far longer (the rules
+    #: with every number a premise are a harder formula than the puzzle's)
     solutions: Callable[[Budget], Solutions | None] | None = None
     #: counts the rules imply that the solver cannot add up by itself, as clauses over
     #: the CNF's literals: given the literal of a variable or clue (by its name or key)
@@ -247,12 +246,12 @@ class Step:
         return out
 
 
-#: Seconds the puzzle's own solver may take to find a solution, which the explanation
-#: starts from (its steps prove what they decide); when it finds none, the engine's own
-#: first model is the start. Not asked to prove the solution unique: whether that proof
-#: ends within a share of the clock depends on the machine, and the steps must not (they
-#: are the same either way, so the proof's time is saved).
-SOLUTION_S = 2.0
+#: Seconds the puzzle's own solver may take to prove its solution unique before an
+#: explanation starts from that solution unproven (its steps prove what they decide),
+#: or from the engine's own first model when it found none. Nearly every janko puzzle
+#: up to 15x15 is proven within a fifth of a second; those that are not mostly stay
+#: unproven however long it takes, and the time is the explanation's own.
+UNIQUE_S = 2.0
 
 #: :attr:`Problem.solutions`' answer: the solutions found (as the values of the
 #: variables) and whether they are all there are (none, one proven unique, or two)
@@ -260,12 +259,11 @@ Solutions = tuple[list[dict[str, bool]], bool]
 
 
 def solved(outcome: Any, values: Callable[[Any], dict[str, bool]]) -> Solutions | None:
-    """:attr:`Problem.solutions` from the puzzle's own search: each solution found as
-    the values of the variables (``values``), and whether they are all (it proved there
-    are no more, or none); ``None`` when the search found none and could not tell. A
-    Ctrl-C or memory limit that ended the search is raised again (the explanation stops
-    with it); its time running out is the end of its own share of the time
-    (:data:`SOLUTION_S`)."""
+    """:attr:`Problem.solutions` from the puzzle's own search asked for uniqueness: each
+    solution found as the values of the variables (``values``), and whether they are
+    all; ``None`` when the search found none and could not tell. A Ctrl-C or memory
+    limit that ended the search is raised again (the explanation stops with it); its
+    time running out is the end of its own share of the time (:data:`UNIQUE_S`)."""
     if outcome.stopped != "timeout":
         stop_again(outcome.stopped)
     found = [values(answer) for answer in outcome.solutions]
@@ -1046,13 +1044,11 @@ class _Path:
         problem = forcing.problem
         clues = list(problem.clues)
         found = self._solutions()
-        #: the targets are one solution's facts, not yet proven the only solution's (a
-        #: proof by the puzzle's solver is not used: it would make the steps depend on
-        #: how soon it came, and a unique solution's steps are the same without it)
-        self.unproven = found is not None and len(found[0]) == 1
+        #: the targets are one solution's facts, not yet proven the only solution's
+        self.unproven = found is not None and len(found[0]) == 1 and not found[1]
         if found is not None and len(found[0]) == 1:
-            # one solution: every fact of it is forced by all the clues when it is the
-            # only one (each step proves its facts, and :meth:`_confirm` drops the others)
+            # one solution: every fact of it is forced by all the clues (when unproven,
+            # each step proves its facts, and :meth:`_confirm` drops the others)
             self.targets = [problem.say(v, found[0][0][v]) for v, _ in problem.variables]
         else:
             if found is not None and not found[0]:
@@ -1078,12 +1074,13 @@ class _Path:
         self.open = len(problem.variables) > len(self.targets)  # undecidable facts remain
 
     def _solutions(self) -> Solutions | None:
-        """The puzzle's own solver's answer, within :data:`SOLUTION_S` of the run's time."""
+        """The puzzle's own solver's answer, within :data:`UNIQUE_S` of the run's time
+        (it ends with the solution found when proving it unique takes longer)."""
         problem, run = self.f.problem, self.f.budget
         if problem.solutions is None:
             return None
         left = run.remaining()
-        found = problem.solutions(Budget(SOLUTION_S if left is None else min(left, SOLUTION_S)))
+        found = problem.solutions(Budget(UNIQUE_S if left is None else min(left, UNIQUE_S)))
         if run.expired():
             stop_again("timeout")
         return found

@@ -117,13 +117,13 @@ def test_the_last_resort_gets_a_reason_where_a_bounded_core_stays_undecided() ->
 
 @pytest.mark.parametrize("kind,name", [("nurikabe", "square_07x07"), ("koburin", "gen_8x8_s1")])
 def test_the_puzzles_own_solver_gives_the_backbone_the_engine_finds(kind: str, name: str) -> None:
-    """The solution found by the puzzle's own solver stands for the engine's first model
-    and backbone (which can take far longer): on a unique puzzle its facts are exactly
-    the backbone the engine works out under all the clues."""
+    """One solution found by the puzzle's own solver stands for the engine's first model
+    and backbone (which can take far longer): its facts are exactly the backbone the
+    engine works out under all the clues."""
     prob = _problem(kind, name)
     assert prob.solutions is not None
     answer = prob.solutions(Budget())
-    assert answer is not None
+    assert answer is not None and answer[1]
     found = answer[0]
     assert len(found) == 1
     forcing = Forcing(prob, Budget())

@@ -95,8 +95,8 @@ def problem(puzzle: KoburinInstance) -> Problem:
         return found
 
     def solutions(budget: Budget) -> Solutions | None:
-        """A solution by the puzzle's own solver, as values of ``variables``."""
-        return solved(solve(puzzle, budget=budget), values)
+        """Up to two solutions by the puzzle's own solver, as values of ``variables``."""
+        return solved(solve(puzzle, budget=budget, unique=True), values)
 
     connected = (CONNECTED,)
     # a one-premise question asked again is dear on a loop: only for the facts on the

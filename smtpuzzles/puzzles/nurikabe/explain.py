@@ -89,8 +89,8 @@ def problem(puzzle: NurikabeInstance) -> Problem:
         )
 
     def solutions(budget: Budget) -> Solutions | None:
-        """A picture by the puzzle's own solver, as values of ``variables``."""
-        outcome, _ = solve(puzzle, budget=budget)
+        """Up to two pictures by the puzzle's own solver, as values of ``variables``."""
+        outcome, _ = solve(puzzle, budget=budget, unique=True)
         return solved(outcome, lambda picture: {v: picture[cell_of[v]] for v, _ in variables})
 
     # no rule group is asked apart: without connectivity the island variables still
