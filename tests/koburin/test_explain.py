@@ -12,6 +12,7 @@ from oracles.cli import cli
 from oracles.easiest import assert_easiest
 
 import smtpuzzles
+from smtpuzzles.errors import InputError
 from smtpuzzles.forced import HARD, Forcing, Step
 from smtpuzzles.limits import Budget
 from smtpuzzles.puzzles.koburin.explain import problem
@@ -68,6 +69,20 @@ def test_cli_hint_json_and_state() -> None:
     state = "2o___\n_____\n__1__\n_____\n1___0\n"
     found = smtpuzzles.explain(smtpuzzles.load(SMALL, "koburin"), state=state, limit=1)
     assert [s.wrong.json for s in found.wrong if s.wrong] == [{"cell": "r0c1", "value": "loop"}]
+
+
+@pytest.mark.parametrize(
+    "first, words",
+    [
+        ("2Z___", "column 2: unknown mark 'Z'"),
+        ("Z____", "column 1: unknown mark 'Z'"),
+        ("23___", "column 2: a number where the puzzle has no clue"),
+    ],
+)
+def test_a_bad_mark_in_the_state_is_named_by_line_and_column(first: str, words: str) -> None:
+    state = f"{first}\n_____\n__1__\n_____\n1___0\n"
+    with pytest.raises(InputError, match=f"--state line 1, {words}"):
+        smtpuzzles.explain(smtpuzzles.load(SMALL, "koburin"), state=state, limit=1)
 
 
 def test_ctrl_c_prints_the_steps_so_far_and_exits_130() -> None:

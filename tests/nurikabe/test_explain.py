@@ -156,6 +156,24 @@ def test_cli_bad_state_is_one_line() -> None:
     assert result.exit_code == 2
 
 
+@pytest.mark.parametrize(
+    "row, words",
+    [
+        ("--.2-Z-", "line 2, column 6: unknown mark 'Z'"),  # on a clue's cell too
+        ("--.2-1Q", "line 2, column 7: unknown mark 'Q'"),
+        ("--.2-13", "line 2, column 7: a number where the puzzle has no clue"),
+    ],
+)
+def test_a_bad_mark_in_the_state_is_named_by_line_and_column(
+    row: str, words: str, tmp_path: Path
+) -> None:
+    state = tmp_path / "state.txt"
+    state.write_text(f"-1-----\n{row}\n-1-----\n-------\n--2----\n1------\n---2-1-\n")
+    result = cli("nurikabe", "hint", str(INSTANCES / "square_07x07.txt"), "--state", str(state))
+    assert result.exit_code == 2 and words in result.stderr, result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
 def _presolve_level(puzzle: NurikabeInstance) -> int:
     """A human-solving proxy: 0 when the package's rules of thumb (presolve.deduce)
     decide every cell, 1 when one level of hypotheses (presolve.probe) is needed too,

@@ -131,15 +131,18 @@ def read_state(puzzle: KoburinInstance, prob: Problem, text: str) -> list[Fact]:
         if len(cells) != graph.cols:
             raise InputError(f"--state line {r + 1}: {len(cells)} cells, the puzzle {graph.cols}")
         for c, mark in enumerate(cells):
+            if mark.lower() not in ("#", "x", "o", "+", "-", "_", "?") and not mark.isdigit():
+                raise InputError(f"--state line {r + 1}, column {c + 1}: unknown mark {mark!r}")
             i = graph.at(r, c)
             if i is None or i in puzzle.clues:
                 continue
+            if mark.isdigit():
+                where = f"--state line {r + 1}, column {c + 1}"
+                raise InputError(f"{where}: a number where the puzzle has no clue")
             if mark.lower() in ("#", "x"):
                 facts.append(prob.say(var_of[i], True))
             elif mark.lower() in ("o", "+"):
                 facts.append(prob.say(var_of[i], False))
-            elif mark not in ("-", "_", "?"):
-                raise InputError(f"--state line {r + 1}, column {c + 1}: unknown mark {mark!r}")
     return facts
 
 

@@ -522,15 +522,18 @@ def read_state(puzzle: NurikabeInstance, prob: Problem, text: str) -> list[Fact]
                 f"--state line {r + 1}: {len(cells)} cells, the puzzle has {graph.cols}"
             )
         for c, mark in enumerate(cells):
+            if mark.lower() not in ("#", "x", ".", "o", "-", "_", "?") and not mark.isdigit():
+                raise InputError(f"--state line {r + 1}, column {c + 1}: unknown mark {mark!r}")
             i = graph.at(r, c)
             if i is None or i in puzzle.clues:
                 continue
+            if mark.isdigit():
+                where = f"--state line {r + 1}, column {c + 1}"
+                raise InputError(f"{where}: a number where the puzzle has no clue")
             if mark.lower() in ("#", "x"):
                 marks[i] = True
             elif mark.lower() in (".", "o"):
                 marks[i] = False
-            elif mark not in ("-", "_", "?"):
-                raise InputError(f"--state line {r + 1}, column {c + 1}: unknown mark {mark!r}")
     var_of = {cells[0]: v for v, cells in prob.variables}
     return [prob.say(var_of[i], black) for i, black in sorted(marks.items()) if i in var_of]
 
