@@ -1061,7 +1061,12 @@ class _Path:
                 valued = [f for f in valued if all(s[f.var] == f.value for s in found[0])]
             # only facts every solution shares can be forced: the backbone under all clues
             self.targets = forcing.backbone(clues, valued, counted=True)
-        self.known: list[Premise] = list(clues)
+        self.known: list[Premise] = []
+        #: by cell, the places in :attr:`known` of the premises on it (a window is read
+        #: off the cells near a fact, not found by testing every premise)
+        self.on_cell: dict[int, list[int]] = {}
+        for clue in clues:
+            self._know(clue)
         self.decided: set[str] = set()
         self.pool: dict[str, list[Premise]] = {}  # fact var -> smallest reason found
         self.minimised: set[str] = set()  # pool entries whose reason is minimal
@@ -1112,13 +1117,18 @@ class _Path:
             if right is None:
                 continue
             if right.value == g.value:
-                self.known.append(right)
+                self._know(right)
                 self.decided.add(right.var)
                 continue
             clues = list(self.f.problem.clues)
             premises = self.f.minimal(right, clues) or self.f.minimal(right, clues, 0) or []
             wrong.append(self._checked([right], premises, False, g))
         return wrong
+
+    def _know(self, premise: Premise) -> None:
+        for cell in premise_cells(premise):
+            self.on_cell.setdefault(cell, []).append(len(self.known))
+        self.known.append(premise)
 
     def undecided(self) -> list[Fact]:
         return [f for f in self.targets if f.var not in self.decided]
@@ -1131,7 +1141,7 @@ class _Path:
                 break
             for fact in step.facts:
                 self.decided.add(fact.var)
-                self.known.append(fact)
+                self._know(fact)
                 self.pool.pop(fact.var, None)
                 self.minimised.discard(fact.var)
                 self.stuck.discard(fact.var)
@@ -1186,7 +1196,8 @@ class _Path:
             if fact.var in self.pool and len(self.pool[fact.var]) <= radius:
                 continue
             near = self._near(fact, radius)
-            window = [p for p in self.known if not near.isdisjoint(premise_cells(p))]
+            places = {k for c in near for k in self.on_cell.get(c, ())}
+            window = [self.known[k] for k in sorted(places)]
             key = frozenset(p.key for p in window)
             groups.setdefault(key, (window, []))[1].append(fact)
         for key, (window, facts) in groups.items():
