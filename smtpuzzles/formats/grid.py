@@ -13,9 +13,14 @@ names the line and column of the offending token.
 from __future__ import annotations
 
 import re
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ..errors import InputError
+
+if TYPE_CHECKING:
+    from ..graph import Graph
 from ..sources import MAX_CELLS, check_size, parse_count
 
 EMPTY = frozenset("-._")
@@ -142,3 +147,49 @@ def format_clue_grid(rows: int, cols: int, clues: dict[tuple[int, int], Clue]) -
     for r in range(rows):
         out.append(" ".join(str(clues.get((r, c), "-")) for c in range(cols)))
     return "\n".join(out) + "\n"
+
+
+#: The marks of an open cell in a partly solved grid.
+OPEN_MARKS = ("-", "_", "?")
+
+
+def read_state_marks(
+    text: str,
+    graph: Graph,
+    clues: Collection[int],
+    marks: Mapping[str, bool],
+    comment: str | None = None,
+) -> dict[int, bool]:
+    """The decided cells of a partly solved grid (``--state``), one line a row, cells
+    separated by spaces or one character each: ``marks`` gives each mark's value (read
+    in lower case), :data:`OPEN_MARKS` leave a cell open, a number stands on a clue's
+    cell. By cell, in reading order. Lines starting with ``comment`` are skipped. Every
+    error names the line, and the column where it lies in one cell."""
+    if graph.coords is None or graph.rows is None or graph.cols is None:
+        raise InputError("--state needs a puzzle on a plain grid")
+    rows = [
+        line
+        for line in text.splitlines()
+        if line.strip() and not (comment and line.startswith(comment))
+    ]
+    if len(rows) != graph.rows:
+        raise InputError(f"--state has {len(rows)} rows, the puzzle {graph.rows}")
+    found: dict[int, bool] = {}
+    for r, line in enumerate(rows):
+        cells = line.split() if " " in line.strip() else list(line.strip())
+        if len(cells) != graph.cols:
+            raise InputError(
+                f"--state line {r + 1}: {len(cells)} cells, the puzzle has {graph.cols}"
+            )
+        for c, mark in enumerate(cells):
+            where = f"--state line {r + 1}, column {c + 1}"
+            if mark.lower() not in marks and mark not in OPEN_MARKS and not mark.isdigit():
+                raise InputError(f"{where}: unknown mark {mark!r}")
+            i = graph.at(r, c)
+            if i is None or i in clues:
+                continue
+            if mark.isdigit():
+                raise InputError(f"{where}: a number where the puzzle has no clue")
+            if mark.lower() in marks:
+                found[i] = marks[mark.lower()]
+    return found

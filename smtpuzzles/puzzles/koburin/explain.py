@@ -10,8 +10,8 @@ cell black or on the loop, or a link used or not; the engine is
 from __future__ import annotations
 
 from ... import render
-from ...errors import InputError
 from ...forced import Clue, Fact, Problem, Solutions, Step, premise_cells, solved
+from ...formats.grid import read_state_marks
 from ...limits import Budget
 from ...smtlib import count
 from .model import KoburinInstance, Solution
@@ -114,36 +114,17 @@ def problem(puzzle: KoburinInstance) -> Problem:
     )
 
 
+#: The marks of a decided cell in ``--state``: black (True) or on the loop.
+STATE_MARKS = {"#": True, "x": True, "o": False, "+": False}
+
+
 def read_state(puzzle: KoburinInstance, prob: Problem, text: str) -> list[Fact]:
     """The cell facts of a partly solved grid, one line a row: ``#`` or ``x`` black,
     ``o`` or ``+`` on the loop, ``-``, ``_`` or ``?`` open, a number a clue (cells may be
-    separated by spaces)."""
-    graph = puzzle.graph
-    if graph.coords is None or graph.rows is None or graph.cols is None:
-        raise InputError("--state needs a puzzle on a plain grid")
-    rows = [line for line in text.splitlines() if line.strip()]
-    if len(rows) != graph.rows:
-        raise InputError(f"--state has {len(rows)} rows, the puzzle {graph.rows}")
+    separated by spaces; see :func:`~smtpuzzles.formats.grid.read_state_marks`)."""
+    marks = read_state_marks(text, puzzle.graph, puzzle.clues, STATE_MARKS)
     var_of = {cells[0]: v for v, cells in prob.variables if len(cells) == 1}
-    facts = []
-    for r, line in enumerate(rows):
-        cells = line.split() if " " in line.strip() else list(line.strip())
-        if len(cells) != graph.cols:
-            raise InputError(f"--state line {r + 1}: {len(cells)} cells, the puzzle {graph.cols}")
-        for c, mark in enumerate(cells):
-            if mark.lower() not in ("#", "x", "o", "+", "-", "_", "?") and not mark.isdigit():
-                raise InputError(f"--state line {r + 1}, column {c + 1}: unknown mark {mark!r}")
-            i = graph.at(r, c)
-            if i is None or i in puzzle.clues:
-                continue
-            if mark.isdigit():
-                where = f"--state line {r + 1}, column {c + 1}"
-                raise InputError(f"{where}: a number where the puzzle has no clue")
-            if mark.lower() in ("#", "x"):
-                facts.append(prob.say(var_of[i], True))
-            elif mark.lower() in ("o", "+"):
-                facts.append(prob.say(var_of[i], False))
-    return facts
+    return [prob.say(var_of[i], black) for i, black in marks.items()]
 
 
 def draw(puzzle: KoburinInstance, known: dict[str, Fact], step: Step) -> tuple[str, str]:

@@ -18,8 +18,8 @@ import math
 from collections.abc import Callable, Sequence
 
 from ...connectivity import first_member
-from ...errors import InputError
 from ...forced import Clue, Fact, Problem, Solutions, Step, premise_cells, solved, steps_from
+from ...formats.grid import read_state_marks
 from ...limits import Budget
 from ...smtlib import Block, and_, count, escape, or_
 from .model import NurikabeInstance
@@ -504,36 +504,16 @@ def _open_neighbours(puzzle: NurikabeInstance, clue: int) -> Sequence[Sequence[i
     return [() if i in blocked else puzzle.neighbours[i] for i in range(len(puzzle))]
 
 
+#: The marks of a decided cell in ``--state``: black (True) or white.
+STATE_MARKS = {"#": True, "x": True, ".": False, "o": False}
+
+
 def read_state(puzzle: NurikabeInstance, prob: Problem, text: str) -> list[Fact]:
     """The facts of a partly solved grid, one line a row: ``#`` or ``x`` black, ``.`` or
     ``o`` white, ``-``, ``_`` or ``?`` open, a number a clue (cells may be separated by
-    spaces). Only plain rectangles."""
-    graph = puzzle.graph
-    if graph.coords is None or graph.rows is None or graph.cols is None:
-        raise InputError("--state needs a puzzle on a plain grid")
-    rows = [line for line in text.splitlines() if line.strip() and not line.startswith("#!")]
-    if len(rows) != graph.rows:
-        raise InputError(f"--state has {len(rows)} rows, the puzzle {graph.rows}")
-    marks: dict[int, bool] = {}
-    for r, line in enumerate(rows):
-        cells = line.split() if " " in line.strip() else list(line.strip())
-        if len(cells) != graph.cols:
-            raise InputError(
-                f"--state line {r + 1}: {len(cells)} cells, the puzzle has {graph.cols}"
-            )
-        for c, mark in enumerate(cells):
-            if mark.lower() not in ("#", "x", ".", "o", "-", "_", "?") and not mark.isdigit():
-                raise InputError(f"--state line {r + 1}, column {c + 1}: unknown mark {mark!r}")
-            i = graph.at(r, c)
-            if i is None or i in puzzle.clues:
-                continue
-            if mark.isdigit():
-                where = f"--state line {r + 1}, column {c + 1}"
-                raise InputError(f"{where}: a number where the puzzle has no clue")
-            if mark.lower() in ("#", "x"):
-                marks[i] = True
-            elif mark.lower() in (".", "o"):
-                marks[i] = False
+    spaces; see :func:`~smtpuzzles.formats.grid.read_state_marks`). Only plain
+    rectangles."""
+    marks = read_state_marks(text, puzzle.graph, puzzle.clues, STATE_MARKS, comment="#!")
     var_of = {cells[0]: v for v, cells in prob.variables}
     return [prob.say(var_of[i], black) for i, black in sorted(marks.items()) if i in var_of]
 
