@@ -30,7 +30,7 @@ from __future__ import annotations
 import html
 import re
 from collections import deque
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -188,6 +188,13 @@ class Problem:
     #: the declared Booleans beyond :attr:`variables` and the clues whose literals the
     #: counts speak of (a cell's membership of an island)
     count_names: Sequence[str] = ()
+    #: rule groups the engine states by their cuts instead of their blocks (see
+    #: :class:`Forcing`): for a rule's name, the clauses a model of the other rules
+    #: breaks it by (each a list of ``(variable, value)``, one of which holds in every
+    #: model of the rule), none when the model keeps the rule
+    cuts: Mapping[str, Callable[[Mapping[str, bool]], list[list[tuple[str, bool]]]]] = field(
+        default_factory=dict
+    )
 
 
 @dataclass
@@ -284,7 +291,16 @@ class Forcing:
 
     The models it finds (each satisfies every rule) are kept: a kept model in which the
     premises hold and the fact fails shows without a question that the premises do not
-    force the fact."""
+    force the fact.
+
+    A rule with cuts (:attr:`Problem.cuts`; with ``cuts``, the default) is not stated:
+    its literal guards the cuts found so far instead. A question that assumes it and
+    finds a model asks the rule's cuts of that model, adds those it breaks (under the
+    literal, so that a core names the rule) and asks again, within the question's
+    conflicts; a model that breaks none keeps the rule. The cuts follow from the rule,
+    so an answer is the same as with the rule stated, and a core is one of the rule
+    (a loop through a Koburin grid is found in a few conflicts this way, where its
+    connectivity stated as distances made most models a long search)."""
 
     def __init__(
         self,
@@ -292,21 +308,25 @@ class Forcing:
         budget: Budget,
         stats: Stats | None = None,
         engine: str | None = None,
+        cuts: bool = True,
     ) -> None:
         self.problem = problem
         self.budget = budget
         self.stats = stats
         lines = list(problem.declarations)
         self.rule_lit: dict[str, Any] = {}  # names, then literals
+        lazy = dict(problem.cuts) if cuts else {}
         apart = _ranges_apart(problem)
         for n, block in enumerate(problem.rules):
             guard = f"rule_{n}"
             lines.append(f"(declare-fun {guard} () Bool)")
+            self.rule_lit[block.rule] = guard
+            if block.rule in lazy:
+                continue
             lines += block.declarations
             bounds, rest = apart[n]
             lines += [f"(assert {t})" for t in bounds]
             lines += [f"(assert (=> {guard} {t}))" for t in rest]
-            self.rule_lit[block.rule] = guard
         self.clue_lit: dict[str, Any] = {}  # names, then literals
         for n, clue in enumerate(problem.clues):
             # a name for the clue's statement: assumed, it asserts the clue; in a model,
@@ -325,6 +345,9 @@ class Forcing:
             # an integer without a range of its own has no CNF: Z3's SMT solver asks
             self.q = new_questions("smt", text, names, budget)
         self.rule_lit = {k: self.q.lit(v) for k, v in self.rule_lit.items()}
+        #: the rules stated by their cuts: each literal with the rule's cuts
+        self.lazy = [(self.rule_lit[name], found) for name, found in lazy.items()]
+        self.cut_count = 0  #: cuts added so far
         self.clue_lit = {k: self.q.lit(v) for k, v in self.clue_lit.items()}
         self.vars = {v: self.q.lit(v) for v, _ in problem.variables}
         #: every variable and clue literal by name, with its declaration (models are read
@@ -379,8 +402,32 @@ class Forcing:
     def _check(self, assumptions: list[int], label: str, effort: int = 0) -> str:
         """``sat`` or ``unsat``; with ``effort`` (conflicts, 0: no bound) also
         ``unknown`` when the check needs more than that. Raises :class:`TimeUp` when the
-        budget runs out."""
-        return self.q.check(assumptions, self.budget, effort, self.stats, label)
+        budget runs out. A model of rules with cuts is one that breaks none of them: the
+        cuts it breaks are added and the question asked again."""
+        assumed = set(assumptions)
+        lazy = [(guard, found) for guard, found in self.lazy if guard in assumed]
+        left = effort
+        while True:
+            answer = self.q.check(assumptions, self.budget, left, self.stats, label)
+            if answer != "sat" or not lazy:
+                return answer
+            values = self._variable_values()
+            broken = [(guard, clause) for guard, found in lazy for clause in found(values)]
+            if not broken:
+                return answer
+            for guard, clause in broken:
+                self.q.add([-guard, *(self.vars[v] if x else -self.vars[v] for v, x in clause)])
+            self.cut_count += len(broken)
+            if effort:
+                # every round counts one conflict at least: the rounds end
+                left -= max(1, self.q.conflicts())
+                if left <= 0:
+                    return "unknown"
+
+    def _variable_values(self) -> dict[str, bool]:
+        """The value of every variable in the solver's model."""
+        found = self.q.values(list(self.vars.values()))
+        return dict(zip(self.vars, found))
 
     def _all_rules(self) -> list[int]:
         return [self.rule_lit[r] for r in self.all_rules]

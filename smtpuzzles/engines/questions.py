@@ -73,6 +73,10 @@ class Questions:
         """The assumptions in the last unsat answer's core."""
         raise NotImplementedError
 
+    def conflicts(self) -> int:
+        """The conflicts the last check took."""
+        raise NotImplementedError
+
     def values(self, lits: Sequence[int]) -> list[bool]:
         """Whether each of ``lits`` holds in the last sat answer's model."""
         raise NotImplementedError
@@ -105,6 +109,7 @@ class Z3Questions(Questions):
         for name in names:
             self._new(z3.Bool(name, self.ctx), name)
         self._model: Any = None
+        self._last_conflicts = 0
 
     def _new(self, term: Any, name: str | None = None) -> int:
         x = len(self._terms)
@@ -144,18 +149,29 @@ class Z3Questions(Questions):
     ) -> str:
         if effort:
             self.solver.set("max_conflicts", effort)
+        before = self._conflicts_so_far()
         try:
             terms = [self._term(x) for x in assumptions]
             answer = check_sat(self.solver, budget, terms, stats, label)
         finally:
             if effort:
                 self.solver.set("max_conflicts", _NO_BOUND)
+        after = self._conflicts_so_far()
+        # Z3 may count from the last check on or from the first: either way, this
+        self._last_conflicts = after - before if after >= before else after
         if answer == z3.unknown:
             if not (effort and "conflicts" in self.solver.reason_unknown().lower()):
                 raise TimeUp()
             return "unknown"
         self._model = self.solver.model() if answer == z3.sat else None
         return "sat" if answer == z3.sat else "unsat"
+
+    def _conflicts_so_far(self) -> int:
+        found = self.solver.statistics()
+        return int(found.get_key_value("conflicts")) if "conflicts" in found.keys() else 0
+
+    def conflicts(self) -> int:
+        return self._last_conflicts
 
     def core(self) -> set[int]:
         # read through Z3's C interface: the Python wrappers cost more than a small
@@ -212,6 +228,7 @@ class CadicalQuestions(Questions):
         weakref.finalize(self, self.solver.delete)
         self._model: list[int] = []
         self._core: set[int] = set()
+        self._last_conflicts = 0
 
     def lit(self, name: str) -> int:
         return self._by_name[name]
@@ -260,14 +277,18 @@ class CadicalQuestions(Questions):
             self._model = self.solver.get_model() or []
         elif result is False:
             self._core = set(self.solver.get_core() or ())
+        after = self.solver.accum_stats()
+        counts = {k: after.get(k, 0) - before.get(k, 0) for k in ("conflicts", "decisions")}
+        self._last_conflicts = counts["conflicts"]
         if stats is not None:
-            after = self.solver.accum_stats()
-            counts = {k: after.get(k, 0) - before.get(k, 0) for k in ("conflicts", "decisions")}
             stats.add_counts(counts, time.monotonic() - began, label, answer)
         return answer
 
     def core(self) -> set[int]:
         return set(self._core)
+
+    def conflicts(self) -> int:
+        return self._last_conflicts
 
     def values(self, lits: Sequence[int]) -> list[bool]:
         model, size = self._model, len(self._model)

@@ -26,7 +26,7 @@ def assert_sound_and_minimal(puzzle, steps: list[Step]) -> None:
     all the clues has no solution); the premises force it; no premise can be dropped.
     Asked of Z3's SMT solver on the formula as printed, not the CNF the steps were found
     on."""
-    forcing = Forcing(problem(puzzle), Budget(), engine="smt")
+    forcing = Forcing(problem(puzzle), Budget(), engine="smt", cuts=False)
     clues = list(forcing.problem.clues)
     for step in steps:
         for fact in step.facts:
@@ -129,13 +129,13 @@ def test_grade_is_ten_times_the_mean_step_size_a_case_split_counting_large() -> 
     assert grade([]) == 0
 
 
-def _answers(puzzle, engine: str) -> set:
+def _answers(puzzle, engine: str, cuts: bool) -> set:
     """Every answer of the explanation's formula (its rules and every number), each
     found by the engine and then forbidden, as the brute force states them."""
     from smtpuzzles.puzzles.koburin import Solution
 
     prob = problem(puzzle)
-    forcing = Forcing(prob, Budget(), engine=engine)
+    forcing = Forcing(prob, Budget(), engine=engine, cuts=cuts)
     found = set()
     while (model := forcing.consistent(prob.clues)) is not None:
         facts = [prob.say(v, model[v]) for v, _ in prob.variables]
@@ -146,35 +146,99 @@ def _answers(puzzle, engine: str) -> set:
     return found
 
 
-@pytest.mark.parametrize("engine", ["smt", "cadical"])
-def test_the_explanations_formula_has_the_puzzles_answers(engine: str) -> None:
-    """Rule B in unary distances (at most half the empty cells) and the loop's even
-    crossings of row and column lines leave exactly the answers of the brute force, on
-    grids and tori where two loops, or one loop and a branch, would fit."""
+def _graphs():
+    from smtpuzzles.graph import rectangle, torus
+
+    return [rectangle(3, 4), rectangle(4, 4), rectangle(2, 5), torus(3, 4), torus(4, 4)] * 3
+
+
+@pytest.mark.parametrize("engine,cuts", [("smt", False), ("smt", True), ("cadical", True)])
+def test_the_explanations_formula_has_the_puzzles_answers(engine: str, cuts: bool) -> None:
+    """The loop's even crossings of row and column lines, and rule B stated by its cuts
+    or by the solving formula's distances, leave exactly the answers of the brute force,
+    on grids and tori where two loops, or one loop and a branch, would fit."""
     import random
 
     from oracles.koburin import brute_force, random_puzzle
 
-    from smtpuzzles.graph import rectangle, torus
-
     rng = random.Random(13)
     counts = []
-    for graph in [rectangle(3, 4), rectangle(4, 4), rectangle(2, 5), torus(3, 4), torus(4, 4)] * 3:
+    for graph in _graphs():
         puzzle = random_puzzle(rng, graph)
         expected = brute_force(puzzle)
-        assert _answers(puzzle, engine) == expected
+        assert _answers(puzzle, engine, cuts) == expected
         counts.append(len(expected))
     assert max(counts) > 1 and 0 in counts
 
 
-def test_rule_b_is_unary_up_to_15x15_and_integer_beyond() -> None:
-    """Unary distances make the CNF of a large puzzle slow to build: beyond the bound
-    rule B keeps the solving formula's integer distances."""
+#: Models of the other rules asked for cuts, at most, on each small puzzle.
+MODELS_A_PUZZLE = 40
+
+
+def test_rule_b_cuts_hold_in_every_answer_and_cut_off_separate_loops() -> None:
+    """Rule B's cuts, asked of models of the other rules (and the numbers): none for a
+    model of one loop; for one of several loops, each cut is broken by the model and
+    holds in every answer of the brute force with the numbers made ``?`` (every single
+    loop the numbered cells leave: a cut follows from rule B alone)."""
+    import random
+
+    from oracles.koburin import brute_force, random_puzzle
+
+    from smtpuzzles.puzzles.koburin import KoburinInstance
     from smtpuzzles.puzzles.koburin.rules import CONNECTED
 
-    def rule_b(name: str):
-        prob = problem(smtpuzzles.load(INSTANCES / f"{name}.txt", "koburin").puzzle)
-        return next(b for b in prob.rules if b.rule == CONNECTED)
+    rng = random.Random(5)
+    separate = 0
+    for graph in _graphs():
+        puzzle = random_puzzle(rng, graph)
+        answers = brute_force(KoburinInstance(graph, dict.fromkeys(puzzle.clues)))
+        prob = problem(puzzle)
+        cuts = prob.cuts[CONNECTED]
+        forcing = Forcing(prob, Budget(), engine="smt", cuts=False)
+        others = [forcing.rule_lit[r] for r in forcing.all_rules if r != CONNECTED]
+        clues = [forcing.lit(c) for c in prob.clues]
+        truths = [{v: _value(prob, v, answer) for v, _ in prob.variables} for answer in answers]
+        for _ in range(MODELS_A_PUZZLE):
+            if forcing._check([*others, *clues], "model") != "sat":
+                break
+            values = forcing._variable_values()
+            loops = _pieces(prob, values)
+            found = cuts(values)
+            assert bool(found) == (len(loops) > 1)
+            separate += bool(found)
+            for clause in found:
+                assert not any(values[v] == x for v, x in clause)
+                for truth in truths:
+                    assert any(truth[v] == x for v, x in clause)
+            forcing.q.add([-forcing.vars[v] if x else forcing.vars[v] for v, x in values.items()])
+    assert separate > 5
 
-    assert not any("Int" in d for d in rule_b("gen_12x12_s1").declarations)
-    assert any("Int" in d for d in rule_b("gen_20x20_s1").declarations)
+
+def _pieces(prob, values: dict[str, bool]) -> list[frozenset[int]]:
+    """The cells of each loop of a model, walked here (not with the package's walk)."""
+    near: dict[int, set[int]] = {}
+    for v, cells in prob.variables:
+        if len(cells) == 2 and values[v]:
+            a, b = cells
+            near.setdefault(a, set()).add(b)
+            near.setdefault(b, set()).add(a)
+    pieces, seen = [], set()
+    for start in near:
+        if start in seen:
+            continue
+        piece, todo = set(), [start]
+        while todo:
+            here = todo.pop()
+            if here not in piece:
+                piece.add(here)
+                todo += near[here]
+        seen |= piece
+        pieces.append(frozenset(piece))
+    return pieces
+
+
+def _value(prob, var: str, answer) -> bool:
+    cells = dict(prob.variables)[var]
+    if len(cells) == 1:
+        return cells[0] in answer.black
+    return tuple(sorted(cells)) in answer.edges

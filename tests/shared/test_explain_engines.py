@@ -41,7 +41,7 @@ def test_cadical_answers_as_z3_does(kind: str, name: str) -> None:
     Z3 with the rules of its core."""
     prob = _problem(kind, name)
     sat = Forcing(prob, Budget(), engine="cadical")
-    smt = Forcing(prob, Budget(), engine="smt")
+    smt = Forcing(prob, Budget(), engine="smt", cuts=False)
     assert sat.q.engine == "cadical" and smt.q.engine == "smt"
     model = smt.consistent(prob.clues)
     assert model is not None
@@ -100,7 +100,7 @@ def test_the_last_resort_gets_a_reason_where_a_bounded_core_stays_undecided() ->
     within the bound (CaDiCaL's conflicts prove less than Z3's): the core is then asked
     without a bound."""
     prob = _problem("koburin", "gen_8x8_s1")
-    smt = Forcing(prob, Budget(), engine="smt")
+    smt = Forcing(prob, Budget(), engine="smt", cuts=False)
     model = smt.consistent(prob.clues)
     assert model is not None
     facts = [prob.say(v, model[v]) for v, _ in prob.variables]
@@ -229,7 +229,7 @@ def test_a_large_reason_waits_until_the_windows_are_asked() -> None:
     assert fact.var not in path.minimised and fact.var not in path.stuck
     step = path._take()
     assert step is not None and fact in step.facts and step.size < len(prob.clues)
-    smt = Forcing(prob, Budget(), engine="smt")
+    smt = Forcing(prob, Budget(), engine="smt", cuts=False)
     assert all(smt.forced(f, step.premises) for f in step.facts)
 
 
@@ -266,7 +266,7 @@ def test_a_model_near_the_solution_shows_a_premise_is_needed() -> None:
     steps = smtpuzzles.explain(INSTANCES / "nurikabe" / "square_07x07.txt").steps
     stats = Stats()
     sat = Forcing(prob, Budget(), stats)
-    smt = Forcing(prob, Budget(), engine="smt")
+    smt = Forcing(prob, Budget(), engine="smt", cuts=False)
     path = smtpuzzles.forced._Path(sat)
     found = 0
     for step in (s for s in steps if s.size >= 2):

@@ -2,20 +2,25 @@
 and by which numbers and decided facts.
 
 The rules are :mod:`.rules`' blocks with the numbers taken out: each number is a
-premise of its own (``clue r3c4 = 2``: two of the cells it sees are black). A fact is a
-cell black or on the loop, or a link used or not; the engine is
+premise of its own (``clue r3c4 = 2``: two of the cells it sees are black). Rule B (one
+loop) is given to the engine by its cuts (:func:`separate_loops`): its block, the
+solving formula's distances, is what a step's rule B means, and what the checks of the
+steps ask. A fact is a cell black or on the loop, or a link used or not; the engine is
 :mod:`smtpuzzles.forced`.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable, Mapping
 
 from ... import render
 from ...forced import Clue, Fact, Problem, Solutions, Step, premise_cells, solved
 from ...formats.grid import read_state_marks
 from ...limits import Budget
 from ...smtlib import count
+from .check import walk_loop
 from .model import KoburinInstance, Solution
-from .rules import CONNECTED, encode, loop_connected_by_order, loop_crosses_lines_evenly
+from .rules import CONNECTED, Edge, Encoding, encode, loop_crosses_lines_evenly
 from .search import solve
 
 #: The numbers' rule group: here each number is a premise.
@@ -29,12 +34,6 @@ DROP_ORDER = (
     "F black cells never touch",
     "E numbered cells never black",
 )
-
-#: Rule B in unary distances takes the empty cells times half their number literals; on
-#: larger puzzles it keeps its integer distances, since making the CNF then costs more
-#: than its questions save (a 20x20 puzzle: 15 CPU s and 0.4 GB against 1 s; 30x30:
-#: 59 s and 1.3 GB against 2 s). Up to 15x15 it is unary.
-UNARY_MOST = 25_000
 
 
 def _neighbours(puzzle: KoburinInstance) -> list[list[int]]:
@@ -50,10 +49,6 @@ def problem(puzzle: KoburinInstance) -> Problem:
     """The rules, numbers, cell and link variables of ``puzzle`` for the engine."""
     enc = encode(puzzle)
     blocks = {name: b for name, b in enc.blocks.items() if name != NUMBERS}
-    empty = len(puzzle.empty)
-    if empty * (empty // 2) <= UNARY_MOST:
-        # the same rule B in Booleans: far easier questions than binary distances
-        blocks[CONNECTED] = loop_connected_by_order(enc)
     # G and H summed over the cells on one side of a line: a parity the solver cannot
     # find by itself, and a human's rule of thumb
     even = loop_crosses_lines_evenly(enc)
@@ -111,7 +106,35 @@ def problem(puzzle: KoburinInstance) -> Problem:
         connected,
         close=0,
         solutions=solutions,
+        cuts={CONNECTED: separate_loops(enc)},
     )
+
+
+def separate_loops(enc: Encoding) -> Callable[[Mapping[str, bool]], list[list[tuple[str, bool]]]]:
+    """Rule B by cuts (see :class:`~smtpuzzles.forced.Forcing`): a model whose links make
+    more than one loop breaks, for each loop, "if a cell of this loop and a cell of the
+    next are both on the loop, some link leaves this loop's cells", which the one loop
+    of rule B keeps."""
+    puzzle = enc.puzzle
+    leaving: dict[int, list[tuple[Edge, str]]] = {i: [] for i in puzzle.empty}
+    for e in enc.link:
+        for i in e:
+            leaving[i].append((e, enc.v(e)))
+
+    def cuts(values: Mapping[str, bool]) -> list[list[tuple[str, bool]]]:
+        pieces = walk_loop(e for e in enc.link if values[enc.v(e)])
+        if len(pieces) <= 1:
+            return []
+        found = []
+        for n, piece in enumerate(pieces):
+            inside = set(piece)
+            other = pieces[(n + 1) % len(pieces)]
+            border = {v for i in piece for e, v in leaving[i] if not set(e) <= inside}
+            either_black = [(enc.b(min(piece)), True), (enc.b(min(other)), True)]
+            found.append(either_black + [(v, True) for v in sorted(border)])
+        return found
+
+    return cuts
 
 
 #: The marks of a decided cell in ``--state``: black (True) or on the loop.

@@ -22,9 +22,9 @@ go: building the same terms through Z3's Python API costs about ten times as lon
 what ``--print-asserts`` prints. Koburin has no presolving: every choice of
 :data:`PRESOLVE` gives the same formula.
 
-Explanations ask many small questions of a SAT solver, and state two rules their own
-way (the same answers): B with distances in unary (:func:`loop_connected_by_order`), and
-G and H summed along each row and column line (:func:`loop_crosses_lines_evenly`).
+Explanations ask many small questions of a SAT solver: they add G and H summed along
+each row and column line (:func:`loop_crosses_lines_evenly`), and give B by its cuts
+(see :mod:`.explain`).
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from ... import z3lazy as z3
 from ...connectivity import RegionText, connected_smtlib
 from ...engines import parse_terms
-from ...smtlib import Block, Script, and_, count, escape, not_, or_
+from ...smtlib import Block, Script, count, escape, not_
 from .model import KoburinInstance
 
 Edge = tuple[int, int]
@@ -186,71 +186,6 @@ def loop_connected(enc: Encoding) -> Block:
 
 #: The name of rule B's distance block, which the lazy strategy leaves to cuts.
 CONNECTED = "B loop connected"
-
-
-def loop_connected_by_order(enc: Encoding) -> Block:
-    """B for explanations, in Booleans only: one closed loop, each of its cells at most
-    half the empty cells from the root along it. A cell's distance from the root is
-    counted in unary (``loop_at_least_<cell>_<k>``: "k or more"), and
-    ``loop_before_<a>_<b>`` says that b is a's linked neighbour nearer the root.
-
-    The loops allowed are those of :func:`loop_connected` under rules G and H: a
-    neighbour nearer the root makes a cell's distance at least one more, clause by
-    clause, so a closed piece of the loop without the root pushes its distances past
-    the largest by propagation alone, where binary distances need a search. Along one
-    closed loop no cell is farther from the root than half the loop's length."""
-    puzzle = enc.puzzle
-    names = [escape(n) for n in puzzle.graph.names]
-    empty = puzzle.empty
-    most = max(1, len(empty) // 2)
-    neighbours: dict[int, list[int]] = {i: [] for i in empty}
-    for i, j in enc.link:
-        neighbours[i].append(j)
-        neighbours[j].append(i)
-
-    def at_least(i: int, k: int) -> str:
-        if k <= 0:
-            return "true"
-        return "false" if k > most else f"loop_at_least_{names[i]}_{k}"
-
-    declarations: list[str] = []
-    terms: list[str] = []
-    for i in empty:
-        for k in range(1, most + 1):
-            declarations.append(f"(declare-fun {at_least(i, k)} () Bool)")
-            if k > 1:
-                terms.append(f"(=> {at_least(i, k)} {at_least(i, k - 1)})")
-    # the root chain of connectivity.first_member, but woven in cell by cell: the
-    # explanations' steps follow this formula's order, so it is kept as it was
-    none_before = "true"
-    for n, i in enumerate(empty):
-        here = enc.on_loop(i)
-        root = here if n == 0 else f"(and {none_before} {here})"
-        terms.append(f"(=> {root} {not_(at_least(i, 1))})")
-        nearer = []
-        for j in neighbours[i]:
-            before = f"loop_before_{names[i]}_{names[j]}"
-            declarations.append(f"(declare-fun {before} () Bool)")
-            nearer.append(before)
-            terms.append(f"(=> {before} {enc.v((min(i, j), max(i, j)))})")
-            terms.append(f"(=> {before} {not_(at_least(j, most))})")
-            terms += [
-                f"(=> (and {before} {at_least(j, k)}) {at_least(i, k + 1)})" for k in range(most)
-            ]
-        terms.append(f"(=> (and {here} {not_(root)}) {or_(nearer)})")
-        if n + 1 < len(empty):
-            after = f"loop_none_before_{n + 1}"
-            declarations.append(f"(declare-fun {after} () Bool)")
-            terms.append(f"(= {after} {and_([none_before, not_(here)]) if n else not_(here)})")
-            none_before = after
-    return Block(
-        CONNECTED,
-        "The loop is one closed piece: its first cell is the root at distance 0, and every"
-        " other loop cell has a linked loop neighbour at a smaller distance, at most half"
-        " the empty cells (distances counted in unary).",
-        terms,
-        declarations,
-    )
 
 
 #: The name of the parity rule explanations add (:func:`loop_crosses_lines_evenly`).
