@@ -180,6 +180,22 @@ def _variables(goal: z3.Goal) -> tuple[list[str], list[str]]:
     return sorted(bools), sorted(ints)
 
 
+#: A declaration of a Boolean or integer constant in SMT-LIB text.
+_DECLARED = re.compile(
+    r"\(declare-(?:fun|const)\s+(\|[^|]*\||[^\s()|]+)\s+(?:\(\s*\)\s*)?(Bool|Int)\s*\)"
+)
+
+
+def _declared(text: str) -> tuple[list[str], list[str]]:
+    """The Boolean and integer constants ``text`` declares, by name (read off the text:
+    walking the parsed formula to find them took most of the time of a large CNF)."""
+    bools: set[str] = set()
+    ints: set[str] = set()
+    for name, sort in _DECLARED.findall(text):
+        (bools if sort == "Bool" else ints).add(name[1:-1] if name.startswith("|") else name)
+    return sorted(bools), sorted(ints)
+
+
 def to_dimacs(script_text: str, header: Sequence[str] = (), budget: Budget | None = None) -> str:
     """The CNF of ``script_text`` (a complete SMT-LIB script over bounded integers), with
     ``c`` lines mapping its variables to literals (see the module's description), after
@@ -197,8 +213,11 @@ def to_dimacs(script_text: str, header: Sequence[str] = (), budget: Budget | Non
     simple = _apply(z3.Tactic("simplify", ctx), goal, budget)
     if simple.inconsistent():
         return head + UNSAT
-    bools, ints = _variables(goal)
+    bools, ints = _declared(script_text)
     ranges = _bounds(simple)
+    if any(None in ranges.get(name, [None]) for name in ints):
+        # an integer without bounds is an error only where the formula uses it
+        ints = _variables(goal)[1]
     goal = _split_sums(simple, ranges, ctx)
     widths: dict[str, tuple[int, int]] = {}
     for name in ints:

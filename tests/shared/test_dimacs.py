@@ -91,3 +91,20 @@ def test_floodit_cnf_solves_at_the_optimum_and_not_below(name: str) -> None:
     below = to_dimacs(plain.script(best - 1).text())
     assert "p cnf 0 1" not in below
     assert sat_model(below) is None
+
+
+def test_the_variables_are_the_declared_ones_and_an_unbounded_integer_only_matters_used() -> None:
+    """The ``c`` lines name every declared Boolean (``free`` where the clauses never
+    mention it) and each bounded integer; an integer without bounds is refused where a
+    formula uses it and passed over where it is only declared."""
+    text = (
+        "(declare-fun a () Bool)\n(declare-fun |b c| () Bool)\n(declare-fun idle () Bool)\n"
+        "(declare-const x Int)\n(declare-fun y () Int)\n"
+        "(assert (<= 0 x 3))\n(assert (=> a (= x 2)))\n(assert (or a |b c|))\n"
+    )
+    lines = to_dimacs(text).splitlines()
+    assert "c idle free" in lines
+    assert any(line.startswith("c x = 2 ") for line in lines)
+    assert not any(line.startswith("c y") for line in lines)
+    with pytest.raises(ValueError, match="integer y has no bounds"):
+        to_dimacs(text + "(assert (=> |b c| (= y 5)))\n")
