@@ -152,6 +152,12 @@ class Clue:
 Premise = Clue | Fact
 
 
+#: A rule's cuts: given a model's value of every variable, the clauses (each a list of
+#: ``(variable, value)``) that hold in every model of the rule and that this model breaks;
+#: none when the model keeps the rule.
+Cuts = Callable[[Mapping[str, bool]], list[list[tuple[str, bool]]]]
+
+
 @dataclass
 class Problem:
     """What a puzzle gives the engine: its variables' declarations, its rules as named
@@ -189,12 +195,8 @@ class Problem:
     #: counts speak of (a cell's membership of an island)
     count_names: Sequence[str] = ()
     #: rule groups the engine states by their cuts instead of their blocks (see
-    #: :class:`Forcing`): for a rule's name, the clauses a model of the other rules
-    #: breaks it by (each a list of ``(variable, value)``, one of which holds in every
-    #: model of the rule), none when the model keeps the rule
-    cuts: Mapping[str, Callable[[Mapping[str, bool]], list[list[tuple[str, bool]]]]] = field(
-        default_factory=dict
-    )
+    #: :class:`Forcing`), by name
+    cuts: Mapping[str, Cuts] = field(default_factory=dict)
 
 
 @dataclass

@@ -191,7 +191,8 @@ class Z3Questions(Questions):
         out = []
         for x in lits:
             interp = z3.Z3_model_get_const_interp(ref, m, self._decls[abs(x)])
-            true = interp is not None and z3.Z3_get_bool_value(ref, interp) == 1
+            # a null pointer where the model leaves the variable out: false there
+            true = bool(interp) and z3.Z3_get_bool_value(ref, interp) == 1
             out.append(true if x > 0 else not true)
         return out
 

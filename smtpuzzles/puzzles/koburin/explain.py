@@ -14,13 +14,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from ... import render
-from ...forced import Clue, Fact, Problem, Solutions, Step, premise_cells, solved
+from ...forced import Clue, Cuts, Fact, Problem, Solutions, Step, premise_cells, solved
 from ...formats.grid import read_state_marks
 from ...limits import Budget
 from ...smtlib import count
-from .check import walk_loop
 from .model import KoburinInstance, Solution
-from .rules import CONNECTED, Edge, Encoding, encode, loop_crosses_lines_evenly
+from .rules import CONNECTED, Encoding, encode, loop_crosses_lines_evenly
 from .search import solve
 
 #: The numbers' rule group: here each number is a premise.
@@ -110,31 +109,54 @@ def problem(puzzle: KoburinInstance) -> Problem:
     )
 
 
-def separate_loops(enc: Encoding) -> Callable[[Mapping[str, bool]], list[list[tuple[str, bool]]]]:
-    """Rule B by cuts (see :class:`~smtpuzzles.forced.Forcing`): a model whose links make
-    more than one loop breaks, for each loop, "if a cell of this loop and a cell of the
-    next are both on the loop, some link leaves this loop's cells", which the one loop
-    of rule B keeps."""
+def separate_loops(enc: Encoding) -> Cuts:
+    """Rule B by cuts (see :class:`~smtpuzzles.forced.Forcing`). The loop cells (empty and
+    not black) of a model fall into pieces joined by its links between loop cells; with
+    more than one piece, each piece gets the cut "if its least cell and another piece's
+    least cell are both on the loop, a link leaves the piece to a loop cell", which one
+    loop keeps, said as a clause the model breaks: a link leaving the piece that the
+    model leaves out is used, or one it uses ends at a cell that is not black."""
     puzzle = enc.puzzle
-    leaving: dict[int, list[tuple[Edge, str]]] = {i: [] for i in puzzle.empty}
+    leaving: dict[int, list[tuple[int, str]]] = {i: [] for i in puzzle.empty}
     for e in enc.link:
-        for i in e:
-            leaving[i].append((e, enc.v(e)))
+        for i, j in (e, e[::-1]):
+            leaving[i].append((j, enc.v(e)))
 
     def cuts(values: Mapping[str, bool]) -> list[list[tuple[str, bool]]]:
-        pieces = walk_loop(e for e in enc.link if values[enc.v(e)])
+        loop = {i for i in puzzle.empty if not values[enc.b(i)]}
+        pieces = _pieces(loop, lambda i: [j for j, v in leaving[i] if j in loop and values[v]])
         if len(pieces) <= 1:
             return []
         found = []
         for n, piece in enumerate(pieces):
-            inside = set(piece)
-            other = pieces[(n + 1) % len(pieces)]
-            border = {v for i in piece for e, v in leaving[i] if not set(e) <= inside}
-            either_black = [(enc.b(min(piece)), True), (enc.b(min(other)), True)]
-            found.append(either_black + [(v, True) for v in sorted(border)])
+            other, inside = pieces[(n + 1) % len(pieces)], set(piece)
+            either_black = [(enc.b(piece[0]), True), (enc.b(other[0]), True)]
+            out = sorted((v, j) for i in piece for j, v in leaving[i] if j not in inside)
+            found.append(
+                either_black + [(enc.b(j), False) if values[v] else (v, True) for v, j in out]
+            )
         return found
 
     return cuts
+
+
+def _pieces(cells: set[int], joined: Callable[[int], list[int]]) -> list[list[int]]:
+    """The pieces of ``cells`` under ``joined`` (a cell's neighbours in its piece), each
+    sorted, by least cell."""
+    pieces: list[list[int]] = []
+    seen: set[int] = set()
+    for start in sorted(cells):
+        if start in seen:
+            continue
+        piece, todo = {start}, [start]
+        while todo:
+            for j in joined(todo.pop()):
+                if j not in piece:
+                    piece.add(j)
+                    todo.append(j)
+        seen |= piece
+        pieces.append(sorted(piece))
+    return pieces
 
 
 #: The marks of a decided cell in ``--state``: black (True) or on the loop.
