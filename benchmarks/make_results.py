@@ -440,6 +440,10 @@ RENDER: dict[str, tuple[str, Callable[[dict[str, Any]], str]]] = {
     "limits": ("Time and memory limits", limits),
     "explain_janko_nurikabe": ("Nurikabe: explain over the odd janko half", explain_janko),
     "explain_janko_koburin": ("Koburin: explain over the odd janko half", explain_janko),
+    "explain_janko_nurikabe_upto10": (
+        "Nurikabe: explain over the odd janko half up to 10x10, run again",
+        explain_janko,
+    ),
     "explain_janko_nurikabe_z3smt": (
         "Nurikabe: explain over the odd janko half, Z3's SMT solver answering",
         explain_janko,
