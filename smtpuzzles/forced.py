@@ -32,6 +32,7 @@ import re
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from .engines import Stats
@@ -217,13 +218,29 @@ class Step:
     #: premises kept because the solver could not tell within its bound whether the
     #: rest force the facts (only in a case split; 0: the premises are proven minimal)
     unsure: int = 0
-    #: the step drawn (text and SVG) with its facts and premises marked, once drawn
-    picture: str = field(default="", repr=False)
-    svg: str = field(default="", repr=False)
+    #: draws the step (text and SVG) with its facts and premises marked: asked the first
+    #: time a picture is (see :func:`draw_steps`; JSON has none)
+    drawer: Callable[[], tuple[str, str]] | None = field(default=None, repr=False)
+    _drawn: tuple[str, str] | None = field(default=None, init=False, repr=False)
 
     @property
     def size(self) -> int:
         return len(self.premises)
+
+    @property
+    def picture(self) -> str:
+        """The step as text ("" when it has no drawer)."""
+        return self._pictures()[0]
+
+    @property
+    def svg(self) -> str:
+        """The step as SVG ("" when it has no drawer)."""
+        return self._pictures()[1]
+
+    def _pictures(self) -> tuple[str, str]:
+        if self._drawn is None:
+            self._drawn = self.drawer() if self.drawer is not None else ("", "")
+        return self._drawn
 
     @property
     def text(self) -> str:
@@ -1021,11 +1038,11 @@ def draw_steps(
     given: Sequence[Fact],
     draw: Callable[[dict[str, Fact], Step], tuple[str, str]],
 ) -> None:
-    """Give every step its pictures: ``draw(known, step)`` with the facts decided before
-    it (by variable) returns the text and the SVG."""
+    """Give every step its pictures, drawn when first asked for: ``draw(known, step)``
+    with the facts decided before it (by variable) returns the text and the SVG."""
     known = {f.var: f for f in given}
     for step in steps:
-        step.picture, step.svg = draw(known, step)
+        step.drawer = partial(draw, dict(known), step)
         known.update((f.var, f) for f in step.facts)
 
 

@@ -335,3 +335,28 @@ def _every_picture(puzzle: Any, prob: Any) -> Iterator[tuple[list[bool], list[An
             black[cell_of[var]] = value
             facts.append(prob.say(var, value))
         yield black, facts
+
+
+def test_a_step_is_drawn_when_its_picture_is_first_asked_for(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """JSON has no pictures, so an explanation draws none until one is asked for; then
+    each step is drawn once, with the facts decided before it."""
+    from smtpuzzles.puzzles.nurikabe import explain as module
+
+    drawn: list[Step] = []
+    draw = module.draw
+
+    def counted(puzzle: Any, known: Any, step: Step) -> tuple[str, str]:
+        drawn.append(step)
+        return draw(puzzle, known, step)
+
+    monkeypatch.setattr(module, "draw", counted)
+    found = smtpuzzles.explain(INSTANCES / "square_07x07.txt")
+    assert len(found.steps) > 2 and not drawn
+    last = found.steps[-1]
+    assert last.picture and "<svg" in last.svg and last.picture == last.picture
+    assert drawn == [last]
+    first = found.steps[0]
+    assert first.picture.count("#") < last.picture.count("#")
+    assert drawn == [last, first]
