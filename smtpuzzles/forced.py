@@ -276,8 +276,9 @@ class Step:
 #: explanation starts from that solution unproven (its steps prove what they decide),
 #: or from the engine's own first model when it found none. Nearly every janko puzzle
 #: up to 15x15 is proven within a fifth of a second; those that are not mostly stay
-#: unproven however long it takes, and the time is the explanation's own.
-UNIQUE_S = 2.0
+#: unproven however long it takes, and the time is the explanation's own (where the
+#: solver finds nothing, the engine's first model can take a fraction of a second).
+UNIQUE_S = 1.0
 
 #: :attr:`Problem.solutions`' answer: the solutions found (as the values of the
 #: variables) and whether they are all there are (none, one proven unique, or two)
