@@ -220,8 +220,8 @@ class Step:
     unsure: int = 0
     #: draws the step (text and SVG) with its facts and premises marked: asked the first
     #: time a picture is (see :func:`draw_steps`; JSON has none)
-    drawer: Callable[[], tuple[str, str]] | None = field(default=None, repr=False)
-    _drawn: tuple[str, str] | None = field(default=None, init=False, repr=False)
+    drawer: Callable[[], tuple[str, str]] | None = field(default=None, repr=False, compare=False)
+    _drawn: tuple[str, str] | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def size(self) -> int:
@@ -367,7 +367,6 @@ class Forcing:
         self.rule_lit = {k: self.q.lit(v) for k, v in self.rule_lit.items()}
         #: the rules stated by their cuts: each literal with the rule's cuts
         self.lazy = [(self.rule_lit[name], found) for name, found in lazy.items()]
-        self.cut_count = 0  #: cuts added so far
         self.clue_lit = {k: self.q.lit(v) for k, v in self.clue_lit.items()}
         self.vars = {v: self.q.lit(v) for v, _ in problem.variables}
         #: every variable and clue literal by name, with its declaration (models are read
@@ -437,7 +436,6 @@ class Forcing:
                 return answer
             for guard, clause in broken:
                 self.q.add([-guard, *(self.vars[v] if x else -self.vars[v] for v, x in clause)])
-            self.cut_count += len(broken)
             if effort:
                 # every round counts one conflict at least: the rounds end
                 left -= max(1, self.q.conflicts())

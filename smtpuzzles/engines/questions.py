@@ -157,7 +157,8 @@ class Z3Questions(Questions):
             if effort:
                 self.solver.set("max_conflicts", _NO_BOUND)
         after = self._conflicts_so_far()
-        # Z3 may count from the last check on or from the first: either way, this
+        # Z3's count runs from the first check on, or starts again at each: a count
+        # lower than before is this check's own
         self._last_conflicts = after - before if after >= before else after
         if answer == z3.unknown:
             if not (effort and "conflicts" in self.solver.reason_unknown().lower()):
