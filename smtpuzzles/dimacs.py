@@ -165,19 +165,17 @@ def _apps(goal: z3.Goal) -> Iterator[tuple[int, int]]:
         stack.extend([app_arg(ref, ast, k) for k in range(num_args(ref, ast))])
 
 
-def _variables(goal: z3.Goal) -> tuple[list[str], list[str]]:
-    """The Boolean and integer variables of ``goal``, by name."""
+def _used_ints(goal: z3.Goal) -> list[str]:
+    """The integer variables ``goal``'s formulas use, by name."""
     ref = goal.ctx.ref()
-    bools: set[str] = set()
     ints: set[str] = set()
     for ast, kind in _apps(goal):
         if kind != z3.Z3_OP_UNINTERPRETED or z3.Z3_get_app_num_args(ref, ast):
             continue
-        decl = z3.Z3_get_app_decl(ref, ast)
-        name = z3.Z3_get_symbol_string(ref, z3.Z3_get_decl_name(ref, decl))
-        boolean = z3.Z3_get_sort_kind(ref, z3.Z3_get_sort(ref, ast)) == z3.Z3_BOOL_SORT
-        (bools if boolean else ints).add(name)
-    return sorted(bools), sorted(ints)
+        if z3.Z3_get_sort_kind(ref, z3.Z3_get_sort(ref, ast)) != z3.Z3_BOOL_SORT:
+            decl = z3.Z3_get_app_decl(ref, ast)
+            ints.add(z3.Z3_get_symbol_string(ref, z3.Z3_get_decl_name(ref, decl)))
+    return sorted(ints)
 
 
 #: A declaration of a Boolean or integer constant in SMT-LIB text.
@@ -217,7 +215,7 @@ def to_dimacs(script_text: str, header: Sequence[str] = (), budget: Budget | Non
     ranges = _bounds(simple)
     if any(None in ranges.get(name, [None]) for name in ints):
         # an integer without bounds is an error only where the formula uses it
-        ints = _variables(goal)[1]
+        ints = _used_ints(goal)
     goal = _split_sums(simple, ranges, ctx)
     widths: dict[str, tuple[int, int]] = {}
     for name in ints:

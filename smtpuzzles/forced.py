@@ -430,7 +430,7 @@ class Forcing:
             answer = self.q.check(assumptions, self.budget, left, self.stats, label)
             if answer != "sat" or not lazy:
                 return answer
-            values = self._variable_values()
+            values = self._values()
             broken = [(guard, clause) for guard, found in lazy for clause in found(values)]
             if not broken:
                 return answer
@@ -441,11 +441,6 @@ class Forcing:
                 left -= max(1, self.q.conflicts())
                 if left <= 0:
                     return "unknown"
-
-    def _variable_values(self) -> dict[str, bool]:
-        """The value of every variable in the solver's model."""
-        found = self.q.values(list(self.vars.values()))
-        return dict(zip(self.vars, found))
 
     def _all_rules(self) -> list[int]:
         return [self.rule_lit[r] for r in self.all_rules]

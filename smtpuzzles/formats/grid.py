@@ -18,10 +18,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..errors import InputError
+from ..sources import MAX_CELLS, check_size, parse_count
 
 if TYPE_CHECKING:
     from ..graph import Graph
-from ..sources import MAX_CELLS, check_size, parse_count
 
 EMPTY = frozenset("-._")
 UNKNOWN = "?"  #: a clue whose value is not given

@@ -203,7 +203,7 @@ def test_rule_b_cuts_hold_in_every_answer_and_cut_off_separate_loops() -> None:
             for _ in range(MODELS_A_PUZZLE):
                 if forcing._check(assumed, "model") != "sat":
                     break
-                values = forcing._variable_values()
+                values = forcing._values()
                 found = cuts(values)
                 if every_rule:
                     assert bool(found) == (len(_pieces(prob, values)) > 1)
@@ -212,7 +212,7 @@ def test_rule_b_cuts_hold_in_every_answer_and_cut_off_separate_loops() -> None:
                     assert not any(values[v] == x for v, x in clause)
                     for truth in truths:
                         assert any(truth[v] == x for v, x in clause)
-                forcing.q.add([-forcing.vars[v] if x else forcing.vars[v] for v, x in values.items()])
+                forcing.q.add([-forcing.lit(prob.say(v, values[v])) for v, _ in prob.variables])
     assert separate > 5
 
 
