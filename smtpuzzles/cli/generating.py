@@ -180,40 +180,45 @@ def make_each(
     """Make the puzzle of each seed from ``seed`` (one, or ``count``) under the limits
     (:func:`limited`), with the progress bar; the first ``None`` ends the batch early.
     Returns the files and manifest entries made, the watchdog quiet (:func:`speak`).
-    With ``judge`` (``--grade``), a limit reached says which grade was missed and the
-    nearest one rated (exit 3)."""
+    With ``judge`` (``--grade``), a limit reached, or candidates run out, says which
+    grade was missed and the nearest one rated (exit 3): one line, said once the limits
+    are off, so that an alarm due as the candidates ran out cannot add a second."""
     files: dict[str, str] = {}
     entries: list[dict[str, Any]] = []
     untimed = UNTIMED_S if judge is None else UNTIMED_GRADED_S
-    with limited(shared) as budget, progress(count or 1, what) as step:
-        for s in range(seed, seed + (count or 1)):
-            if judge is not None:
-                judge.reset()
-            try:
-                if budget.timeout_s is None:  # without --timeout, each seed still ends
-                    seed_budget = Budget(untimed)
+    missed: str | None = None
+    s = seed
+    try:
+        with limited(shared) as budget, progress(count or 1, what) as step:
+            for s in range(seed, seed + (count or 1)):
+                if judge is not None:
+                    judge.reset()
+                seed_budget = budget if budget.timeout_s is not None else Budget(untimed)
+                if seed_budget is budget:
+                    made = make(s, budget)
+                else:  # without --timeout, each seed still ends
                     with deadline(seed_budget):
                         made = make(s, seed_budget)
-                else:
-                    made = make(s, budget)
-            except TimeUp:
-                if judge is None:
-                    raise
-                speak()
-                said = f"before a puzzle of {judge.wanted} was made {judge.missed(s)}"
-                error_line(f"time limit reached {said}")
-                raise typer.Exit(EXIT_LIMIT) from None
-            if made is None and judge is not None and judge.rated:
-                speak()
-                error_line(f"no puzzle of {judge.wanted} among the candidates {judge.missed(s)}")
-                raise typer.Exit(EXIT_LIMIT)
-            if made is None:
-                break
-            more, entry = made
-            files.update(more)
-            entries.append(entry)
-            step()
+                if made is None and judge is not None and judge.rated:
+                    if seed_budget.expired():  # the maker saw the time up before the alarm
+                        raise TimeUp
+                    missed = f"no puzzle of {judge.wanted} among the candidates"
+                    break
+                if made is None:
+                    break
+                more, entry = made
+                files.update(more)
+                entries.append(entry)
+                step()
+    except TimeUp:
+        if judge is None:
+            raise
+        missed = missed or f"time limit reached before a puzzle of {judge.wanted} was made"
     speak()
+    if missed is not None:
+        assert judge is not None
+        error_line(f"{missed} {judge.missed(s)}")
+        raise typer.Exit(EXIT_LIMIT)
     return files, entries
 
 

@@ -127,16 +127,49 @@ def test_an_ungraded_batch_names_its_files_and_rates_nothing(kind: str, tmp_path
 
 
 def test_a_grade_not_reached_in_time_is_exit_3_and_says_so(tmp_path: Path) -> None:
-    """Koburin's 5x5 puzzles are never fiendish: the time runs out, and the command says
-    which grade it missed and prints nothing. Run as a process of its own, as a user
-    runs it, with no other test's signals around it."""
+    """Koburin's 8x8 puzzles are never fiendish, and in 4 s the generator is far from
+    running out of candidates: the time runs out, and the command says which grade it
+    missed and prints nothing. Run as a process of its own, as a user runs it, with no
+    other test's signals around it."""
     made = tmp_path / "made.txt"
-    argv = ["koburin", "generate", "5", "5", "--grade", "fiendish", "--timeout", "4"]
+    argv = ["koburin", "generate", "8", "8", "--grade", "fiendish", "--timeout", "4"]
     run = run_process([*argv, "-o", str(made)], hard_limit_s=60)
     assert run.returncode == 3, (run.returncode, run.stderr)
     lines = run.stderr.splitlines()
     assert len(lines) == 1 and "time limit" in lines[0] and "fiendish" in lines[0], lines
     assert not made.exists() and run.stdout == ""
+
+
+@pytest.mark.parametrize("spent", [False, True])
+def test_candidates_run_out_or_time_up_is_said_once(
+    spent: bool, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A maker that gives up (``None``) after rating candidates has run out of them,
+    unless the time was up when it gave up (it reads the clock before the alarm comes):
+    then it is the time limit. Either way one line and exit 3, the grade named."""
+    import typer
+
+    from smtpuzzles.cli.generating import Judge, make_each
+    from smtpuzzles.cli.options import Shared
+    from smtpuzzles.limits import Budget
+
+    wanted = parse_grade("fiendish")
+    assert wanted is not None
+    judge = Judge("koburin", wanted)
+
+    def make(seed: int, budget: Budget):  # type: ignore[no-untyped-def]
+        judge.rated, judge.nearest = 3, 20
+        if spent:
+            budget.started -= 3600.0  # the clock says the time is up; no alarm yet
+        return None
+
+    with pytest.raises(typer.Exit) as ended:
+        make_each(Shared(timeout=600.0), None, 0, "koburin", make, judge)
+    assert ended.value.exit_code == 3
+    lines = capsys.readouterr().err.splitlines()
+    said = "time limit reached before" if spent else "no puzzle of grade fiendish"
+    assert len(lines) == 1 and lines[0].startswith(f"smtpuzzles: error: {said}"), lines
+    assert "fiendish" in lines[0] and "3 rated; nearest rated 20" in lines[0], lines
 
 
 def test_ctrl_c_while_rating_prints_nothing_and_exits_130() -> None:
