@@ -37,6 +37,7 @@ from typing import Any
 
 from .engines import Stats
 from .engines.questions import new_questions
+from .errors import CheckFailure
 from .limits import Budget
 from .runner import stop_again, stopping
 from .smtlib import Block
@@ -198,6 +199,10 @@ class Problem:
     #: rule groups the engine states by their cuts instead of their blocks (see
     #: :class:`Forcing`), by name
     cuts: Mapping[str, Cuts] = field(default_factory=dict)
+    #: the puzzle's independent checker, asked of a complete explanation: the rules
+    #: broken by the solution its facts make (the value of every variable). The facts
+    #: may come from the engine's own model, which no checker has seen
+    check: Callable[[Mapping[str, bool]], list[str]] | None = None
 
 
 @dataclass
@@ -1093,7 +1098,26 @@ def explain(
         status = "complete" if not path.open else "stuck"
         if limit is not None and path.open and len(steps) >= limit:
             status = "hint"
+    if status == "complete":
+        _check_facts(problem, given, wrong, steps)
     return steps, status, stop.why, wrong
+
+
+def _check_facts(
+    problem: Problem, given: Sequence[Fact], wrong: Sequence[Step], steps: Sequence[Step]
+) -> None:
+    """The solution a complete explanation's facts (right entries given and steps'
+    facts) make, put to the puzzle's independent checker: :class:`CheckFailure` when it
+    breaks a rule, as a solver's answer would be."""
+    if problem.check is None:
+        return
+    refuted = {s.wrong.var for s in wrong if s.wrong is not None}
+    values = {f.var: f.value for f in given if f.var not in refuted}
+    values.update((f.var, f.value) for step in steps for f in step.facts)
+    missing = [v for v, _ in problem.variables if v not in values]
+    broken = problem.check(values) if not missing else [f"{missing[0]} is not decided"]
+    if broken:
+        raise CheckFailure(f"a complete explanation's facts break a rule: {broken[0]}")
 
 
 class _Path:

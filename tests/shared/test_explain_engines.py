@@ -134,6 +134,44 @@ def test_the_puzzles_own_solver_gives_the_backbone_the_engine_finds(kind: str, n
     assert backbone == {prob.say(v, found[0][v]).key for v, _ in prob.variables}
 
 
+@pytest.mark.parametrize("kind,name", [("nurikabe", "square_07x07"), ("koburin", "gen_8x8_s1")])
+def test_the_independent_checker_passes_the_solution_and_no_other_picture(
+    kind: str, name: str
+) -> None:
+    """The check a complete explanation's facts are put to: the solution's values pass,
+    and each value flipped (not the only solution, so not a solution) breaks a rule."""
+    prob = _problem(kind, name)
+    assert prob.check is not None and prob.solutions is not None
+    answer = prob.solutions(Budget())
+    assert answer is not None and len(answer[0]) == 1 and answer[1]
+    values = dict(answer[0][0])
+    assert prob.check(values) == []
+    for var, _ in prob.variables:
+        assert prob.check({**values, var: not values[var]}), var
+
+
+def test_a_complete_explanation_whose_facts_break_a_rule_is_an_internal_error() -> None:
+    """Facts the engine decided are not trusted: when the checker finds a broken rule in
+    the solution they make, the explanation fails as a wrong answer would."""
+    import dataclasses
+
+    from smtpuzzles.errors import CheckFailure
+    from smtpuzzles.forced import explain
+
+    prob = _problem("nurikabe", "square_07x07")
+    seen: list[dict[str, bool]] = []
+
+    def broken(values):  # type: ignore[no-untyped-def]
+        seen.append(dict(values))
+        return ["a rule the checker found broken"]
+
+    with pytest.raises(CheckFailure, match="a rule the checker found broken"):
+        explain(dataclasses.replace(prob, check=broken), Budget())
+    assert len(seen) == 1 and set(seen[0]) == {v for v, _ in prob.variables}
+    steps, status, _, _ = explain(prob, Budget())
+    assert status == "complete" and steps
+
+
 def test_two_solutions_or_none_leave_the_backbone_to_the_engine(tmp_path: Path) -> None:
     """Two solutions: only the cell they share is decided (stuck); none: no solution."""
     two, none = tmp_path / "two.txt", tmp_path / "none.txt"

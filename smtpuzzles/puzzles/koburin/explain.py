@@ -18,6 +18,7 @@ from ...forced import Clue, Cuts, Fact, Problem, Solutions, Step, premise_cells,
 from ...formats.grid import read_state_marks
 from ...limits import Budget
 from ...smtlib import count
+from .check import problems
 from .model import KoburinInstance, Solution
 from .rules import CONNECTED, Encoding, encode, loop_crosses_lines_evenly
 from .search import solve
@@ -92,6 +93,11 @@ def problem(puzzle: KoburinInstance) -> Problem:
         """Up to two solutions by the puzzle's own solver, as values of ``variables``."""
         return solved(solve(puzzle, budget=budget, unique=True), values)
 
+    def check(values: Mapping[str, bool]) -> list[str]:
+        """The rules broken by the answer ``values`` make, by the independent checker."""
+        black = [i for i in puzzle.empty if values[enc.b(i)]]
+        return problems(puzzle, black, [e for e in enc.link if values[enc.v(e)]])
+
     connected = (CONNECTED,)
     # a one-premise question asked again is dear on a loop: only for the facts on the
     # premise's own cells (a cell's links, a link's cells)
@@ -106,6 +112,7 @@ def problem(puzzle: KoburinInstance) -> Problem:
         close=0,
         solutions=solutions,
         cuts={CONNECTED: separate_loops(enc)},
+        check=check,
     )
 
 

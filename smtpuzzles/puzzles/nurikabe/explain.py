@@ -15,13 +15,14 @@ fact is "cell is black" or "cell is white"; the engine is :mod:`smtpuzzles.force
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from ...connectivity import first_member
 from ...forced import Clue, Fact, Problem, Solutions, Step, premise_cells, solved, steps_from
 from ...formats.grid import read_state_marks
 from ...limits import Budget
 from ...smtlib import Block, and_, count, escape, or_
+from .check import problems
 from .model import NurikabeInstance
 from .pictures import step_svg, step_text
 from .presolve.deduce import distances_within, wall_size
@@ -93,6 +94,13 @@ def problem(puzzle: NurikabeInstance) -> Problem:
         outcome, _ = solve(puzzle, budget=budget, unique=True)
         return solved(outcome, lambda picture: {v: picture[cell_of[v]] for v, _ in variables})
 
+    def check(values: Mapping[str, bool]) -> list[str]:
+        """The rules broken by the picture ``values`` make, by the independent checker."""
+        black = [False] * len(puzzle)
+        for v, i in cell_of.items():
+            black[i] = values[v]
+        return problems(puzzle.graph, puzzle.clues, puzzle.pools, black)
+
     # no rule group is asked apart: without connectivity the island variables still
     # tie every question to the whole grid, and measured, it never answered alone
     return Problem(
@@ -107,6 +115,7 @@ def problem(puzzle: NurikabeInstance) -> Problem:
         if _full_grid(puzzle)
         else None,
         count_names=[n for cells in enc.island.values() for n in cells.values()],
+        check=check,
     )
 
 
