@@ -317,7 +317,7 @@ def explain(
     import importlib
     import importlib.util
 
-    from .forced import Explanation, Unsolvable, draw_steps
+    from .forced import NO_SOLUTION, Explanation, Unsolvable, draw_steps
     from .forced import explain as forced_steps
 
     p = _as_puzzle(puzzle)
@@ -335,7 +335,7 @@ def explain(
     try:
         steps, status, stopped, wrong = forced_steps(problem, budget, given, limit)
     except Unsolvable:
-        return Explanation(p.kind, p.display_name, "no solution", [], budget.elapsed())
+        return Explanation(p.kind, p.display_name, NO_SOLUTION, [], budget.elapsed())
     wrong_vars = {s.wrong.var for s in wrong if s.wrong is not None}
     right = [g for g in given if g.var not in wrong_vars]
     draw_steps(steps, right, lambda known, step: module.draw(model, known, step))

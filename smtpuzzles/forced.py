@@ -1017,14 +1017,17 @@ class Explanation:
         lines.append(
             f"status: {self.status}" + (f" ({self.stopped_by})" if self.stopped_by else "")
         )
-        lines.append(f"grade: {self.grade} ({grade_words(self.grade)})")
+        if self.status != NO_SOLUTION:  # no puzzle to grade
+            lines.append(f"grade: {self.grade} ({grade_words(self.grade)})")
         lines.append(f"time: {self.elapsed_s:.3f} s")
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:
         """In a notebook: status and grade, then every step with its picture."""
-        head = f"<p>{html.escape(self.puzzle)} {html.escape(self.name)}: {self.status}, grade"
-        head += f" {self.grade} ({grade_words(self.grade)}), {len(self.steps)} steps</p>"
+        head = f"<p>{html.escape(self.puzzle)} {html.escape(self.name)}: {self.status}"
+        if self.status != NO_SOLUTION:
+            head += f", grade {self.grade} ({grade_words(self.grade)})"
+        head += f", {len(self.steps)} steps</p>"
         body = "".join(f"<div>{n}. {s._repr_html_()}</div>" for n, s in enumerate(self.steps, 1))
         return head + body
 
@@ -1060,6 +1063,11 @@ def grade(steps: Sequence[Step]) -> int:
         return 0
     sizes = [max(s.size, HARD + 1) if s.case_split else s.size for s in steps]
     return round(10 * sum(sizes) / len(sizes))
+
+
+#: The status of an explanation whose clues have no solution: it has no grade to speak of
+#: (``--json`` still gives 0, its number for no steps).
+NO_SOLUTION = "no solution"
 
 
 def grade_words(value: int) -> str:

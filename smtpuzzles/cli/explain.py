@@ -13,7 +13,7 @@ from typing import Annotated, Any
 import typer
 
 from .. import api
-from ..forced import Explanation, grade_words
+from ..forced import NO_SOLUTION, Explanation, grade_words
 from ..limits import (
     Budget,
     clock_started,
@@ -66,7 +66,7 @@ def _explain(
 
 
 def _exit(found: Explanation) -> None:
-    if found.status == "no solution":
+    if found.status == NO_SOLUTION:
         raise typer.Exit(EXIT_NO_SOLUTION)
     if found.stopped_by == "interrupted":
         raise typer.Exit(EXIT_INTERRUPTED)
@@ -151,7 +151,9 @@ def add_commands(app: typer.Typer, kind: str, formats: tuple[str, ...], example:
         if shared.json:
             typer.echo(dump_json(facts))
         else:
-            shown = {k: v for k, v in facts.items() if k != "elapsed_s"}
+            # a puzzle with no solution has no grade to speak of (JSON keeps its 0)
+            hidden = {"elapsed_s"} | ({"grade", "words"} if found.status == NO_SOLUTION else set())
+            shown = {k: v for k, v in facts.items() if k not in hidden}
             lines = [f"{k}: {v}" for k, v in shown.items()]
             typer.echo("\n".join([*lines, f"time: {found.elapsed_s:.3f} s"]))
         _exit(found)

@@ -142,6 +142,21 @@ def test_cli_hint_and_rate() -> None:
     assert json.loads(result.stdout)["grade"] >= 1
 
 
+@pytest.mark.parametrize("command", ["explain", "hint", "rate"])
+def test_cli_no_solution_exits_1_and_gives_no_grade(command: str, tmp_path: Path) -> None:
+    """Clues with no solution: exit 1, said in the status, and no grade in the text (a
+    puzzle with no solution is not easy); JSON keeps its shape, with grade 0."""
+    none = tmp_path / "none.txt"
+    none.write_text("2 2\n3 -\n- 1\n")
+    result = cli("nurikabe", command, str(none))
+    assert result.exit_code == 1, result.stderr
+    assert "status: no solution" in result.stdout and "grade" not in result.stdout
+    as_json = cli("nurikabe", command, str(none), "--json")
+    assert as_json.exit_code == 1
+    found = json.loads(as_json.stdout)
+    assert found["status"] == "no solution" and found["grade"] == 0
+
+
 def test_cli_timeout_stops_with_the_steps_so_far() -> None:
     result = cli(
         "nurikabe", "explain", str(INSTANCES / "square_10x10.txt"), "--timeout", "0.5", "--json"
