@@ -340,7 +340,9 @@ def explain(
     right = [g for g in given if g.var not in wrong_vars]
     draw_steps(steps, right, lambda known, step: module.draw(model, known, step))
     draw_steps(wrong, right, lambda known, step: module.draw(model, known, step))
-    return Explanation(p.kind, p.display_name, status, steps, budget.elapsed(), stopped, wrong)
+    return Explanation(
+        p.kind, p.display_name, status, steps, budget.elapsed(), stopped, wrong, problem
+    )
 
 
 def rate(puzzle: Puzzle | str | Path, **options: Any) -> Explanation:

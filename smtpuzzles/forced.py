@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import html
 import re
+import textwrap
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -40,7 +41,7 @@ from .engines.questions import new_questions
 from .errors import CheckFailure
 from .limits import Budget
 from .runner import stop_again, stopping
-from .smtlib import Block
+from .smtlib import Block, Script, and_, not_
 
 #: The largest window radius (graph steps from a fact's cells) searched for a reason
 #: before a step takes its reason from the whole grid.
@@ -969,6 +970,40 @@ def steps_from(neighbours: Sequence[Sequence[int]], cells: Iterable[int]) -> dic
     return steps
 
 
+def _literal(fact: Fact) -> str:
+    return fact.var if fact.value else not_(fact.var)
+
+
+def step_script(problem: Problem, step: Step, title: Sequence[str] = ()) -> Script:
+    """The question a step answers, as a complete SMT-LIB script any solver runs: the
+    rule groups it names (as the puzzle's formula states them), its premises, and its
+    facts failing. Unsatisfiable, since the premises and rules force the facts; with any
+    one premise's assert taken out it is satisfiable (the reason is minimal), unless
+    the step is a case split with premises kept unsure."""
+    used = set(step.rules)
+    premises = [p.term if isinstance(p, Clue) else _literal(p) for p in step.premises]
+    facts = [_literal(f) for f in step.facts]
+    asked = [
+        Block(
+            "premises",
+            "The clues and earlier facts the step names, one assert each.",
+            premises,
+        ),
+        Block(
+            "the facts fail",
+            "The step's facts do not all hold: unsatisfiable with the premises and rules.",
+            [not_(and_(facts))],
+        ),
+    ]
+    return Script(
+        title=list(title),
+        declarations=list(problem.declarations),
+        blocks=[b for b in problem.rules if b.rule in used],
+        question=asked,
+        answer="unsat",
+    )
+
+
 @dataclass
 class Explanation:
     """The steps from the given state to the solution, and how the search ended:
@@ -983,10 +1018,24 @@ class Explanation:
     stopped_by: str | None = None
     #: entries of a given state that contradict the solution, each refuted by a step
     wrong: list[Step] = field(default_factory=list)
+    #: the rules and clues the steps were found from (for :meth:`script`)
+    problem: Problem | None = field(default=None, repr=False, compare=False)
 
     @property
     def grade(self) -> int:
         return grade(self.steps)
+
+    def script(self, step: Step) -> Script:
+        """The SMT-LIB script of ``step``'s question (:func:`step_script`): it prints as
+        the script, and shows rule by rule in a notebook."""
+        if self.problem is None:
+            raise ValueError("this explanation was made without its puzzle's rules")
+        if step in self.wrong:
+            where = f"wrong entry {self.wrong.index(step) + 1}"
+        else:
+            where = f"step {self.steps.index(step) + 1}"
+        title = textwrap.wrap(f"{self.puzzle} {self.name}, {where}: {step.text}", 86)
+        return step_script(self.problem, step, title)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {

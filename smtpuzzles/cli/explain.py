@@ -23,6 +23,8 @@ from ..limits import (
     parse_memory,
     parse_timeout,
 )
+from ..smtlib import Question, join_questions, write_questions
+from ..smtlib import Source as SmtSource
 from . import run
 from .common import (
     EXIT_INTERRUPTED,
@@ -32,7 +34,7 @@ from .common import (
     cli_errors,
     dump_json,
 )
-from .options import LIMITS, Shared, command, format_option, puzzle_argument
+from .options import LIMITS, Shared, command, format_option, option, puzzle_argument
 
 Puzzle = puzzle_argument()
 
@@ -43,12 +45,34 @@ JSON = {
     ),
 }
 
+#: ``hint`` and ``explain``: each step's question as an SMT-LIB script
+SCRIPTS = {
+    "print_asserts": option(
+        bool,
+        False,
+        "--print-asserts",
+        help="Print each step's question as an SMT-LIB 2 script (its rules, its premises, "
+        "its facts failing: unsat), on stdout alone; the steps go to stderr. With --json, "
+        "each step's 'smtlib'.",
+    ),
+    "smtlib": option(
+        Path | None,
+        None,
+        "--smtlib",
+        metavar="DIR",
+        help="Write each step's script to DIR/<name>.step-<n>.smt2 (a wrong entry's: wrong-<n>).",
+    ),
+    "force": option(bool, False, "--force", help="Replace the files --smtlib writes."),
+}
+
 
 def _explain(
     kind: str, source: str, shared: Shared, fmt: str, limit: int | None, state: Path | None
 ) -> Explanation:
     budget = Budget(parse_timeout(shared.timeout), started=clock_started())
     limit_memory(parse_memory(shared.memory))
+    inputs = [source] + ([str(state)] if state is not None else [])
+    run.refuse_bad_run_outputs(shared, inputs, run.output_stem(source, shared.index))
     puzzle = run.read(kind, source, shared, fmt)
     text = None
     if state is not None:
@@ -75,11 +99,34 @@ def _exit(found: Explanation) -> None:
     raise typer.Exit(EXIT_OK)
 
 
-def _report(found: Explanation, shared: Shared) -> None:
+def _questions(found: Explanation) -> list[Question]:
+    """Each wrong entry's and step's question, named as ``--smtlib`` names its file."""
+    named = [(f"wrong-{n}", s) for n, s in enumerate(found.wrong, 1)]
+    named += [(f"step-{n}", s) for n, s in enumerate(found.steps, 1)]
+    return [Question(name, found.script(step).text(), "unsat") for name, step in named]
+
+
+def _report(found: Explanation, shared: Shared, source: str) -> None:
     """Print an explanation (``hint`` and ``explain``: JSON or the report with
-    pictures), then exit with its code."""
+    pictures; with ``--print-asserts`` the steps' scripts on stdout and the report on
+    stderr), write the scripts ``--smtlib`` asks for, then exit with its code."""
+    questions = _questions(found) if shared.print_asserts or shared.smtlib else []
+    if shared.smtlib is not None and questions:
+        about = f"{found.puzzle} puzzle {found.name}, the questions of its explanation's steps"
+        stem = run.output_stem(source, shared.index)
+        source_of = SmtSource(about, run._command_line(), generated_on=run._today())
+        write_questions(questions, shared.smtlib, stem, source_of, shared.force)
     if shared.json:
-        typer.echo(dump_json(found.to_json()))
+        out = found.to_json()
+        if shared.print_asserts:
+            scripts = iter(q.script for q in questions)
+            for step in [*out.get("wrong", []), *out["steps"]]:
+                step["smtlib"] = next(scripts)
+        typer.echo(dump_json(out))
+    elif shared.print_asserts:
+        if questions:
+            typer.echo(join_questions(questions), nl=False)
+        typer.echo(found.report(pictures=True), err=True)
     else:
         typer.echo(found.report(pictures=True))
     _exit(found)
@@ -88,13 +135,14 @@ def _report(found: Explanation, shared: Shared) -> None:
 def add_commands(app: typer.Typer, kind: str, formats: tuple[str, ...], example: str) -> None:
     """Register ``hint``, ``explain`` and ``rate`` on a puzzle's typer app."""
     options = {"fmt": format_option(formats), **LIMITS, **JSON}
+    with_scripts = {**options, **SCRIPTS}
 
     @command(
         app,
         "hint",
         "The easiest next deduction: the cells it decides, and the clues, decided cells "
         "and rules that force them; wrong entries of --state are shown with their reason.",
-        options,
+        with_scripts,
         f"smtpuzzles {kind} hint {example}",
     )
     @cli_errors
@@ -112,18 +160,18 @@ def add_commands(app: typer.Typer, kind: str, formats: tuple[str, ...], example:
         shared: Shared,
         own: dict[str, Any],
     ) -> None:
-        _report(_explain(kind, puzzle, shared, own["fmt"], 1, state), shared)
+        _report(_explain(kind, puzzle, shared, own["fmt"], 1, state), shared, puzzle)
 
     @command(
         app,
         "explain",
         "Every step from the empty grid to the solution, easiest first.",
-        options,
+        with_scripts,
         f"smtpuzzles {kind} explain {example}",
     )
     @cli_errors
     def explain(puzzle: Puzzle, *, shared: Shared, own: dict[str, Any]) -> None:
-        _report(_explain(kind, puzzle, shared, own["fmt"], None, None), shared)
+        _report(_explain(kind, puzzle, shared, own["fmt"], None, None), shared, puzzle)
 
     @command(
         app,
