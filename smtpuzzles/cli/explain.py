@@ -23,6 +23,7 @@ from ..limits import (
     parse_memory,
     parse_timeout,
 )
+from ..runner import stopping
 from ..smtlib import Question, join_questions, write_questions
 from ..smtlib import Source as SmtSource
 from . import run
@@ -62,14 +63,29 @@ SCRIPTS = {
         metavar="DIR",
         help="Write each step's script to DIR/<name>.step-<n>.smt2 (a wrong entry's: wrong-<n>).",
     ),
-    "force": option(bool, False, "--force", help="Replace the files --smtlib writes."),
+    "proof": option(
+        Path | None,
+        None,
+        "--proof",
+        metavar="DIR",
+        help="For each step, write the CNF of its script and a DRAT proof that it is "
+        "unsatisfiable to DIR/<name>.step-<n>.cnf and .drat (check them with smtpuzzles "
+        "verify or drat-trim).",
+    ),
+    "force": option(bool, False, "--force", help="Replace the files --smtlib and --proof write."),
 }
 
 
 def _explain(
-    kind: str, source: str, shared: Shared, fmt: str, limit: int | None, state: Path | None
+    kind: str,
+    source: str,
+    shared: Shared,
+    fmt: str,
+    limit: int | None,
+    state: Path | None,
+    budget: Budget | None = None,
 ) -> Explanation:
-    budget = Budget(parse_timeout(shared.timeout), started=clock_started())
+    budget = budget or Budget(parse_timeout(shared.timeout), started=clock_started())
     limit_memory(parse_memory(shared.memory))
     inputs = [source] + ([str(state)] if state is not None else [])
     run.refuse_bad_run_outputs(shared, inputs, run.output_stem(source, shared.index))
@@ -106,16 +122,37 @@ def _questions(found: Explanation) -> list[Question]:
     return [Question(name, found.script(step).text(), "unsat") for name, step in named]
 
 
-def _report(found: Explanation, shared: Shared, source: str) -> None:
-    """Print an explanation (``hint`` and ``explain``: JSON or the report with
-    pictures; with ``--print-asserts`` the steps' scripts on stdout and the report on
-    stderr), write the scripts ``--smtlib`` asks for, then exit with its code."""
-    questions = _questions(found) if shared.print_asserts or shared.smtlib else []
+def _explained(
+    kind: str, source: str, shared: Shared, fmt: str, limit: int | None, state: Path | None
+) -> None:
+    """Explain (``hint``: one step), write the scripts and proofs asked for, print the
+    explanation (JSON or the report with pictures; with ``--print-asserts`` the steps'
+    scripts on stdout and the report on stderr), then exit with its code."""
+    budget = Budget(parse_timeout(shared.timeout), started=clock_started())
+    found = _explain(kind, source, shared, fmt, limit, state, budget)
+    wanted = shared.print_asserts or shared.smtlib or shared.proof
+    questions = _questions(found) if wanted else []
+    stem = run.output_stem(source, shared.index)
     if shared.smtlib is not None and questions:
         about = f"{found.puzzle} puzzle {found.name}, the questions of its explanation's steps"
-        stem = run.output_stem(source, shared.index)
         source_of = SmtSource(about, run._command_line(), generated_on=run._today())
         write_questions(questions, shared.smtlib, stem, source_of, shared.force)
+    if shared.proof is not None and questions and found.stopped_by is None:
+        # the proofs take time of their own: a limit reached there stops the run
+        hard_stop_past(budget)
+        try:
+            with stopping(budget) as stop:
+                run._proofs(questions, shared.proof, stem, budget, shared.force)
+        finally:
+            hard_stop_off()
+        if stop.why is not None:
+            found.status, found.stopped_by = "stopped", stop.why
+        found.elapsed_s = budget.elapsed()
+    _report(found, shared, questions)
+
+
+def _report(found: Explanation, shared: Shared, questions: list[Question]) -> None:
+    """Print an explanation and exit with its code (see :func:`_explained`)."""
     if shared.json:
         out = found.to_json()
         if shared.print_asserts:
@@ -160,7 +197,7 @@ def add_commands(app: typer.Typer, kind: str, formats: tuple[str, ...], example:
         shared: Shared,
         own: dict[str, Any],
     ) -> None:
-        _report(_explain(kind, puzzle, shared, own["fmt"], 1, state), shared, puzzle)
+        _explained(kind, puzzle, shared, own["fmt"], 1, state)
 
     @command(
         app,
@@ -171,7 +208,7 @@ def add_commands(app: typer.Typer, kind: str, formats: tuple[str, ...], example:
     )
     @cli_errors
     def explain(puzzle: Puzzle, *, shared: Shared, own: dict[str, Any]) -> None:
-        _report(_explain(kind, puzzle, shared, own["fmt"], None, None), shared, puzzle)
+        _explained(kind, puzzle, shared, own["fmt"], None, None)
 
     @command(
         app,

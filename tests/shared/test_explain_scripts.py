@@ -97,3 +97,22 @@ def test_cli_smtlib_writes_one_benchmark_file_a_step(tmp_path: Path) -> None:
     again = cli("koburin", "hint", path, "--smtlib", str(folder))
     assert again.exit_code == 2 and "--force" in again.stderr
     assert cli("koburin", "hint", path, "--smtlib", str(folder), "--force").exit_code == 0
+
+
+def test_cli_proof_writes_a_checked_certificate_a_step(tmp_path: Path) -> None:
+    """``--proof``: each step's CNF and DRAT proof, which ``verify`` accepts; the CNF
+    says the answer it expects and the command line that wrote it."""
+    path = str(INSTANCES / "nurikabe" / "square_07x07.txt")
+    folder = tmp_path / "proofs"
+    result = cli("nurikabe", "explain", path, "--proof", str(folder), "--json")
+    assert result.exit_code == 0, result.stderr
+    steps = json.loads(result.stdout)["steps"]
+    names = sorted(p.name for p in folder.iterdir())
+    assert names == sorted(
+        f"square_07x07.step-{n}.{ext}" for n in range(1, len(steps) + 1) for ext in ("cnf", "drat")
+    )
+    for n in range(1, len(steps) + 1):
+        cnf = folder / f"square_07x07.step-{n}.cnf"
+        assert "c expected answer: unsat" in cnf.read_text()
+        checked = cli("verify", str(cnf), str(cnf.with_suffix(".drat")))
+        assert checked.exit_code == 0 and "verified" in checked.stdout, checked.stdout
