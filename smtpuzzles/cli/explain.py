@@ -13,7 +13,7 @@ from typing import Annotated, Any
 import typer
 
 from .. import api
-from ..forced import NO_SOLUTION, Explanation, grade_words
+from ..forced import NO_SOLUTION, Explanation, Step, grade_words
 from ..limits import (
     Budget,
     clock_started,
@@ -115,57 +115,59 @@ def _exit(found: Explanation) -> None:
     raise typer.Exit(EXIT_OK)
 
 
-def _questions(found: Explanation) -> list[Question]:
-    """Each wrong entry's and step's question, named as ``--smtlib`` names its file."""
+def _named(found: Explanation) -> list[tuple[str, Step]]:
+    """Each wrong entry and step, named as ``--smtlib`` and ``--proof`` name its files."""
     named = [(f"wrong-{n}", s) for n, s in enumerate(found.wrong, 1)]
-    named += [(f"step-{n}", s) for n, s in enumerate(found.steps, 1)]
-    return [Question(name, found.script(step).text(), "unsat") for name, step in named]
+    return named + [(f"step-{n}", s) for n, s in enumerate(found.steps, 1)]
 
 
 def _explained(
     kind: str, source: str, shared: Shared, fmt: str, limit: int | None, state: Path | None
 ) -> None:
-    """Explain (``hint``: one step), write the scripts and proofs asked for, print the
-    explanation (JSON or the report with pictures; with ``--print-asserts`` the steps'
-    scripts on stdout and the report on stderr), then exit with its code."""
+    """Explain (``hint``: one step), then give each step's script and proof as asked,
+    one step at a time (a script is the whole formula: a large puzzle's steps' scripts
+    together would not fit in memory), within the time left; print the explanation and
+    exit with its code. A run a limit or Ctrl-C stopped makes no scripts or proofs."""
     budget = Budget(parse_timeout(shared.timeout), started=clock_started())
     found = _explain(kind, source, shared, fmt, limit, state, budget)
-    wanted = shared.print_asserts or shared.smtlib or shared.proof
-    questions = _questions(found) if wanted else []
-    stem = run.output_stem(source, shared.index)
-    if shared.smtlib is not None and questions:
+    printed = shared.print_asserts and not shared.json
+    if found.stopped_by is None and (printed or shared.smtlib or shared.proof):
+        stem = run.output_stem(source, shared.index)
         about = f"{found.puzzle} puzzle {found.name}, the questions of its explanation's steps"
         source_of = SmtSource(about, run._command_line(), generated_on=run._today())
-        write_questions(questions, shared.smtlib, stem, source_of, shared.force)
-    if shared.proof is not None and questions and found.stopped_by is None:
-        # the proofs take time of their own: a limit reached there stops the run
         hard_stop_past(budget)
         try:
             with stopping(budget) as stop:
-                run._proofs(questions, shared.proof, stem, budget, shared.force)
+                for k, (name, step) in enumerate(_named(found)):
+                    question = Question(name, found.script(step).text(), "unsat")
+                    if printed:  # one stream: the scripts apart, as join_questions does
+                        apart = "(reset)\n" if k else ""
+                        typer.echo(apart + join_questions([question]), nl=False)
+                    if shared.smtlib is not None:
+                        write_questions([question], shared.smtlib, stem, source_of, shared.force)
+                    if shared.proof is not None:
+                        run._proofs([question], shared.proof, stem, budget, shared.force)
         finally:
             hard_stop_off()
         if stop.why is not None:
             found.status, found.stopped_by = "stopped", stop.why
         found.elapsed_s = budget.elapsed()
-    _report(found, shared, questions)
+    _report(found, shared)
 
 
-def _report(found: Explanation, shared: Shared, questions: list[Question]) -> None:
-    """Print an explanation and exit with its code (see :func:`_explained`)."""
+def _report(found: Explanation, shared: Shared) -> None:
+    """Print an explanation (JSON, with each step's script under ``--print-asserts``; or
+    the report with pictures, on stderr when the scripts have stdout), then exit with
+    its code."""
     if shared.json:
         out = found.to_json()
-        if shared.print_asserts:
-            scripts = iter(q.script for q in questions)
-            for step in [*out.get("wrong", []), *out["steps"]]:
-                step["smtlib"] = next(scripts)
+        if shared.print_asserts and found.stopped_by is None:
+            steps = [*out.get("wrong", []), *out["steps"]]
+            for shown, (_, step) in zip(steps, _named(found)):
+                shown["smtlib"] = found.script(step).text()
         typer.echo(dump_json(out))
-    elif shared.print_asserts:
-        if questions:
-            typer.echo(join_questions(questions), nl=False)
-        typer.echo(found.report(pictures=True), err=True)
     else:
-        typer.echo(found.report(pictures=True))
+        typer.echo(found.report(pictures=True), err=shared.print_asserts)
     _exit(found)
 
 

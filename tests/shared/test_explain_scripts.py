@@ -116,3 +116,15 @@ def test_cli_proof_writes_a_checked_certificate_a_step(tmp_path: Path) -> None:
         assert "c expected answer: unsat" in cnf.read_text()
         checked = cli("verify", str(cnf), str(cnf.with_suffix(".drat")))
         assert checked.exit_code == 0 and "verified" in checked.stdout, checked.stdout
+
+
+def test_a_stopped_run_makes_no_scripts(tmp_path: Path) -> None:
+    """A limit that stops the explanation leaves the time for nothing else: exit 3, the
+    steps so far on stderr, no script on stdout and no file written."""
+    path = str(INSTANCES / "koburin" / "gen_8x8_s1.txt")
+    folder = tmp_path / "scripts"
+    argv = ["explain", path, "--print-asserts", "--smtlib", str(folder), "--timeout", "0.01"]
+    result = cli("koburin", *argv)
+    assert result.exit_code == 3, result.stderr
+    assert result.stdout == "" and "status: stopped (timeout)" in result.stderr
+    assert not folder.exists() or not any(folder.iterdir())
