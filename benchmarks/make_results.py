@@ -263,7 +263,18 @@ def explain_janko(d: dict[str, Any]) -> str:
             f". Grade median by presolve level (puzzles): {medians}; Spearman's rank "
             f"correlation of grade and level {d['summary'].get('spearman_grade_proxy')}"
         )
-    return text + ". CPU seconds per process; a run ends at the limit its settings give."
+    text += ". CPU seconds per process; a run ends at the limit its settings give."
+    again = d["summary"]["all"].get("run_again")
+    if again:
+        runs = max(len(r["cpu_runs"]) for r in d["rows"] if "cpu_runs" in r)
+        whole = d["summary"]["all"]
+        same = "the same steps in every run" if whole["same_steps_every_run"] else "steps differ"
+        text += (
+            f" {again} puzzles slow in their first run (or stopped by the cap) were run"
+            f" {runs} times in all and count with their least CPU ({same}); in their first"
+            f" runs {whole['first_run_at_most_10_s']} of {whole['puzzles']} took at most 10 s."
+        )
+    return text
 
 
 _FAMILY = {
