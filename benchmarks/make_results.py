@@ -267,10 +267,12 @@ def explain_janko(d: dict[str, Any]) -> str:
     again = d["summary"]["all"].get("run_again")
     if again:
         runs = max(len(r["cpu_runs"]) for r in d["rows"] if "cpu_runs" in r)
+        over = max(part.get("again_over", 0) for part in d["settings"])
         whole = d["summary"]["all"]
         same = "the same steps in every run" if whole["same_steps_every_run"] else "steps differ"
         text += (
-            f" {again} puzzles slow in their first run (or stopped by the cap) were run"
+            f" {again} puzzles over {over:g} CPU s in their first run (or stopped by the cap)"
+            f" were run"
             f" {runs} times in all and count with their least CPU ({same}); in their first"
             f" runs {whole['first_run_at_most_10_s']} of {whole['puzzles']} took at most 10 s."
         )
