@@ -243,7 +243,8 @@ def test_floodit_question_cut_short_by_the_limit_is_still_printed(
     data_dir: Path, tmp_path: Path
 ) -> None:
     # One move below this board's optimum of 33 takes Z3's SAT core minutes to refute;
-    # building the question takes about 4 s alone, so the limit leaves room for a load.
+    # building the question takes about 4 CPU s alone (over 8 s on the clock with a third
+    # process on two cores), so the limit leaves room for a load.
     board = corpus_file(data_dir / "floodit" / "99problems" / "20_20_08_003")
     run = run_process(
         [
@@ -256,7 +257,7 @@ def test_floodit_question_cut_short_by_the_limit_is_still_printed(
             "--presolve",
             "none",
             "--timeout",
-            "8",
+            "15",
             "--print-asserts",
             "-q",
             "--smtlib",
