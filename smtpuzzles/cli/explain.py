@@ -24,8 +24,9 @@ from ..limits import (
     parse_timeout,
 )
 from ..runner import stopping
-from ..smtlib import Question, join_questions, write_questions
 from ..smtlib import Source as SmtSource
+from ..smtlib import join_questions, write_questions
+from ..smtlib import question as smtlib_question
 from . import run
 from .common import (
     EXIT_INTERRUPTED,
@@ -139,7 +140,7 @@ def _explained(
         try:
             with stopping(budget) as stop:
                 for k, (name, step) in enumerate(_named(found)):
-                    question = Question(name, found.script(step).text(), "unsat")
+                    question = smtlib_question(name, found.script(step), "unsat")
                     if printed:  # one stream: the scripts apart, as join_questions does
                         apart = "(reset)\n" if k else ""
                         typer.echo(apart + join_questions([question]), nl=False)

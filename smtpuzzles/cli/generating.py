@@ -193,12 +193,13 @@ def make_each(
             for s in range(seed, seed + (count or 1)):
                 if judge is not None:
                     judge.reset()
-                seed_budget = budget if budget.timeout_s is not None else Budget(untimed)
-                if seed_budget is budget:
-                    made = make(s, budget)
-                else:  # without --timeout, each seed still ends
+                if budget.timeout_s is None:  # without --timeout, each seed still ends
+                    seed_budget = Budget(untimed)
                     with deadline(seed_budget):
                         made = make(s, seed_budget)
+                else:
+                    seed_budget = budget
+                    made = make(s, budget)
                 if made is None and judge is not None and judge.rated:
                     if seed_budget.expired():  # the maker saw the time up before the alarm
                         raise TimeUp
