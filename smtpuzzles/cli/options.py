@@ -104,7 +104,7 @@ FORMULA = {
         metavar="DIR",
         help="For each unsat question, write its CNF and a DRAT proof that the CNF is "
         "unsatisfiable to DIR/<name>.<question>.cnf and .drat (check them with smtpuzzles "
-        "verify or drat-trim; needs the cadical extra).",
+        "verify or drat-trim).",
     ),
 }
 OUTPUT = {
